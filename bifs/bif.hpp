@@ -1,0 +1,37 @@
+// The one calling convention for native functions.
+//
+// A BIF receives the calling process and a pointer to its arguments (x registers or a copy)
+// and returns a term, or NON_VALUE with the exception set on the process (p->error(...)).
+// BIFs never run the GC: they allocate with p->alloc(), which falls back to heap fragments.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+#include "vm/process.hpp"
+#include "vm/term.hpp"
+
+namespace beam {
+
+using BifFn = Term (*)(Process* p, const Term* args);
+
+struct BifSpec {
+    std::string_view module;  // "erlang", "lists", ...
+    std::string_view name;
+    uint8_t arity;
+    BifFn fn;
+    bool guard = false;  // allowed in guards (is_atom/1, element/2, ...); failure jumps to fail label
+};
+
+// Each family (bifs/arith.cpp, bifs/lists.cpp, ...) defines one table and registers it in
+// bifs/bif_registry.cpp. Tables are plain data, so adding a BIF is one line.
+struct BifTable {
+    std::span<const BifSpec> specs;
+};
+
+// All registered BIFs, across families.
+std::span<const BifSpec* const> all_bifs();
+const BifSpec* find_bif(Term module, Term name, unsigned arity);
+
+}  // namespace beam

@@ -1,0 +1,93 @@
+// A .beam file parsed into plain data: chunks decoded, code as generic instructions.
+// Nothing here touches running code; the transform stage (loader/transform.cpp) turns this
+// into threaded code for one ModuleCode.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "vm/heap.hpp"
+#include "vm/result.hpp"
+#include "vm/term.hpp"
+
+namespace beam::loader {
+
+// Operand kinds of the compact term encoding, after decoding.
+enum class OpKind : uint8_t {
+    Unsigned,   // tag u: an untagged number (arity, size, count, ...)         -> value
+    Integer,    // tag i: an integer constant that fits int64                  -> value
+    Atom,       // tag a: atom (value 0 means [] and is decoded as Nil)        -> term
+    Nil,        // the atom index 0 case, and the `nil` operand
+    X,          // x register                                                  -> value
+    Y,          // y register                                                  -> value
+    Label,      // f: label number (0 = no label)                              -> value
+    Char,       // h: character                                                -> value
+    FloatReg,   // z/2: float register                                         -> value
+    Literal,    // z/4: literal term (also big integers from the i tag)        -> term
+    List,       // z/1: a list of operands (select lists)                      -> list
+    AllocList,  // z/3: allocation list; words/floats/funs                     -> value = total words
+};
+
+struct Operand {
+    OpKind kind;
+    int64_t value = 0;
+    Term term = NIL;                 // Atom, Nil, Literal
+    int32_t type_index = -1;         // typed register (z/5): index into the Type chunk, else -1
+    std::vector<Operand> list;       // List
+};
+
+struct GenericInstr {
+    uint8_t opcode;  // generic opcode number, see loader/generic_ops.def
+    std::vector<Operand> args;
+};
+
+struct ImportEntry {
+    Term module;
+    Term function;
+    uint32_t arity;
+};
+struct ExportEntry {
+    Term function;
+    uint32_t arity;
+    uint32_t label;
+};
+struct LambdaEntry {
+    Term function;
+    uint32_t arity;
+    uint32_t label;
+    uint32_t index;
+    uint32_t num_free;
+    uint32_t old_uniq;
+};
+struct LineItem {  // one entry of the Line chunk's table; index 0 is "no location"
+    uint32_t file;  // index into ParsedModule::files (0 = the module's own source file)
+    uint32_t line;
+};
+
+struct ParsedModule {
+    Term name;                          // module name atom
+    std::vector<Term> atoms;            // atoms[i] is atom number i (1-based; atoms[0] unused = NIL)
+    std::vector<ImportEntry> imports;
+    std::vector<ExportEntry> exports;
+    std::vector<ExportEntry> locals;
+    std::vector<LambdaEntry> lambdas;
+    std::vector<Term> literals;         // allocated in the caller's LiteralArea
+    std::vector<uint8_t> strings;       // StrT chunk
+    std::vector<LineItem> line_items;   // Line chunk: item index -> location
+    std::vector<std::string> files;     // Line chunk file names (UTF-8)
+    Term attributes = NIL;              // Attr chunk decoded (literal area), [] if absent
+    Term compile_info = NIL;            // CInf chunk decoded, [] if absent
+    uint8_t md5[16] = {};               // MD5 of the code-relevant chunks (module_info(md5))
+    uint32_t label_count = 0;
+    uint32_t function_count = 0;
+    std::vector<GenericInstr> code;     // in file order, including label/func_info/int_code_end
+};
+
+// Parses a whole .beam file. Literals and other decoded terms go into `literals`.
+// Every inconsistency returns an Error whose message names the chunk and the reason.
+Result<ParsedModule> parse_beam(std::span<const uint8_t> bytes, LiteralArea& literals);
+
+}  // namespace beam::loader

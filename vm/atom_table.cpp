@@ -1,0 +1,44 @@
+#include "vm/atom_table.hpp"
+
+namespace beam {
+
+AtomTable& AtomTable::instance() {
+    static AtomTable table;
+    return table;
+}
+
+AtomTable::AtomTable() {
+    static constexpr std::string_view predefined[] = {
+#define ATOM(id, text) text,
+#include "vm/atoms.def"
+#undef ATOM
+    };
+    for (std::string_view text : predefined) intern(text);
+}
+
+std::optional<Term> AtomTable::intern(std::string_view utf8) {
+    std::lock_guard lock(mutex_);
+    if (auto it = index_.find(utf8); it != index_.end()) return make_atom(it->second);
+    size_t n = count_.load(std::memory_order_relaxed);
+    if (n >= MAX_ATOMS) return std::nullopt;
+    Entry*& block = blocks_[n / BLOCK];
+    if (!block) block = new Entry[BLOCK];
+    Entry& e = block[n % BLOCK];
+    e.text.assign(utf8);
+    index_.emplace(std::string_view(e.text), uint32_t(n));
+    count_.store(n + 1, std::memory_order_release);
+    return make_atom(uint32_t(n));
+}
+
+std::optional<Term> AtomTable::find(std::string_view utf8) const {
+    std::lock_guard lock(mutex_);
+    if (auto it = index_.find(utf8); it != index_.end()) return make_atom(it->second);
+    return std::nullopt;
+}
+
+std::string_view AtomTable::name(Term atom) const {
+    uint32_t i = atom_index(atom);
+    return blocks_[i / BLOCK][i % BLOCK].text;
+}
+
+}  // namespace beam

@@ -1,0 +1,60 @@
+// The atom table: one per OS process, shared by every VM instance and scheduler.
+// Atoms are immutable once created and never collected (as in OTP), so readers need no lock:
+// entries live in fixed-size blocks that never move, and a new atom is published with a
+// release store of the count.
+#pragma once
+
+#include <atomic>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+#include "vm/term.hpp"
+
+namespace beam {
+
+namespace am {
+enum AtomIndex : uint32_t {
+#define ATOM(id, text) id##_index,
+#include "vm/atoms.def"
+#undef ATOM
+    predefined_count
+};
+#define ATOM(id, text) inline constexpr Term id = make_atom(id##_index);
+#include "vm/atoms.def"
+#undef ATOM
+}  // namespace am
+
+inline constexpr size_t MAX_ATOM_CHARS = 255;
+inline constexpr size_t MAX_ATOMS = 1 << 20;
+
+class AtomTable {
+public:
+    static AtomTable& instance();
+
+    // Interns UTF-8 text. Returns nullopt when the table is full (system_limit).
+    // Callers check the 255-character limit themselves, since its error depends on the BIF.
+    std::optional<Term> intern(std::string_view utf8);
+    // Looks up an existing atom without creating it.
+    std::optional<Term> find(std::string_view utf8) const;
+    std::string_view name(Term atom) const;
+    size_t size() const { return count_.load(std::memory_order_acquire); }
+
+private:
+    AtomTable();
+    static constexpr size_t BLOCK = 4096;
+    struct Entry {
+        std::string text;
+    };
+    Entry* blocks_[MAX_ATOMS / BLOCK] = {};
+    std::atomic<size_t> count_{0};
+    mutable std::mutex mutex_;
+    std::unordered_map<std::string_view, uint32_t> index_;
+};
+
+inline Term atom(std::string_view utf8) { return *AtomTable::instance().intern(utf8); }
+inline std::string_view atom_name(Term a) { return AtomTable::instance().name(a); }
+
+}  // namespace beam

@@ -1,0 +1,74 @@
+// Binaries and bitstrings.
+//
+//   HeapBin   [hdr arity=1+W][byte size][bytes ... padded to W words]       up to 64 bytes
+//   RefcBin   [hdr arity=3][byte size][BinaryBlob*][next RefcBin or null]   larger; off-heap
+//   SubBin    [hdr arity=3][underlying HeapBin/RefcBin term][bit offset][bit size]
+//   MatchState[hdr arity=3][underlying HeapBin/RefcBin term][bit position][bit end]
+//
+// A bitstring whose size is not a whole number of bytes, or a slice of another binary, is a
+// SubBin; sub-binaries never nest (they always refer to the underlying HeapBin/RefcBin).
+// Only word 1 of SubBin and MatchState is a term; the GC copies the rest as raw data.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <cstring>
+#include <string_view>
+
+#include "vm/heap.hpp"
+#include "vm/term.hpp"
+
+namespace beam {
+
+inline constexpr size_t HEAP_BIN_LIMIT = 64;
+
+struct BinaryBlob {
+    std::atomic<uint64_t> refc;
+    size_t size;      // bytes in use
+    size_t capacity;  // bytes allocated (writable binaries may grow in place)
+    uint8_t data[1];
+
+    static BinaryBlob* create(size_t capacity);
+    void retain() { refc.fetch_add(1, std::memory_order_relaxed); }
+    void release();
+};
+
+inline bool is_binary_obj(Term t) {
+    if (!is_boxed(t)) return false;
+    Sub s = header_sub(box_header(t));
+    return s == Sub::HeapBin || s == Sub::RefcBin || s == Sub::SubBin;
+}
+
+// A resolved view of any bitstring term.
+struct BitView {
+    const uint8_t* base;  // byte containing bit 0 of the data
+    size_t bit_offset;    // 0..7 within base... or any offset; readers use base + bit_offset/8
+    size_t bit_size;
+    bool byte_aligned() const { return (bit_offset & 7) == 0; }
+    bool whole_bytes() const { return (bit_size & 7) == 0; }
+    size_t byte_size() const { return bit_size >> 3; }
+    const uint8_t* bytes() const { return base + (bit_offset >> 3); }  // valid when byte_aligned
+};
+
+BitView bit_view(Term bin);  // `bin` must satisfy is_binary_obj
+inline bool is_bitstring(Term t) { return is_binary_obj(t); }
+inline bool is_binary(Term t) { return is_binary_obj(t) && (bit_view(t).bit_size & 7) == 0; }
+
+inline size_t heap_bin_words(size_t bytes) { return 2 + (bytes + 7) / 8; }
+inline constexpr size_t REFC_BIN_WORDS = 4;
+inline constexpr size_t SUB_BIN_WORDS = 4;
+
+// Builds a binary holding a copy of `bytes` (heap or refc depending on size).
+Term make_binary(TermAllocator& a, const uint8_t* bytes, size_t n);
+inline Term make_binary(TermAllocator& a, std::string_view s) {
+    return make_binary(a, reinterpret_cast<const uint8_t*>(s.data()), s.size());
+}
+// Builds an uninitialised binary of n bytes; *data receives where to write them.
+Term make_binary_uninit(TermAllocator& a, size_t n, uint8_t** data);
+// A sub-binary of `bin` covering bits [bit_offset, bit_offset+bit_size) relative to `bin`.
+Term make_sub_binary(TermAllocator& a, Term bin, size_t bit_offset, size_t bit_size);
+
+// Copies `bits` bits starting at bit `src_off` of `src` to bit `dst_off` of `dst`.
+void copy_bits(const uint8_t* src, size_t src_off, uint8_t* dst, size_t dst_off, size_t bits);
+
+}  // namespace beam

@@ -1,0 +1,19 @@
+// Per-process generational copying garbage collection (design notes §2).
+#pragma once
+
+#include <cstddef>
+
+#include "vm/process.hpp"
+
+namespace beam {
+
+// Collects `p`. Roots: x[0..live), the stack (stop..hend), the process dictionary, saved
+// exception terms (fvalue, fargs, ftrace). Heap fragments are merged. On return at least
+// `need` + S_RESERVED words are free between htop and stop (the block grows if needed).
+// Terms outside the young heap, old heap and fragments (literals) are left where they are.
+void garbage_collect(Process* p, Term* x, unsigned live, size_t need);
+
+// A full-sweep collection (young and old generations into a fresh young heap).
+void garbage_collect_full(Process* p, Term* x, unsigned live, size_t need);
+
+}  // namespace beam

@@ -1,0 +1,49 @@
+// Where terms are built. A process heap, a module's literal area, or a scratch area for
+// a message all hand out words through this one interface, so term builders (the external
+// term format decoder, bignum arithmetic, list construction in BIFs) work on any of them.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <vector>
+
+#include "vm/term.hpp"
+
+namespace beam {
+
+struct BinaryBlob;
+
+class TermAllocator {
+public:
+    virtual ~TermAllocator() = default;
+    // Returns `words` uninitialised words that stay put until the owner collects or frees them.
+    virtual Term* alloc(size_t words) = 0;
+    // Off-heap (reference-counted) binaries built here are linked into the owner's list, so the
+    // owner can drop its references when it collects or dies. `procbin` is the RefcBin object.
+    virtual void link_offheap(Term* procbin) = 0;
+};
+
+// Words that never move and are freed all at once: module literals, test scratch space.
+class LiteralArea final : public TermAllocator {
+public:
+    LiteralArea() = default;
+    LiteralArea(const LiteralArea&) = delete;
+    LiteralArea& operator=(const LiteralArea&) = delete;
+    ~LiteralArea() override;
+
+    Term* alloc(size_t words) override;
+    void link_offheap(Term* procbin) override;
+    // True if `p` points into one of this area's blocks (used by purge checks).
+    bool contains(const Term* p) const;
+
+private:
+    struct Block {
+        std::unique_ptr<Term[]> words;
+        size_t size;
+        size_t used;
+    };
+    std::vector<Block> blocks_;
+    Term* offheap_ = nullptr;  // first RefcBin; linked through its `next` word
+};
+
+}  // namespace beam

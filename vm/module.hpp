@@ -1,0 +1,90 @@
+// Loaded code: exports, fun entries, and one version of a module's code.
+// Tables (which version is current, per namespace) live in vm/code_table.hpp.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "vm/heap.hpp"
+#include "vm/term.hpp"
+
+namespace beam {
+
+struct BifSpec;
+struct ModuleCode;
+
+// One {M, F, A} in one namespace's export table. Calls through it always reach the current
+// version. While the function is not loaded, `address` points at `stub`, an instruction that
+// loads the module on demand or raises undef.
+struct Export {
+    Term module;
+    Term function;
+    uint32_t arity;
+    std::atomic<const Word*> address{nullptr};
+    Word stub[2];                 // [handler of i_call_undefined][this Export*]
+    const BifSpec* bif = nullptr;  // set when the MFA is implemented natively
+    ModuleCode* code = nullptr;    // version `address` belongs to, when loaded
+
+    bool is_loaded() const { return address.load(std::memory_order_acquire) != stub; }
+};
+
+// A fun defined in a module (FunT chunk). Closures point at it.
+struct FunEntry {
+    Term module;
+    Term function;      // the generated function name, e.g. '-main/0-fun-0-'
+    uint32_t arity;     // arity of the generated function: fun arity + num_free
+    uint32_t num_free;
+    uint32_t index;     // position in FunT (OTP's old_index)
+    uint32_t old_uniq;
+    const Word* address = nullptr;
+    ModuleCode* code = nullptr;
+    uint8_t md5[16] = {};
+    uint32_t fun_arity() const { return arity - num_free; }
+};
+
+//   Local fun  [hdr Fun arity=1+num_free][FunEntry*][free var 1]...[free var N]
+//   Export fun [hdr Export arity=1][Export*]
+inline FunEntry* fun_entry(Term f) { return reinterpret_cast<FunEntry*>(boxed_ptr(f)[1].raw); }
+inline Term* fun_free_vars(Term f) { return boxed_ptr(f) + 2; }
+inline size_t fun_num_free(Term f) { return header_arity(box_header(f)) - 1; }
+inline Export* export_of(Term f) { return reinterpret_cast<Export*>(boxed_ptr(f)[1].raw); }
+inline constexpr size_t EXPORT_FUN_WORDS = 2;
+
+// Address → function and line, for stack traces and function_clause.
+struct FunctionInfo {
+    const Word* start;  // first instruction (after the func_info header)
+    const Word* end;
+    Term name;
+    uint32_t arity;
+};
+struct LineRecord {
+    const Word* address;  // first instruction that carries this location
+    uint32_t file;        // index into ModuleCode::files
+    uint32_t line;
+};
+
+// One version of a module's code. Immutable once committed.
+struct ModuleCode {
+    Term name;
+    std::vector<Word> code;
+    LiteralArea literals;
+    std::vector<std::unique_ptr<FunEntry>> funs;
+    std::vector<FunctionInfo> functions;  // sorted by start
+    std::vector<LineRecord> lines;        // sorted by address
+    std::vector<Term> files;              // file names as Erlang strings (literal lists)
+    std::vector<std::pair<Term, uint32_t>> exports;
+    std::vector<std::pair<Term, uint32_t>> all_functions;
+    Term attributes = NIL;
+    Term compile_info = NIL;
+    uint8_t md5[16] = {};
+    const Word* on_load = nullptr;
+
+    const FunctionInfo* function_at(const Word* pc) const;
+    const LineRecord* line_at(const Word* pc) const;
+    bool contains(const Word* pc) const { return pc >= code.data() && pc < code.data() + code.size(); }
+};
+
+}  // namespace beam

@@ -1,0 +1,105 @@
+// A process: its heap and stack, exception state, and what the scheduler needs to resume it.
+//
+// Memory: one block per process; the heap grows up from `heap`, the stack grows down from
+// `hend`. `htop` and `stop` meet in the middle. The words between them are free; the
+// interpreter's test_heap/allocate check that gap once and then bump without checks.
+// S_RESERVED words are always kept free so a call can push its return address unchecked.
+//
+// Stack frames: a call pushes the return address (a code pointer; tag bits 00 like a header,
+// which no stack slot can otherwise hold), `allocate N` reserves N y slots below it, so y(i)
+// is stop[i] and the return address of the frame sits at stop[N].
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "vm/atom_table.hpp"
+#include "vm/heap.hpp"
+#include "vm/term.hpp"
+
+namespace beam {
+
+class VM;
+class Namespace;
+struct ModuleCode;
+
+inline constexpr size_t S_RESERVED = 1;
+inline constexpr size_t MAX_X_REGS = 1024;
+
+// Exception classes as stored in Process::fclass.
+enum class ErrorClass : uint8_t { Error, Exit, Throw };
+
+struct HeapFragment {
+    HeapFragment* next;
+    size_t size;
+    size_t used;
+    Term words[1];
+};
+
+class Process final : public TermAllocator {
+public:
+    Process(VM* vm, Namespace* ns, Term pid, size_t min_heap_words);
+    ~Process() override;
+    Process(const Process&) = delete;
+    Process& operator=(const Process&) = delete;
+
+    // ---- allocation for BIFs and runtime services ----
+    // Bump-allocates on the heap if the gap allows, else in a heap fragment (no GC inside a
+    // BIF, so raw pointers a BIF holds stay valid). The next GC merges fragments.
+    Term* alloc(size_t words) override;
+    void link_offheap(Term* procbin) override;
+    size_t heap_free() const { return size_t(stop - htop); }
+
+    // ---- exceptions: every path returns NON_VALUE after setting these ----
+    Term raise(ErrorClass c, Term reason) {
+        fclass = c;
+        fvalue = reason;
+        fargs = NON_VALUE;
+        return NON_VALUE;
+    }
+    Term error(Term reason) { return raise(ErrorClass::Error, reason); }
+    Term badarg() { return error(am::badarg); }
+    // Error with a 2-tuple reason {Tag, Value}, e.g. {badmatch, V}.
+    Term error2(Term tag, Term value);
+
+    // ---- identity and context ----
+    VM* vm;
+    Namespace* ns;
+    Term pid;
+
+    // ---- young heap and stack block ----
+    Term* heap = nullptr;
+    Term* htop = nullptr;
+    Term* stop = nullptr;
+    Term* hend = nullptr;
+    Term* high_water = nullptr;  // data below this survived one minor GC
+    size_t min_heap_size;
+
+    // ---- old generation ----
+    Term* old_heap = nullptr;
+    Term* old_htop = nullptr;
+    Term* old_hend = nullptr;
+
+    HeapFragment* fragments = nullptr;
+    size_t fragment_words = 0;  // total words in fragments, to decide when to collect
+    Term* offheap = nullptr;    // first RefcBin this process references; linked via word 3
+
+    // ---- exception state ----
+    ErrorClass fclass = ErrorClass::Error;
+    Term fvalue = NIL;       // reason
+    Term fargs = NON_VALUE;  // for undef/function_clause: the argument list, else NON_VALUE
+    Term ftrace = NIL;       // the stack trace term built when the exception was raised
+
+    // ---- execution state saved while not running ----
+    const Word* pc = nullptr;
+    uint32_t arity = 0;  // live x registers at the save point
+    Term saved_x[MAX_X_REGS];
+    int64_t reductions = 0;
+    uint32_t catches = 0;
+
+    Term dictionary = NIL;  // process dictionary as a list of {Key, Value}
+    uint64_t gc_count = 0;
+};
+
+}  // namespace beam

@@ -1,0 +1,16 @@
+// Term order and equality, exactly as OTP:
+//   number < atom < reference < fun < port < pid < tuple < map < nil < list < bitstring
+// Integers and floats compare by value in `compare`; `compare_exact` orders 1 before 1.0 only
+// where OTP's =:= would differ (used for map keys).
+#pragma once
+
+#include "vm/term.hpp"
+
+namespace beam {
+
+int compare_terms(Term a, Term b);        // -1, 0, 1 for <, ==, >  (arithmetic ==)
+int compare_terms_exact(Term a, Term b);  // as compare_terms, but 1 and 1.0 differ (map key order)
+bool eq_exact(Term a, Term b);            // =:=
+inline bool eq_arith(Term a, Term b) { return compare_terms(a, b) == 0; }  // ==
+
+}  // namespace beam
