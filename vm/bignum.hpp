@@ -34,8 +34,13 @@ Term int_band(TermAllocator& a, Term x, Term y);  // two's complement semantics
 Term int_bor(TermAllocator& a, Term x, Term y);
 Term int_bxor(TermAllocator& a, Term x, Term y);
 Term int_bnot(TermAllocator& a, Term x);
-Term int_bsl(TermAllocator& a, Term x, int64_t shift);  // negative shift = right shift
+// Negative shift = right shift (arithmetic). NON_VALUE when the result would exceed
+// MAX_BIG_LIMBS (OTP raises system_limit there).
+Term int_bsl(TermAllocator& a, Term x, int64_t shift);
 int int_compare(Term x, Term y);                           // -1, 0, 1
+// Exact comparison of an integer with a finite double, as OTP's term order does it
+// (no rounding of the integer: 2^64+1 > float(2^64)).
+int int_compare_double(Term x, double d);
 int int_sign(Term x);
 
 // Conversions.
@@ -46,6 +51,9 @@ Term int_from_double(TermAllocator& a, double d);
 std::string int_to_string(Term x, unsigned base = 10);  // upper-case digits, '-' sign
 // Parses [+-]digits in `base`; nullopt when malformed.
 std::optional<Term> int_from_string(TermAllocator& a, std::string_view s, unsigned base = 10);
+
+// Largest bignum we build: 2^24 limbs (2^30 bits); OTP's own limit is in the same range.
+inline constexpr size_t MAX_BIG_LIMBS = size_t{1} << 24;
 
 // Words a bignum of n limbs takes on the heap.
 inline size_t big_words(size_t limbs) { return 1 + limbs; }

@@ -11,9 +11,20 @@
 
 namespace beam {
 
+struct Export;
+
 struct DecodeOptions {
     bool safe = false;  // refuse to create new atoms
+    // Finds the export entry an EXPORT_EXT fun refers to (the runtime's export table of the
+    // decoding process's namespace). When null, entries come from a process-wide table of
+    // detached exports that lives as long as the program (tests, literals parsed before the
+    // runtime exists); the runtime can re-point such literals when it loads the module.
+    Export* (*resolve_export)(void* ctx, Term module, Term function, uint32_t arity) = nullptr;
+    void* resolve_ctx = nullptr;
 };
+
+// The detached export entry for M:F/A used when DecodeOptions::resolve_export is null.
+Export* detached_export(Term module, Term function, uint32_t arity);
 
 // Decodes one term starting with the 131 version byte (zlib-compressed form included).
 // `used` receives the number of bytes consumed. Malformed input is an Error, never a crash.

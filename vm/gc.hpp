@@ -8,7 +8,7 @@
 namespace beam {
 
 // Collects `p`. Roots: x[0..live), the stack (stop..hend), the process dictionary, saved
-// exception terms (fvalue, fargs, ftrace). Heap fragments are merged. On return at least
+// exception terms (fvalue, fargs, ftrace, ftop), group_leader and the mailbox terms. Heap fragments are merged. On return at least
 // `need` + S_RESERVED words are free between htop and stop (the block grows if needed).
 // Terms outside the young heap, old heap and fragments (literals) are left where they are.
 void garbage_collect(Process* p, Term* x, unsigned live, size_t need);

@@ -55,8 +55,9 @@ inline constexpr size_t EXPORT_FUN_WORDS = 2;
 
 // Address → function and line, for stack traces and function_clause.
 struct FunctionInfo {
-    const Word* start;  // first instruction (after the func_info header)
-    const Word* end;
+    const Word* start;  // the func_info instruction in front of the function
+    const Word* end;    // start of the next function
+    const Word* entry;  // first instruction of the body (where calls land)
     Term name;
     uint32_t arity;
 };
@@ -81,6 +82,8 @@ struct ModuleCode {
     Term compile_info = NIL;
     uint8_t md5[16] = {};
     const Word* on_load = nullptr;
+    // Operand tables of complex instructions (bit syntax), owned here, pointed to by the code.
+    std::vector<std::shared_ptr<void>> side_tables;
 
     const FunctionInfo* function_at(const Word* pc) const;
     const LineRecord* line_at(const Word* pc) const;

@@ -56,6 +56,9 @@ public:
         fclass = c;
         fvalue = reason;
         fargs = NON_VALUE;
+        ftop = NON_VALUE;
+        fskip_pc_frame = false;
+        ftrace_preset = false;
         return NON_VALUE;
     }
     Term error(Term reason) { return raise(ErrorClass::Error, reason); }
@@ -98,8 +101,21 @@ public:
     int64_t reductions = 0;
     uint32_t catches = 0;
 
+    Term ftop = NON_VALUE;        // prebuilt first frame of the trace (failed BIF, undef)
+    bool fskip_pc_frame = false;  // the raising instruction already pushed its return address
+    bool ftrace_preset = false;   // ftrace is given (erlang:raise/3, rethrow): do not rebuild
+    bool halt_requested = false;  // erlang:halt/1 was called; the VM exits with halt_status
+    int halt_status = 0;
+
+    // ---- mailbox (GC roots) ----
+    std::vector<Term> mailbox;  // message terms, oldest first
+    size_t mailbox_save = 0;    // receive scan position
+    bool timed_out = false;
+
     Term dictionary = NIL;  // process dictionary as a list of {Key, Value}
+    Term group_leader = NIL;
     uint64_t gc_count = 0;
+    uint32_t minor_gcs_since_full = 0;  // the GC forces a full sweep after FULLSWEEP_AFTER minors
 };
 
 }  // namespace beam

@@ -158,7 +158,7 @@ inline double float_value(Term t) {
 }
 inline Term make_float_at(Term* hp, double d) {
     hp[0] = make_header(Sub::Float, 1);
-    std::memcpy(hp + 1, &d, sizeof d);
+    std::memcpy(static_cast<void*>(hp + 1), &d, sizeof d);
     return make_boxed(hp);
 }
 

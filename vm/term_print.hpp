@@ -10,6 +10,8 @@ namespace beam {
 // Exactly what erlang:display/1 prints on OTP 25 (without the line ending).
 std::string display_string(Term t);
 // Atom text as written in Erlang source: quoted when it must be ('hello world', 'Abc').
+// Follows io_lib:write_atom/1 (reserved words quoted, a@b not), not display/1's rules;
+// the text is UTF-8.
 std::string atom_text_quoted(Term atom);
 
 }  // namespace beam

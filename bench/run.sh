@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Usage: bench/run.sh [--quick]
+# Compiles bench/*.erl, runs each program on erl and on beamvm (BEAMVM, default build/beamvm),
+# checks that both print the same checksum and prints wall times:  bench  erl_s  beamvm_s  ratio
+# --quick runs the smaller workload (M:quick/0 instead of M:main/0).
+set -u
+root=$(cd "$(dirname "$0")/.." && pwd)
+beamvm=${BEAMVM:-$root/build/beamvm}
+entry=main
+[ "${1:-}" = "--quick" ] && entry=quick
+limit=${BENCH_TIMEOUT:-300}
+
+ebin=$(mktemp -d)
+trap 'rm -rf "$ebin"' EXIT
+erlc -o "$ebin" "$root"/bench/*.erl || exit 1
+
+now() { date +%s.%N; }
+
+# time_run OUTFILE PROGRAM MODULE: runs one benchmark, prints elapsed seconds, returns its status
+time_run() {
+  local out=$1 prog=$2 mod=$3 start end rc
+  start=$(now)
+  timeout "$limit" "$prog" -noshell -pa "$ebin" -s "$mod" "$entry" -s erlang halt </dev/null >"$out" 2>/dev/null
+  rc=$?
+  end=$(now)
+  echo "$end - $start" | bc
+  return $rc
+}
+
+printf '%-12s %8s %9s %7s\n' bench erl_s beamvm_s ratio
+status=0
+for src in "$root"/bench/*.erl; do
+  mod=$(basename "$src" .erl)
+  if ! erl_s=$(time_run "$ebin/$mod.erl.out" erl "$mod"); then
+    printf '%-12s %8s %9s %7s\n' "$mod" FAIL - -
+    status=1
+    continue
+  fi
+  if [ ! -x "$beamvm" ]; then
+    printf '%-12s %8.2f %9s %7s  (no beamvm at %s)\n' "$mod" "$erl_s" FAIL - "$beamvm"
+    status=1
+    continue
+  fi
+  if ! vm_s=$(time_run "$ebin/$mod.vm.out" "$beamvm" "$mod"); then
+    printf '%-12s %8.2f %9s %7s\n' "$mod" "$erl_s" FAIL -
+    status=1
+    continue
+  fi
+  if ! cmp -s "$ebin/$mod.erl.out" "$ebin/$mod.vm.out"; then
+    printf '%-12s %8.2f %9s %7s  (output differs)\n' "$mod" "$erl_s" FAIL -
+    status=1
+    continue
+  fi
+  printf '%-12s %8.2f %9.2f %7.2f\n' "$mod" "$erl_s" "$vm_s" "$(echo "scale=4; $vm_s / $erl_s" | bc)"
+done
+exit $status

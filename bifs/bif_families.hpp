@@ -1,0 +1,35 @@
+// One table per BIF family; bifs/bif_registry.cpp concatenates them.
+#pragma once
+
+#include <span>
+
+#include "bifs/bif.hpp"
+
+namespace beam {
+
+std::span<const BifSpec> arith_bifs();         // bifs/arith.cpp
+std::span<const BifSpec> compare_bifs();       // bifs/compare.cpp
+std::span<const BifSpec> math_bifs();          // bifs/math.cpp
+std::span<const BifSpec> types_bifs();         // bifs/types.cpp
+std::span<const BifSpec> tuples_bifs();        // bifs/tuples.cpp
+std::span<const BifSpec> lists_bifs();         // bifs/lists.cpp
+std::span<const BifSpec> atoms_bifs();         // bifs/atoms.cpp
+std::span<const BifSpec> convert_int_bifs();   // bifs/convert_int.cpp
+std::span<const BifSpec> convert_float_bifs(); // bifs/convert_float.cpp
+std::span<const BifSpec> convert_bin_bifs();   // bifs/convert_bin.cpp
+std::span<const BifSpec> binaries_bifs();      // bifs/binaries.cpp
+std::span<const BifSpec> maps_bifs();          // bifs/maps.cpp
+std::span<const BifSpec> misc_bifs();          // bifs/misc.cpp
+std::span<const BifSpec> pdict_bifs();         // bifs/pdict.cpp
+std::span<const BifSpec> hash_bifs();          // bifs/hash.cpp
+
+// The families above that need only a process and term services (library beam_bifs).
+inline constexpr std::span<const BifSpec> (*sequential_bif_families[])() = {
+    arith_bifs,       compare_bifs,     math_bifs,         types_bifs,       tuples_bifs,
+    lists_bifs,       atoms_bifs,       convert_int_bifs,  convert_float_bifs,
+    convert_bin_bifs, binaries_bifs,    maps_bifs,         misc_bifs,        pdict_bifs,
+    hash_bifs,
+};
+std::span<const BifSpec> system_bifs();        // bifs/system.cpp (needs the VM: beam_runtime)
+
+}  // namespace beam

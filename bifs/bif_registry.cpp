@@ -1,0 +1,56 @@
+// All BIF families in one table, and lookup by {Module, Name, Arity}. Built once on first
+// use (a function-local static, so initialisation is thread-safe); read-only afterwards.
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "bifs/bif.hpp"
+#include "bifs/bif_families.hpp"
+#include "vm/atom_table.hpp"
+
+namespace beam {
+namespace {
+
+struct Registry {
+    std::vector<const BifSpec*> all;
+    std::unordered_map<std::string, const BifSpec*> by_mfa;
+
+    static std::string key(std::string_view m, std::string_view f, unsigned arity) {
+        std::string k;
+        k.reserve(m.size() + f.size() + 8);
+        k.append(m).push_back(':');
+        k.append(f).push_back('/');
+        k += std::to_string(arity);
+        return k;
+    }
+
+    Registry() {
+        for (auto family : sequential_bif_families) add(family());
+        add(system_bifs());
+    }
+
+    void add(std::span<const BifSpec> specs) {
+        for (const BifSpec& spec : specs) {
+            all.push_back(&spec);
+            by_mfa.emplace(key(spec.module, spec.name, spec.arity), &spec);
+        }
+    }
+};
+
+const Registry& registry() {
+    static const Registry r;
+    return r;
+}
+
+}  // namespace
+
+std::span<const BifSpec* const> all_bifs() { return registry().all; }
+
+const BifSpec* find_bif(Term module, Term name, unsigned arity) {
+    if (!is_atom(module) || !is_atom(name)) return nullptr;
+    const Registry& r = registry();
+    auto it = r.by_mfa.find(Registry::key(atom_name(module), atom_name(name), arity));
+    return it == r.by_mfa.end() ? nullptr : it->second;
+}
+
+}  // namespace beam

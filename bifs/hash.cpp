@@ -1,0 +1,261 @@
+// erlang:phash2/1,2: OTP's portable hash (make_hash2 in erts utils.c), reproduced bit for
+// bit because it is observable: it decides ETS/dict bucket placement in OTP's own Erlang code
+// and tests compare its values with erl. Built on Bob Jenkins' 1996 mix (lookup2).
+// erlang:phash/2 (the older make_hash) is not implemented yet.
+#include <cstring>
+#include <vector>
+
+#include "bifs/bif.hpp"
+#include "bifs/bif_families.hpp"
+#include "bifs/bif_util.hpp"
+#include "vm/bignum.hpp"
+#include "vm/binary.hpp"
+#include "vm/map.hpp"
+#include "vm/module.hpp"
+
+namespace beam {
+namespace {
+
+constexpr uint32_t HCONST = 0x9e3779b9u;
+// OTP's HCONST_n is HCONST * n mod 2^32.
+constexpr uint32_t hconst(unsigned n) { return HCONST * n; }
+// [] hashes to this constant when it is the whole term (OTP special-cases it).
+constexpr uint32_t NIL_ALONE_HASH = 3468870702u;
+// OTP's raw word for [] on 64-bit, truncated to 32 bits, mixed when [] is part of a term.
+constexpr uint32_t NIL_WORD32 = 0xFFFFFFFBu;
+
+inline void mix(uint32_t& a, uint32_t& b, uint32_t& c) {
+    a -= b; a -= c; a ^= (c >> 13);
+    b -= c; b -= a; b ^= (a << 8);
+    c -= a; c -= b; c ^= (b >> 13);
+    a -= b; a -= c; a ^= (c >> 12);
+    b -= c; b -= a; b ^= (a << 16);
+    c -= a; c -= b; c ^= (b >> 5);
+    a -= b; a -= c; a ^= (c >> 3);
+    b -= c; b -= a; b ^= (a << 10);
+    c -= a; c -= b; c ^= (b >> 15);
+}
+
+inline void hash2(uint32_t& h, uint32_t x, uint32_t y, uint32_t k) {
+    uint32_t a = k + x, b = k + y;
+    mix(a, b, h);
+}
+inline void hash1(uint32_t& h, uint32_t x, uint32_t k) { hash2(h, x, 0, k); }
+
+uint32_t block_hash(const uint8_t* k, size_t length, uint32_t initval) {
+    uint32_t a = HCONST, b = HCONST, c = initval;
+    size_t len = length;
+    auto word = [](const uint8_t* p) {
+        return uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16 | uint32_t(p[3]) << 24;
+    };
+    while (len >= 12) {
+        a += word(k);
+        b += word(k + 4);
+        c += word(k + 8);
+        mix(a, b, c);
+        k += 12;
+        len -= 12;
+    }
+    c += uint32_t(length);
+    switch (len) {  // the low byte of c holds the length
+    case 11: c += uint32_t(k[10]) << 24; [[fallthrough]];
+    case 10: c += uint32_t(k[9]) << 16; [[fallthrough]];
+    case 9: c += uint32_t(k[8]) << 8; [[fallthrough]];
+    case 8: b += uint32_t(k[7]) << 24; [[fallthrough]];
+    case 7: b += uint32_t(k[6]) << 16; [[fallthrough]];
+    case 6: b += uint32_t(k[5]) << 8; [[fallthrough]];
+    case 5: b += k[4]; [[fallthrough]];
+    case 4: a += uint32_t(k[3]) << 24; [[fallthrough]];
+    case 3: a += uint32_t(k[2]) << 16; [[fallthrough]];
+    case 2: a += uint32_t(k[1]) << 8; [[fallthrough]];
+    case 1: a += k[0];
+    }
+    mix(a, b, c);
+    return c;
+}
+
+// OTP's atom hash (hashpjw over the UTF-8 text, folding two-byte sequences of code points
+// 0x80..0xFF back to their latin-1 value, so latin-1 atoms hash as they did before UTF-8).
+uint32_t atom_hash(Term atom) {
+    std::string_view s = atom_name(atom);
+    uint32_t h = 0;
+    for (size_t i = 0; i < s.size(); ++i) {
+        uint32_t v = uint8_t(s[i]);
+        if (i + 1 < s.size() && (v & 0xFE) == 0xC2 && (uint8_t(s[i + 1]) & 0xC0) == 0x80) {
+            v = ((v << 6) | (uint8_t(s[i + 1]) & 0x3F)) & 0xFF;
+            ++i;
+        }
+        h = (h << 4) + v;
+        if (uint32_t g = h & 0xF0000000u) {
+            h ^= g >> 24;
+            h ^= g;
+        }
+    }
+    return h;
+}
+
+void hash_small(uint32_t& h, SWord v) {
+    if (v >= -(SWord{1} << 27) && v < (SWord{1} << 27)) {
+        int32_t y = int32_t(v);
+        if (y < 0) hash1(h, uint32_t(-y), HCONST);  // OTP mixes negatives twice
+        hash1(h, uint32_t(y), HCONST);
+    } else {
+        uint64_t t = v < 0 ? uint64_t(-v) : uint64_t(v);
+        hash2(h, uint32_t(t), uint32_t(t >> 32), v < 0 ? hconst(10) : hconst(11));
+    }
+}
+
+void hash_binary(uint32_t& h, Term bin) {
+    BitView v = bit_view(bin);
+    size_t sz = v.byte_size();
+    size_t extra_bits = v.bit_size & 7;
+    uint32_t con = hconst(13) + h;
+    if (v.bit_size == 0) {
+        h = con;
+        return;
+    }
+    std::vector<uint8_t> buf(sz + 1, 0);
+    copy_bits(v.base, v.bit_offset, buf.data(), 0, v.bit_size);
+    h = block_hash(buf.data(), sz, con);
+    if (extra_bits) hash2(h, uint32_t(extra_bits), uint32_t(buf[sz] >> (8 - extra_bits)), hconst(15));
+}
+
+// Work items: a term to hash, or a marker closing a map pair / a whole map.
+struct Item {
+    enum Kind { TermItem, MapPair, MapTail } kind;
+    Term term;
+    uint32_t saved_hash = 0;
+    uint32_t saved_xor = 0;
+};
+
+uint32_t make_hash2(Term top) {
+    if (is_atom(top)) return atom_hash(top);
+    uint32_t h = 0;
+    uint32_t xor_pairs = 0;
+    std::vector<Item> stack;
+    stack.push_back({Item::TermItem, top});
+    while (!stack.empty()) {
+        Item item = stack.back();
+        stack.pop_back();
+        if (item.kind == Item::MapPair) {
+            xor_pairs ^= h;
+            h = 0;
+            continue;
+        }
+        if (item.kind == Item::MapTail) {
+            h = item.saved_hash;
+            hash1(h, xor_pairs, hconst(19));
+            xor_pairs = item.saved_xor;
+            continue;
+        }
+        Term t = item.term;
+        if (is_small(t)) {
+            hash_small(h, small_value(t));
+        } else if (is_atom(t)) {
+            if (h == 0)
+                h = atom_hash(t);
+            else
+                hash1(h, atom_hash(t), hconst(3));
+        } else if (is_nil(t)) {
+            if (h == 0)
+                h = NIL_ALONE_HASH;
+            else
+                hash1(h, NIL_WORD32, hconst(2));
+        } else if (is_list(t)) {
+            // Runs of bytes are packed four to a word, as OTP's string optimisation.
+            int c = 0;
+            uint32_t sh = 0;
+            Term cell = t;
+            while (is_small(head(cell)) && small_value(head(cell)) >= 0 && small_value(head(cell)) <= 255) {
+                sh = (sh << 8) + uint32_t(small_value(head(cell)));
+                if (c == 3) {
+                    hash1(h, sh, hconst(4));
+                    c = 0;
+                    sh = 0;
+                } else {
+                    ++c;
+                }
+                t = tail(cell);
+                if (!is_list(t)) break;
+                cell = t;
+            }
+            if (c > 0) hash1(h, sh, hconst(4));
+            if (is_list(t)) {
+                stack.push_back({Item::TermItem, tail(cell)});
+                stack.push_back({Item::TermItem, head(cell)});
+            } else {
+                stack.push_back({Item::TermItem, t});
+            }
+        } else if (is_local_pid(t)) {
+            hash1(h, uint32_t(local_pid_number(t)), hconst(5));
+        } else if (is_local_port(t)) {
+            hash1(h, uint32_t(local_port_number(t)), hconst(6));
+        } else if (is_tuple(t)) {
+            Word n = tuple_arity(t);
+            hash1(h, uint32_t(n), hconst(9));
+            for (Word i = n; i-- > 0;) stack.push_back({Item::TermItem, tuple_elem(t, i)});
+        } else if (is_flat_map(t)) {
+            size_t n = map_size(t);
+            hash1(h, uint32_t(n), hconst(16));
+            if (n == 0) continue;
+            // Pairs are hashed independently and xor-ed, so the result ignores key order.
+            stack.push_back({Item::MapTail, NIL, h, xor_pairs});
+            h = 0;
+            xor_pairs = 0;
+            for (size_t i = n; i-- > 0;) {
+                stack.push_back({Item::MapPair, NIL});
+                stack.push_back({Item::TermItem, map_values(t)[i]});
+                stack.push_back({Item::TermItem, map_keys(t)[i]});
+            }
+        } else if (is_float(t)) {
+            double d = float_value(t);
+            if (d == 0.0) d = 0.0;  // -0.0 hashes as 0.0
+            uint64_t bits;
+            std::memcpy(&bits, &d, sizeof bits);
+            hash2(h, uint32_t(bits), uint32_t(bits >> 32), hconst(12));
+        } else if (is_big(t)) {
+            uint32_t con = big_is_negative(t) ? hconst(10) : hconst(11);
+            const uint64_t* limbs = big_limbs(t);
+            for (size_t i = 0; i < big_limb_count(t); ++i)
+                hash2(h, uint32_t(limbs[i]), uint32_t(limbs[i] >> 32), con);
+        } else if (is_binary_obj(t)) {
+            hash_binary(h, t);
+        } else if (is_boxed_sub(t, Sub::Ref)) {
+            hash1(h, uint32_t(boxed_ptr(t)[1].raw), hconst(7));
+        } else if (is_boxed_sub(t, Sub::Export)) {
+            Export* e = export_of(t);
+            hash2(h, e->arity, atom_hash(e->module), HCONST);
+            hash1(h, atom_hash(e->function), hconst(14));
+        } else if (is_boxed_sub(t, Sub::Fun)) {
+            FunEntry* fe = fun_entry(t);
+            size_t nfree = fun_num_free(t);
+            hash2(h, uint32_t(nfree), atom_hash(fe->module), HCONST);
+            hash2(h, fe->index, fe->old_uniq, HCONST);
+            for (size_t i = nfree; i-- > 0;) stack.push_back({Item::TermItem, fun_free_vars(t)[i]});
+        }
+        // External pids/ports/refs do not exist without distribution.
+    }
+    return h;
+}
+
+Term phash2_1(Process* p, const Term* a) {
+    return make_small(SWord(make_hash2(a[0]) & ((uint32_t{1} << 27) - 1)));
+}
+
+// Range is 1..2^32.
+Term phash2_2(Process* p, const Term* a) {
+    auto range = is_integer(a[1]) ? int_to_int64(a[1]) : std::nullopt;
+    if (!range || *range < 1 || *range > (int64_t{1} << 32)) return p->badarg();
+    return make_small(SWord(uint64_t(make_hash2(a[0])) % uint64_t(*range)));
+}
+
+constexpr BifSpec table[] = {
+    {"erlang", "phash2", 1, &phash2_1},
+    {"erlang", "phash2", 2, &phash2_2},
+};
+
+}  // namespace
+
+std::span<const BifSpec> hash_bifs() { return table; }
+
+}  // namespace beam

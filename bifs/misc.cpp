@@ -1,0 +1,90 @@
+// erlang:display/1, make_ref/0, error/1,2,3, exit/1, throw/1, node/0,1, unique_integer/0,1.
+#include <atomic>
+#include <cstdio>
+#include <string>
+
+#include "bifs/bif.hpp"
+#include "bifs/bif_families.hpp"
+#include "bifs/bif_util.hpp"
+#include "vm/bignum.hpp"
+#include "vm/term_print.hpp"
+
+namespace beam {
+namespace {
+
+// erl ends each display/1 line with "\r\n" even when stdout is a pipe (checked with od -c),
+// since its output goes through the terminal driver; conformance output compares byte for byte.
+Term display_1(Process*, const Term* a) {
+    std::string text = display_string(a[0]);
+    text += "\r\n";
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    std::fflush(stdout);
+    return am::true_;
+}
+
+std::atomic<uint64_t> ref_counter{1};
+std::atomic<uint64_t> unique_counter{1};
+
+// Three 32-bit id words, laid out like OTP's (first word 18 bits), from one counter that is
+// shared by every process and never repeats within this OS process.
+Term make_ref_0(Process* p, const Term*) {
+    uint64_t n = ref_counter.fetch_add(1, std::memory_order_relaxed);
+    Term* hp = p->alloc(REF_WORDS);
+    hp[0] = make_header(Sub::Ref, 3);
+    hp[1] = Term{n & 0x3FFFF};
+    hp[2] = Term{(n >> 18) & 0xFFFFFFFF};
+    hp[3] = Term{n >> 50};
+    return make_boxed(hp);
+}
+
+Term error_1(Process* p, const Term* a) { return p->error(a[0]); }
+
+// error/2,3 keep the argument list so the stack trace's top frame shows it.
+Term error_2(Process* p, const Term* a) {
+    p->error(a[0]);
+    p->fargs = a[1];
+    return NON_VALUE;
+}
+
+Term exit_1(Process* p, const Term* a) { return p->raise(ErrorClass::Exit, a[0]); }
+Term throw_1(Process* p, const Term* a) { return p->raise(ErrorClass::Throw, a[0]); }
+
+Term node_0(Process*, const Term*) { return am::nonode_at_nohost; }
+
+// Without distribution every pid, port and reference is local.
+Term node_1(Process* p, const Term* a) {
+    Term t = a[0];
+    if (!is_pid(t) && !is_port(t) && !is_ref(t)) return p->badarg();
+    return am::nonode_at_nohost;
+}
+
+Term unique_integer(Process* p, Term options) {
+    for (; is_list(options); options = tail(options))
+        if (head(options) != am::positive && head(options) != am::monotonic) return p->badarg();
+    if (!is_nil(options)) return p->badarg();
+    // One strictly increasing positive counter satisfies every option combination.
+    return make_integer_u(*p, unique_counter.fetch_add(1, std::memory_order_relaxed));
+}
+
+Term unique_integer_0(Process* p, const Term*) { return unique_integer(p, NIL); }
+Term unique_integer_1(Process* p, const Term* a) { return unique_integer(p, a[0]); }
+
+constexpr BifSpec table[] = {
+    {"erlang", "display", 1, &display_1},
+    {"erlang", "make_ref", 0, &make_ref_0},
+    {"erlang", "error", 1, &error_1},
+    {"erlang", "error", 2, &error_2},
+    {"erlang", "error", 3, &error_2},
+    {"erlang", "exit", 1, &exit_1},
+    {"erlang", "throw", 1, &throw_1},
+    {"erlang", "node", 0, &node_0, true},
+    {"erlang", "node", 1, &node_1, true},
+    {"erlang", "unique_integer", 0, &unique_integer_0},
+    {"erlang", "unique_integer", 1, &unique_integer_1},
+};
+
+}  // namespace
+
+std::span<const BifSpec> misc_bifs() { return table; }
+
+}  // namespace beam

@@ -1,0 +1,207 @@
+// BIFs that reach the VM: code and module information, halting, system information, the
+// process's own identity, funs built by name. Mirrors the erlang module of OTP 25.
+#include <cstdio>
+#include <cstdlib>
+
+#include "bifs/bif_families.hpp"
+#include "bifs/bif_util.hpp"
+#include "vm/binary.hpp"
+#include "vm/module.hpp"
+#include "vm/vm.hpp"
+
+namespace beam {
+
+namespace {
+
+Term self_0(Process* p, const Term*) { return p->pid; }
+
+Term halt_status(Process* p, Term status) {
+    int code;
+    if (is_small(status) && small_value(status) >= 0) code = int(small_value(status) & 0xFF);
+    else if (status == atom("abort")) code = 134;
+    else if (is_list(status) || is_nil(status)) code = 1;  // halt("message"): slogan, status 1
+    else return p->badarg();
+    std::fflush(p->vm->out);
+    p->halt_requested = true;
+    p->halt_status = code;
+    return NON_VALUE;
+}
+Term halt_0(Process* p, const Term*) { return halt_status(p, make_small(0)); }
+Term halt_1(Process* p, const Term* a) { return halt_status(p, a[0]); }
+Term halt_2(Process* p, const Term* a) { return halt_status(p, a[0]); }
+
+Term functions_list(Process* p, const std::vector<std::pair<Term, uint32_t>>& fs) {
+    std::vector<Term> items;
+    for (auto [name, arity] : fs) items.push_back(make_tuple(*p, {name, make_small(arity)}));
+    return make_list_from(*p, items.data(), items.size());
+}
+
+Term module_info_item(Process* p, ModuleCode* mc, Term what) {
+    if (what == am::module) return mc->name;
+    if (what == am::exports) return functions_list(p, mc->exports);
+    if (what == am::functions) return functions_list(p, mc->all_functions);
+    if (what == am::attributes) return mc->attributes;
+    if (what == am::compile) return mc->compile_info;
+    if (what == am::md5) {
+        uint8_t* data;
+        Term b = make_binary_uninit(*p, 16, &data);
+        std::copy(mc->md5, mc->md5 + 16, data);
+        return b;
+    }
+    if (what == atom("nifs")) return NIL;
+    return NON_VALUE;
+}
+
+Term get_module_info_1(Process* p, const Term* a) {
+    ModuleCode* mc = is_atom(a[0]) ? p->ns->current(a[0]) : nullptr;
+    if (!mc) return p->badarg();
+    Term keys[] = {am::module, am::exports, am::attributes, am::compile, am::md5};
+    std::vector<Term> items;
+    for (Term k : keys) items.push_back(make_tuple(*p, {k, module_info_item(p, mc, k)}));
+    return make_list_from(*p, items.data(), items.size());
+}
+
+Term get_module_info_2(Process* p, const Term* a) {
+    ModuleCode* mc = is_atom(a[0]) ? p->ns->current(a[0]) : nullptr;
+    if (!mc) return p->badarg();
+    Term r = module_info_item(p, mc, a[1]);
+    return is_value(r) ? r : p->badarg();
+}
+
+Term function_exported_3(Process* p, const Term* a) {
+    if (!is_atom(a[0]) || !is_atom(a[1]) || !is_small(a[2])) return p->badarg();
+    ModuleCode* mc = p->ns->current(a[0]);
+    uint32_t arity = uint32_t(small_value(a[2]));
+    if (mc) {
+        for (auto [name, ar] : mc->exports)
+            if (name == a[1] && ar == arity) return am::true_;
+    }
+    return make_bool(find_bif(a[0], a[1], arity) != nullptr);
+}
+
+Term module_loaded_1(Process* p, const Term* a) {
+    if (!is_atom(a[0])) return p->badarg();
+    return make_bool(p->ns->current(a[0]) != nullptr);
+}
+
+Term system_info_1(Process* p, const Term* a) {
+    Term what = a[0];
+    if (what == am::machine) return make_string(*p, "BEAM");
+    if (what == am::otp_release) return make_string(*p, "25");
+    if (what == am::wordsize) return make_small(8);
+    if (what == am::version) return make_string(*p, "13.1.5");
+    if (what == atom("system_version"))
+        return make_string(*p, "Erlang/OTP 25 [beamvm] [64-bit]\n");
+    if (what == atom("schedulers") || what == atom("schedulers_online")) return make_small(1);
+    if (what == atom("process_count")) return make_small(1);
+    if (what == atom("process_limit")) return make_small(262144);
+    if (what == atom("atom_count")) return make_small(SWord(AtomTable::instance().size()));
+    if (what == atom("atom_limit")) return make_small(SWord(MAX_ATOMS));
+    if (what == atom("thread_pool_size")) return make_small(0);
+    if (what == atom("logical_processors")) return make_small(1);
+    if (what == atom("hipe_architecture")) return am::undefined;
+    if (what == atom("debug_compiled") || what == atom("smp_support") || what == atom("threads"))
+        return what == atom("debug_compiled") ? am::false_ : am::true_;
+    if (what == atom("endian")) return am::little;
+    return p->badarg();
+}
+
+Term nif_error_1(Process* p, const Term* a) {
+    // Reached only from a module's placeholder body for a native function beamvm lacks.
+    return p->error(am::undef);
+}
+
+Term raise_3(Process* p, const Term* a) {
+    ErrorClass c;
+    if (a[0] == am::error) c = ErrorClass::Error;
+    else if (a[0] == am::exit) c = ErrorClass::Exit;
+    else if (a[0] == am::throw_) c = ErrorClass::Throw;
+    else return p->badarg();
+    if (!proper_list_length(a[2])) return p->badarg();
+    p->raise(c, a[1]);
+    p->ftrace = a[2];
+    p->ftrace_preset = true;
+    return NON_VALUE;
+}
+
+Term make_fun_3(Process* p, const Term* a) {
+    if (!is_atom(a[0]) || !is_atom(a[1]) || !is_small(a[2]) || small_value(a[2]) < 0 || small_value(a[2]) > 255)
+        return p->badarg();
+    Export* e = p->ns->export_entry(a[0], a[1], uint32_t(small_value(a[2])));
+    Term* hp = p->alloc(EXPORT_FUN_WORDS);
+    hp[0] = make_header(Sub::Export, 1);
+    hp[1] = Term{reinterpret_cast<Word>(e)};
+    return make_boxed(hp);
+}
+
+Term fun_info_2(Process* p, const Term* a) {
+    Term f = a[0], what = a[1];
+    if (!is_any_fun(f) || !is_atom(what)) return p->badarg();
+    Term v;
+    if (is_boxed_sub(f, Sub::Export)) {
+        Export* e = export_of(f);
+        if (what == am::module) v = e->module;
+        else if (what == am::name) v = e->function;
+        else if (what == am::arity) v = make_small(e->arity);
+        else if (what == am::type) v = am::external;
+        else if (what == am::env) v = NIL;
+        else if (what == am::pid || what == am::index || what == am::new_index || what == am::uniq ||
+                 what == am::new_uniq) v = am::undefined;
+        else return p->badarg();
+    } else {
+        FunEntry* fe = fun_entry(f);
+        if (what == am::module) v = fe->module;
+        else if (what == am::name) v = fe->function;
+        else if (what == am::arity) v = make_small(fe->fun_arity());
+        else if (what == am::type) v = am::local;
+        else if (what == am::env) v = make_list_from(*p, fun_free_vars(f), fun_num_free(f));
+        else if (what == am::pid) v = p->pid;
+        else if (what == am::index) v = make_small(fe->index);
+        else if (what == am::uniq) v = make_small(fe->old_uniq);
+        else if (what == am::new_index) v = make_small(fe->index);
+        else if (what == am::new_uniq) {
+            uint8_t* data;
+            v = make_binary_uninit(*p, 16, &data);
+            std::copy(fe->md5, fe->md5 + 16, data);
+        } else return p->badarg();
+    }
+    return make_tuple(*p, {what, v});
+}
+
+Term group_leader_0(Process* p, const Term*) { return p->group_leader == NIL ? p->pid : p->group_leader; }
+
+Term is_process_alive_1(Process* p, const Term* a) {
+    if (!is_pid(a[0])) return p->badarg();
+    return make_bool(a[0] == p->pid);
+}
+
+Term pre_loaded_0(Process* p, const Term*) { return NIL; }
+
+Term garbage_collect_0(Process* p, const Term*) { return am::true_; }
+
+const BifSpec table[] = {
+    {"erlang", "self", 0, &self_0, true},
+    {"erlang", "halt", 0, &halt_0},
+    {"erlang", "halt", 1, &halt_1},
+    {"erlang", "halt", 2, &halt_2},
+    {"erlang", "get_module_info", 1, &get_module_info_1},
+    {"erlang", "get_module_info", 2, &get_module_info_2},
+    {"erlang", "function_exported", 3, &function_exported_3},
+    {"erlang", "module_loaded", 1, &module_loaded_1},
+    {"erlang", "system_info", 1, &system_info_1},
+    {"erlang", "nif_error", 1, &nif_error_1},
+    {"erlang", "nif_error", 2, &nif_error_1},
+    {"erlang", "raise", 3, &raise_3},
+    {"erlang", "make_fun", 3, &make_fun_3},
+    {"erlang", "fun_info", 2, &fun_info_2},
+    {"erlang", "group_leader", 0, &group_leader_0},
+    {"erlang", "is_process_alive", 1, &is_process_alive_1},
+    {"erlang", "pre_loaded", 0, &pre_loaded_0},
+    {"erlang", "garbage_collect", 0, &garbage_collect_0},
+};
+
+}  // namespace
+
+std::span<const BifSpec> system_bifs() { return table; }
+
+}  // namespace beam

@@ -1,0 +1,387 @@
+// Turns each generic instruction into one or more specific ones. The choice of variant by
+// operand kind is data (vm/instructions.tab via the Emitter); this file says which specific
+// instruction implements each generic one and how its operands map.
+#include "loader/transform.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "bifs/bif.hpp"
+#include "loader/emitter.hpp"
+#include "loader/generic_ops.hpp"
+#include "loader/transform_bits.hpp"
+#include "vm/bignum.hpp"
+
+namespace beam::loader {
+
+namespace {
+
+class Transformer {
+public:
+    Transformer(const ParsedModule& pm, ModuleCode& mc, Namespace& ns)
+        : pm_(pm), mc_(mc), ns_(ns), em_(mc, pm.label_count) {}
+
+    Result<void> run();
+
+private:
+    const ParsedModule& pm_;
+    ModuleCode& mc_;
+    Namespace& ns_;
+    Emitter em_;
+
+    struct PendingFunction {
+        size_t info_pos;   // code index of the func_info instruction
+        size_t entry_pos;  // code index of the first instruction of the body
+        Term name;
+        uint32_t arity;
+    };
+    std::vector<PendingFunction> functions_;
+    struct PendingLine {
+        size_t pos;
+        uint32_t item;
+    };
+    std::vector<PendingLine> lines_;
+    bool expect_entry_ = false;  // func_info seen; the next label is the entry point
+    // Operands that need final addresses: (code index, function or lambda index).
+    std::vector<std::pair<size_t, size_t>> func_info_patches_;
+    std::vector<std::pair<size_t, size_t>> fun_patches_;
+
+    void instr(const GenericInstr& gi);
+    Arg src(const Operand& o) { return src_arg(o, mc_.literals); }
+    const ImportEntry* import(const Operand& o) {
+        if (o.value < 0 || size_t(o.value) >= pm_.imports.size()) {
+            em_.fail(fmt::format("import index {} out of range", o.value));
+            return nullptr;
+        }
+        return &pm_.imports[size_t(o.value)];
+    }
+    const BifSpec* bif_of(const Operand& o) {
+        const ImportEntry* imp = import(o);
+        return imp ? find_bif(imp->module, imp->function, imp->arity) : nullptr;
+    }
+    void not_implemented(std::string what) {
+        auto s = std::make_shared<std::string>(std::move(what));
+        mc_.side_tables.push_back(s);
+        em_.emit("not_implemented", {px(s->c_str())});
+    }
+    void call_ext(const Operand& arity, const Operand& imp_op, int mode, Word dealloc);
+    void bif_call(const GenericInstr& gi, uint32_t fail, const Operand& bif, std::vector<const Operand*> args,
+                  const Operand& dst);
+    void select(const GenericInstr& gi, bool tuple_arity);
+    void fmove(const Operand& s, const Operand& d);
+    void map_put(const GenericInstr& gi, bool exact);
+};
+
+Result<void> Transformer::run() {
+    mc_.code.reserve(pm_.code.size() * 3);
+    for (const GenericInstr& gi : pm_.code) {
+        if (gi.opcode == op_int_code_end) break;
+        instr(gi);
+        if (em_.failed()) break;
+    }
+    // A final word so that a line record or label at the very end has an address.
+    em_.emit("if_end", {});
+    BEAM_TRY_VOID(em_.finish());
+
+    const Word* base = mc_.code.data();
+    for (const PendingFunction& f : functions_) {
+        mc_.functions.push_back({base + f.info_pos, base + f.entry_pos, base + f.entry_pos, f.name, f.arity});
+    }
+    for (size_t i = 0; i < mc_.functions.size(); ++i)
+        mc_.functions[i].end = i + 1 < mc_.functions.size() ? mc_.functions[i + 1].start : base + mc_.code.size();
+    for (const PendingLine& l : lines_) {
+        const LineItem& item = pm_.line_items[l.item];
+        mc_.lines.push_back({base + l.pos, item.file, item.line});
+    }
+    for (const ExportEntry& e : pm_.exports) {
+        if (!em_.address_of_label(e.label)) return make_error(fmt::format("export to undefined label {}", e.label));
+        mc_.exports.push_back({e.function, e.arity});
+    }
+    for (const PendingFunction& f : functions_) mc_.all_functions.push_back({f.name, f.arity});
+    for (const LambdaEntry& l : pm_.lambdas) {
+        auto fe = std::make_unique<FunEntry>();
+        fe->module = pm_.name;
+        fe->function = l.function;
+        fe->arity = l.arity;
+        fe->num_free = l.num_free;
+        fe->index = l.index;
+        fe->old_uniq = l.old_uniq;
+        fe->address = em_.address_of_label(l.label);
+        fe->code = &mc_;
+        if (!fe->address) return make_error(fmt::format("fun entry to undefined label {}", l.label));
+        mc_.funs.push_back(std::move(fe));
+    }
+    for (auto [at, i] : func_info_patches_) mc_.code[at] = reinterpret_cast<Word>(&mc_.functions[i]);
+    for (auto [at, i] : fun_patches_) mc_.code[at] = reinterpret_cast<Word>(mc_.funs[i].get());
+    return {};
+}
+
+void Transformer::instr(const GenericInstr& gi) {
+    const auto& a = gi.args;
+    auto U = [&](size_t i) { return ux(Word(a[i].value)); };
+    auto L = [&](size_t i) { return lbl(uint32_t(a[i].value)); };
+    auto S = [&](size_t i) { return src(a[i]); };
+    switch (gi.opcode) {
+    case op_label:
+        em_.bind_label(uint32_t(a[0].value));
+        if (expect_entry_) {
+            functions_.back().entry_pos = em_.pos();
+            expect_entry_ = false;
+            const PendingFunction& f = functions_.back();
+            if (const BifSpec* b = find_bif(pm_.name, f.name, f.arity)) em_.emit("bif_body", {px(b)});
+        }
+        break;
+    case op_func_info: {
+        functions_.push_back({em_.pos(), em_.pos(), a[1].term, uint32_t(a[2].value)});
+        em_.emit("func_info", {{'p', 0}});
+        func_info_patches_.push_back({em_.pos() - 1, functions_.size() - 1});
+        expect_entry_ = true;
+        break;
+    }
+    case op_line:
+    case op_executable_line:
+        if (a[0].value > 0 && size_t(a[0].value) < pm_.line_items.size())
+            lines_.push_back({em_.pos(), uint32_t(a[0].value)});
+        else
+            lines_.push_back({em_.pos(), 0});
+        break;
+    case op_call: em_.emit("call", {U(0), L(1)}); break;
+    case op_call_only: em_.emit("call_only", {U(0), L(1)}); break;
+    case op_call_last: em_.emit("call_last", {U(0), L(1), U(2)}); break;
+    case op_call_ext: call_ext(a[0], a[1], 0, 0); break;
+    case op_call_ext_only: call_ext(a[0], a[1], 1, 0); break;
+    case op_call_ext_last: call_ext(a[0], a[1], 2, Word(a[2].value)); break;
+    case op_bif0: bif_call(gi, 0, a[0], {}, a[1]); break;
+    case op_bif1: bif_call(gi, uint32_t(a[0].value), a[1], {&a[2]}, a[3]); break;
+    case op_bif2: bif_call(gi, uint32_t(a[0].value), a[1], {&a[2], &a[3]}, a[4]); break;
+    case op_gc_bif1: bif_call(gi, uint32_t(a[0].value), a[2], {&a[3]}, a[4]); break;
+    case op_gc_bif2: bif_call(gi, uint32_t(a[0].value), a[2], {&a[3], &a[4]}, a[5]); break;
+    case op_gc_bif3: bif_call(gi, uint32_t(a[0].value), a[2], {&a[3], &a[4], &a[5]}, a[6]); break;
+    case op_allocate:
+    case op_allocate_zero: em_.emit("allocate", {U(0), U(1)}); break;
+    case op_allocate_heap:
+    case op_allocate_heap_zero: em_.emit("allocate_heap", {U(0), U(1), U(2)}); break;
+    case op_test_heap: em_.emit("test_heap", {U(0), U(1)}); break;
+    case op_init: em_.emit("init_yreg", {S(0)}); break;
+    case op_init_yregs:
+        for (const Operand& y : a[0].list) em_.emit("init_yreg", {src(y)});
+        break;
+    case op_deallocate: em_.emit("deallocate", {U(0)}); break;
+    case op_trim: em_.emit("trim", {U(0), U(1)}); break;
+    case op_return: em_.emit("return", {}); break;
+    case op_send: em_.emit("send", {}); break;
+    case op_remove_message: em_.emit("remove_message", {}); break;
+    case op_timeout: em_.emit("timeout", {}); break;
+    case op_loop_rec: em_.emit("loop_rec", {L(0), S(1)}); break;
+    case op_loop_rec_end: em_.emit("loop_rec_end", {L(0)}); break;
+    case op_wait: em_.emit("wait", {L(0)}); break;
+    case op_wait_timeout: em_.emit("wait_timeout", {L(0), S(1)}); break;
+    case op_recv_marker_reserve: em_.emit("recv_marker_reserve", {S(0)}); break;
+    case op_recv_marker_bind: break;  // markers only speed up receive; see docs/architecture.md
+    case op_recv_marker_clear: break;
+    case op_recv_marker_use: break;
+    case op_is_lt: em_.emit("is_lt", {L(0), S(1), S(2)}); break;
+    case op_is_ge: em_.emit("is_ge", {L(0), S(1), S(2)}); break;
+    case op_is_eq: em_.emit("is_eq", {L(0), S(1), S(2)}); break;
+    case op_is_ne: em_.emit("is_ne", {L(0), S(1), S(2)}); break;
+    case op_is_eq_exact:
+        if (!em_.try_emit("is_eq_exact", {L(0), S(1), S(2)})) em_.emit("is_eq_exact_any", {L(0), S(1), S(2)});
+        break;
+    case op_is_ne_exact:
+        if (!em_.try_emit("is_ne_exact", {L(0), S(1), S(2)})) em_.emit("is_ne_exact_any", {L(0), S(1), S(2)});
+        break;
+    case op_is_integer: em_.emit("is_integer", {L(0), S(1)}); break;
+    case op_is_float: em_.emit("is_float", {L(0), S(1)}); break;
+    case op_is_number: em_.emit("is_number", {L(0), S(1)}); break;
+    case op_is_atom: em_.emit("is_atom", {L(0), S(1)}); break;
+    case op_is_pid: em_.emit("is_pid", {L(0), S(1)}); break;
+    case op_is_reference: em_.emit("is_reference", {L(0), S(1)}); break;
+    case op_is_port: em_.emit("is_port", {L(0), S(1)}); break;
+    case op_is_nil: em_.emit("is_nil", {L(0), S(1)}); break;
+    case op_is_binary: em_.emit("is_binary", {L(0), S(1)}); break;
+    case op_is_bitstr: em_.emit("is_bitstr", {L(0), S(1)}); break;
+    case op_is_list: em_.emit("is_list", {L(0), S(1)}); break;
+    case op_is_nonempty_list: em_.emit("is_nonempty_list", {L(0), S(1)}); break;
+    case op_is_tuple: em_.emit("is_tuple", {L(0), S(1)}); break;
+    case op_is_map: em_.emit("is_map", {L(0), S(1)}); break;
+    case op_is_boolean: em_.emit("is_boolean", {L(0), S(1)}); break;
+    case op_is_function: em_.emit("is_function", {L(0), S(1)}); break;
+    case op_is_function2: em_.emit("is_function2", {L(0), S(1), S(2)}); break;
+    case op_test_arity: em_.emit("test_arity", {L(0), S(1), U(2)}); break;
+    case op_is_tagged_tuple: em_.emit("is_tagged_tuple", {L(0), S(1), U(2), S(3)}); break;
+    case op_select_val: select(gi, false); break;
+    case op_select_tuple_arity: select(gi, true); break;
+    case op_jump: em_.emit("jump", {L(0)}); break;
+    case op_catch:
+    case op_try: em_.emit("catch", {S(0), L(1)}); break;
+    case op_catch_end: em_.emit("catch_end", {S(0)}); break;
+    case op_try_end: em_.emit("try_end", {S(0)}); break;
+    case op_try_case: em_.emit("try_case", {S(0)}); break;
+    case op_try_case_end: em_.emit("try_case_end", {S(0)}); break;
+    case op_raise: em_.emit("raise", {S(0), S(1)}); break;
+    case op_build_stacktrace: em_.emit("build_stacktrace", {}); break;
+    case op_raw_raise: em_.emit("raw_raise", {}); break;
+    case op_move:
+        if (!em_.try_emit("move", {S(0), S(1)})) em_.emit("move_any", {S(0), S(1)});
+        break;
+    case op_swap: em_.emit("swap", {S(0), S(1)}); break;
+    case op_get_list: em_.emit("get_list", {S(0), S(1), S(2)}); break;
+    case op_get_hd: em_.emit("get_hd", {S(0), S(1)}); break;
+    case op_get_tl: em_.emit("get_tl", {S(0), S(1)}); break;
+    case op_get_tuple_element: em_.emit("get_tuple_element", {S(0), U(1), S(2)}); break;
+    case op_set_tuple_element: em_.emit("set_tuple_element", {S(0), S(1), U(2)}); break;
+    case op_put_list: em_.emit("put_list", {S(0), S(1), S(2)}); break;
+    case op_put_tuple2: {
+        em_.emit("put_tuple2", {S(0), ux(a[1].list.size())});
+        for (const Operand& e : a[1].list) em_.raw_any(src(e));
+        break;
+    }
+    case op_badmatch: em_.emit("badmatch", {S(0)}); break;
+    case op_if_end: em_.emit("if_end", {}); break;
+    case op_case_end: em_.emit("case_end", {S(0)}); break;
+    case op_badrecord: em_.emit("badrecord", {S(0)}); break;
+    case op_call_fun: em_.emit("call_fun", {U(0)}); break;
+    case op_call_fun2: em_.emit("call_fun2", {U(1), S(2)}); break;
+    case op_apply: em_.emit("apply", {U(0)}); break;
+    case op_apply_last: em_.emit("apply_last", {U(0), U(1)}); break;
+    case op_make_fun2: {  // old form: free variables in x0..x(n-1), result in x0
+        size_t idx = size_t(a[0].value);
+        if (idx >= pm_.lambdas.size()) return em_.fail(fmt::format("lambda index {} out of range", idx));
+        uint32_t nfree = pm_.lambdas[idx].num_free;
+        fun_patches_.push_back({em_.pos() + 1, idx});
+        em_.emit("make_fun", {{'p', 0}, {'x', 0}, ux(nfree)});
+        for (uint32_t i = 0; i < nfree; ++i) em_.raw_any({'x', i});
+        break;
+    }
+    case op_make_fun3: {
+        size_t idx = size_t(a[0].value);
+        if (idx >= pm_.lambdas.size()) return em_.fail(fmt::format("lambda index {} out of range", idx));
+        fun_patches_.push_back({em_.pos() + 1, idx});
+        em_.emit("make_fun", {{'p', 0}, S(1), ux(a[2].list.size())});
+        for (const Operand& e : a[2].list) em_.raw_any(src(e));
+        break;
+    }
+    case op_fmove: fmove(a[0], a[1]); break;
+    case op_fconv: em_.emit("fconv", {lbl(0), S(0), U(1)}); break;
+    case op_fadd: em_.emit("fadd", {L(0), U(1), U(2), U(3)}); break;
+    case op_fsub: em_.emit("fsub", {L(0), U(1), U(2), U(3)}); break;
+    case op_fmul: em_.emit("fmul", {L(0), U(1), U(2), U(3)}); break;
+    case op_fdiv: em_.emit("fdiv", {L(0), U(1), U(2), U(3)}); break;
+    case op_fnegate: em_.emit("fnegate", {L(0), U(1), U(2)}); break;
+    case op_fclearerror:
+    case op_fcheckerror: break;  // float errors are checked by each operation
+    case op_put_map_assoc: map_put(gi, false); break;
+    case op_put_map_exact: map_put(gi, true); break;
+    case op_has_map_fields: {
+        em_.emit("has_map_fields", {L(0), S(1), ux(a[2].list.size())});
+        for (const Operand& k : a[2].list) em_.raw_any(src(k));
+        break;
+    }
+    case op_get_map_elements: {
+        const auto& kv = a[2].list;
+        em_.emit("get_map_elements", {L(0), S(1), ux(kv.size() / 2)});
+        for (const Operand& e : kv) em_.raw_any(src(e));
+        break;
+    }
+    case op_on_load: break;  // on_load functions are not run yet; see docs/architecture.md
+    case op_nif_start: break;
+    default:
+        if (!transform_bits(gi, pm_, mc_, em_)) {
+            not_implemented(fmt::format("instruction {}/{}", generic_op_name(gi.opcode), gi.args.size()));
+        }
+        break;
+    }
+}
+
+void Transformer::call_ext(const Operand& arity, const Operand& imp_op, int mode, Word dealloc) {
+    const ImportEntry* imp = import(imp_op);
+    if (!imp) return;
+    if (imp->module == am::erlang && imp->function == am::apply && (imp->arity == 2 || imp->arity == 3)) {
+        em_.emit(imp->arity == 3 ? "apply_mfa_list" : "apply_fun_list", {ux(Word(mode)), ux(dealloc)});
+        return;
+    }
+    if (const BifSpec* b = find_bif(imp->module, imp->function, imp->arity)) {
+        if (mode == 0) em_.emit("call_bif", {px(b)});
+        else if (mode == 1) em_.emit("call_bif_only", {px(b)});
+        else em_.emit("call_bif_last", {px(b), ux(dealloc)});
+        return;
+    }
+    Export* e = ns_.export_entry(imp->module, imp->function, imp->arity);
+    Arg n = ux(Word(arity.value));
+    if (mode == 0) em_.emit("call_ext", {n, px(e)});
+    else if (mode == 1) em_.emit("call_ext_only", {n, px(e)});
+    else em_.emit("call_ext_last", {n, px(e), ux(dealloc)});
+}
+
+void Transformer::bif_call(const GenericInstr& gi, uint32_t fail, const Operand& bif, std::vector<const Operand*> args,
+                           const Operand& dst) {
+    const ImportEntry* imp = import(bif);
+    if (!imp) return;
+    const BifSpec* b = find_bif(imp->module, imp->function, imp->arity);
+    if (!b) {
+        not_implemented(fmt::format("BIF {}:{}/{}", atom_name(imp->module), atom_name(imp->function), imp->arity));
+        return;
+    }
+    Arg d = src(dst);
+    if (args.size() == 2 && imp->module == am::erlang) {
+        std::string_view name = atom_name(imp->function);
+        Arg x = src(*args[0]), y = src(*args[1]);
+        if (name == "+" && em_.try_emit("plus", {lbl(fail), x, y, d})) return;
+        if (name == "-" && em_.try_emit("minus", {lbl(fail), x, y, d})) return;
+    }
+    switch (args.size()) {
+    case 0: em_.emit("bif0", {px(b), d}); break;
+    case 1: em_.emit("bif1", {lbl(fail), px(b), src(*args[0]), d}); break;
+    case 2: em_.emit("bif2", {lbl(fail), px(b), src(*args[0]), src(*args[1]), d}); break;
+    case 3: em_.emit("bif3", {lbl(fail), px(b), src(*args[0]), src(*args[1]), src(*args[2]), d}); break;
+    }
+}
+
+void Transformer::select(const GenericInstr& gi, bool tuple_arity) {
+    const auto& list = gi.args[2].list;
+    std::vector<std::pair<Word, uint32_t>> pairs;
+    for (size_t i = 0; i + 1 < list.size(); i += 2) {
+        Term v = tuple_arity ? make_small(list[i].value) : src(list[i]).kind == 'c' ? Term{src(list[i]).w} : NIL;
+        if (!is_immediate(v)) {
+            // Bignum or float case values: compare one by one through is_eq_exact.
+            em_.emit("is_ne_exact_any", {lbl(uint32_t(list[i + 1].value)), src(gi.args[0]), cterm(v)});
+            continue;
+        }
+        pairs.push_back({v.raw, uint32_t(list[i + 1].value)});
+    }
+    std::sort(pairs.begin(), pairs.end());
+    em_.emit(tuple_arity ? "select_tuple_arity" : "select_val",
+             {src(gi.args[0]), lbl(uint32_t(gi.args[1].value)), ux(pairs.size())});
+    for (auto [v, l] : pairs) {
+        em_.raw(v);
+        em_.raw_label(l);
+    }
+}
+
+void Transformer::fmove(const Operand& s, const Operand& d) {
+    bool sf = s.kind == OpKind::FloatReg, df = d.kind == OpKind::FloatReg;
+    if (sf && df) em_.emit("fmove_ff", {ux(Word(s.value)), ux(Word(d.value))});
+    else if (sf) em_.emit("fstore", {ux(Word(s.value)), src(d)});
+    else if (df) em_.emit("fload", {src(s), ux(Word(d.value))});
+    else em_.fail("fmove between two non-float registers");
+}
+
+void Transformer::map_put(const GenericInstr& gi, bool exact) {
+    const auto& a = gi.args;
+    const auto& kv = a[4].list;
+    em_.emit("put_map", {lbl(uint32_t(a[0].value)), src(a[1]), src(a[2]), ux(Word(a[3].value)), ux(exact ? 1 : 0),
+                         ux(kv.size() / 2)});
+    for (const Operand& e : kv) em_.raw_any(src(e));
+}
+
+}  // namespace
+
+Result<void> transform_module(const ParsedModule& pm, ModuleCode& mc, Namespace& ns) {
+    mc.name = pm.name;
+    Transformer t(pm, mc, ns);
+    BEAM_TRY_VOID(t.run());
+    return {};
+}
+
+}  // namespace beam::loader

@@ -1,0 +1,14 @@
+// Bit-syntax instructions: construction (bs_create_bin) and matching (bs_start_match3/4,
+// bs_get_*, bs_skip_*, bs_test_*, bs_match_string, bs_get_tail, bs_get/set_position).
+#pragma once
+
+#include "loader/beam_module.hpp"
+#include "loader/emitter.hpp"
+#include "vm/module.hpp"
+
+namespace beam::loader {
+
+// Emits the specific form of a bit-syntax generic instruction. False if `gi` is not one.
+bool transform_bits(const GenericInstr& gi, const ParsedModule& pm, ModuleCode& mc, Emitter& em);
+
+}  // namespace beam::loader

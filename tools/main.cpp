@@ -1,0 +1,187 @@
+// The beamvm command line: erl's flags for running code, and escript-style `beamvm m.beam`.
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "bifs/bif_util.hpp"
+#include "vm/runner.hpp"
+#include "vm/vm.hpp"
+
+using namespace beam;
+namespace fs = std::filesystem;
+
+namespace {
+
+const char* HELP = R"(usage: beamvm [flags] [-s Mod [Func [Arg...]]] [-run Mod [Func [Arg...]]] ...
+       beamvm path/to/mod.beam [Arg...]
+
+Runs .beam files compiled by OTP 25's erlc.
+
+  -noshell            accepted for compatibility (beamvm has no shell)
+  -pa Dir...          add directories to the front of the code path
+  -pz Dir...          add directories to the end of the code path
+  -s Mod [Func [Arg...]]
+                      call Mod:Func([Arg...]) with the arguments as atoms, or Mod:Func()
+                      without arguments (Func defaults to start); commands run in order
+  -run Mod [Func [Arg...]]
+                      as -s, but the arguments are strings
+  -s erlang halt, -s init stop
+                      end the VM (as on erl); beamvm also ends when nothing is left to run
+  --otp-root Dir      OTP installation whose lib/*/ebin directories end the code path
+                      (default: found from `erl` on PATH, else /usr/lib/erlang)
+  +S N                number of schedulers (accepted; one scheduler until processes land)
+  --help              this text
+
+  beamvm path/to/m.beam Args...
+                      loads that file and calls m:main(Args) with the arguments as strings,
+                      like an escript; exits with halt's status, or 0 when main returns
+
+Modules are loaded on first call from the code path: -pa directories, the current directory,
+-pz directories, then the OTP installation. An uncaught exception in the start commands prints
+{"init terminating in do_boot", Reason} as erl does and exits with status 1.
+)";
+
+struct Command {
+    std::string module;
+    std::string function;
+    std::vector<std::string> args;
+    bool has_args = false;
+    bool strings = false;  // -run
+};
+
+std::string exe_dir() {
+    char buf[4096];
+    ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+    if (n <= 0) return ".";
+    buf[n] = 0;
+    return fs::path(buf).parent_path().string();
+}
+
+std::string find_otp_root() {
+    if (const char* env = std::getenv("BEAMVM_OTP_ROOT")) return env;
+    if (const char* path = std::getenv("PATH")) {
+        std::string p = path;
+        size_t start = 0;
+        while (start <= p.size()) {
+            size_t end = p.find(':', start);
+            if (end == std::string::npos) end = p.size();
+            fs::path erl = fs::path(p.substr(start, end - start)) / "erl";
+            std::error_code ec;
+            if (fs::exists(erl, ec)) {
+                fs::path real = fs::canonical(erl, ec);  // /usr/lib/erlang/bin/erl
+                if (!ec && fs::exists(real.parent_path().parent_path() / "lib", ec))
+                    return real.parent_path().parent_path().string();
+            }
+            start = end + 1;
+        }
+    }
+    return "/usr/lib/erlang";
+}
+
+struct BootArgs {
+    std::vector<Command>* commands;
+    bool script;
+};
+
+Term string_list(Process& p, const std::vector<std::string>& v, bool as_atoms) {
+    std::vector<Term> items;
+    for (const std::string& s : v) items.push_back(as_atoms ? atom(s) : make_string(p, s));
+    return make_list_from(p, items.data(), items.size());
+}
+
+std::vector<Term> boot_args(Process& p, void* ctx) {
+    auto* b = static_cast<BootArgs*>(ctx);
+    std::vector<Term> cmds;
+    for (const Command& c : *b->commands) {
+        Term args = c.has_args ? string_list(p, c.args, !c.strings) : atom("none");
+        cmds.push_back(make_tuple(p, {atom(c.module), atom(c.function), args}));
+    }
+    Term mode = b->script ? atom("script") : atom("noshell");
+    return {make_list_from(p, cmds.data(), cmds.size()), mode, NIL};
+}
+
+bool is_flag(const char* a) { return a[0] == '-' || a[0] == '+'; }
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    VM vm;
+    std::vector<std::string> pa, pz;
+    std::vector<Command> commands;
+    std::string otp_root;
+    std::string script_path;
+    bool script = false;
+
+    for (int i = 1; i < argc; ++i) {
+        std::string a = argv[i];
+        if (a == "--help" || a == "-help" || a == "-h") {
+            std::fputs(HELP, stdout);
+            return 0;
+        } else if (a == "-noshell" || a == "-noinput" || a == "-boot" /* ignored */) {
+        } else if (a == "-pa" || a == "-pz") {
+            auto& dst = a == "-pa" ? pa : pz;
+            while (i + 1 < argc && !is_flag(argv[i + 1])) dst.push_back(argv[++i]);
+        } else if (a == "-s" || a == "-run") {
+            Command c;
+            c.strings = a == "-run";
+            if (i + 1 >= argc || is_flag(argv[i + 1])) {
+                std::fprintf(stderr, "beamvm: %s needs a module name\n", a.c_str());
+                return 2;
+            }
+            c.module = argv[++i];
+            c.function = "start";
+            if (i + 1 < argc && !is_flag(argv[i + 1])) c.function = argv[++i];
+            while (i + 1 < argc && !is_flag(argv[i + 1])) {
+                c.args.push_back(argv[++i]);
+                c.has_args = true;
+            }
+            commands.push_back(std::move(c));
+        } else if (a == "--otp-root" && i + 1 < argc) {
+            otp_root = argv[++i];
+        } else if (a == "+S" && i + 1 < argc) {
+            ++i;
+        } else if (!is_flag(argv[i]) && a.ends_with(".beam")) {
+            script = true;
+            script_path = a;
+            Command c;
+            c.module = fs::path(a).stem().string();
+            c.function = "main";
+            c.strings = true;
+            c.has_args = true;
+            for (++i; i < argc; ++i) c.args.push_back(argv[i]);
+            commands.push_back(std::move(c));
+        } else {
+            std::fprintf(stderr, "beamvm: unknown argument '%s' (see beamvm --help)\n", argv[i]);
+            return 2;
+        }
+    }
+
+    // Code path: -pa (in the order given), the current directory, -pz, then OTP.
+    vm.add_path_back(exe_dir() + "/boot");
+    for (auto& d : pa) vm.add_path_back(d);
+    vm.add_path_back(".");
+    for (auto& d : pz) vm.add_path_back(d);
+    vm.set_otp_root(otp_root.empty() ? find_otp_root() : otp_root);
+
+    auto init = vm.ensure_loaded(vm.root(), atom("init"));
+    if (!init.ok()) {
+        std::fprintf(stderr, "beamvm: cannot load the start-up module: %s\n", init.error().message.c_str());
+        return 2;
+    }
+    if (script) {
+        auto m = vm.load_file(vm.root(), script_path);
+        if (!m.ok()) {
+            std::fprintf(stderr, "beamvm: %s\n", m.error().message.c_str());
+            return 2;
+        }
+    }
+    BootArgs boot{&commands, script};
+    RunResult r = run_call(vm, vm.root(), atom("init"), atom("do_boot"), &boot_args, &boot);
+    std::fflush(stdout);
+    return r.exit_status;
+}

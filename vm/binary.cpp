@@ -1,0 +1,159 @@
+#include "vm/binary.hpp"
+
+#include <cstddef>
+#include <cstdlib>
+#include <new>
+
+namespace beam {
+
+BinaryBlob* BinaryBlob::create(size_t capacity) {
+    size_t bytes = offsetof(BinaryBlob, data) + (capacity ? capacity : 1);
+    void* mem = std::malloc(bytes);
+    if (!mem) throw std::bad_alloc();
+    auto* b = static_cast<BinaryBlob*>(mem);
+    new (&b->refc) std::atomic<uint64_t>(1);
+    b->size = 0;
+    b->capacity = capacity;
+    return b;
+}
+
+void BinaryBlob::release() {
+    // acq_rel: the last owner must see every write other owners made before releasing.
+    if (refc.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+        refc.~atomic();
+        std::free(this);
+    }
+}
+
+namespace {
+
+struct Underlying {
+    const uint8_t* base;
+    size_t bit_size;
+};
+
+Underlying underlying_of(Term bin) {
+    const Term* p = boxed_ptr(bin);
+    switch (header_sub(p[0])) {
+    case Sub::HeapBin:
+        return {reinterpret_cast<const uint8_t*>(p + 2), size_t(p[1].raw) * 8};
+    case Sub::RefcBin:
+        return {reinterpret_cast<const BinaryBlob*>(p[2].raw)->data, size_t(p[1].raw) * 8};
+    default:
+        return {nullptr, 0};
+    }
+}
+
+// Reads n (1..8) bits starting at bit `pos`, returned in the low bits. Touches only the bytes
+// that hold those bits, so it never reads past the end of a bitstring.
+inline unsigned get_bits(const uint8_t* src, size_t pos, unsigned n) {
+    const uint8_t* p = src + (pos >> 3);
+    unsigned s = pos & 7;
+    unsigned mask = (1u << n) - 1;
+    if (s + n <= 8) return (p[0] >> (8 - s - n)) & mask;
+    unsigned w = (unsigned(p[0]) << 8) | p[1];
+    return (w >> (16 - s - n)) & mask;
+}
+
+// Writes the low n (1..8) bits of v at bit `pos` of a single byte-range (pos&7 + n <= 8).
+inline void put_bits_in_byte(uint8_t* dst, size_t pos, unsigned n, unsigned v) {
+    uint8_t* p = dst + (pos >> 3);
+    unsigned shift = 8 - (pos & 7) - n;
+    unsigned mask = ((1u << n) - 1) << shift;
+    *p = uint8_t((*p & ~mask) | ((v << shift) & mask));
+}
+
+}  // namespace
+
+BitView bit_view(Term bin) {
+    const Term* p = boxed_ptr(bin);
+    switch (header_sub(p[0])) {
+    case Sub::SubBin:
+    case Sub::MatchState: {
+        Underlying u = underlying_of(p[1]);
+        if (header_sub(p[0]) == Sub::MatchState) return {u.base, size_t(p[2].raw), size_t(p[3].raw - p[2].raw)};
+        return {u.base, size_t(p[2].raw), size_t(p[3].raw)};
+    }
+    default: {
+        Underlying u = underlying_of(bin);
+        return {u.base, 0, u.bit_size};
+    }
+    }
+}
+
+Term make_binary_uninit(TermAllocator& a, size_t n, uint8_t** data) {
+    if (n <= HEAP_BIN_LIMIT) {
+        size_t words = heap_bin_words(n);
+        Term* hp = a.alloc(words);
+        hp[0] = make_header(Sub::HeapBin, words - 1);
+        hp[1] = Term{Word(n)};
+        hp[words - 1] = Term{0};  // padding is zero so whole-word copies stay deterministic
+        *data = reinterpret_cast<uint8_t*>(hp + 2);
+        return make_boxed(hp);
+    }
+    BinaryBlob* blob = BinaryBlob::create(n);
+    blob->size = n;
+    Term* hp = a.alloc(REFC_BIN_WORDS);
+    hp[0] = make_header(Sub::RefcBin, REFC_BIN_WORDS - 1);
+    hp[1] = Term{Word(n)};
+    hp[2] = Term{reinterpret_cast<Word>(blob)};
+    hp[3] = Term{0};
+    a.link_offheap(hp);
+    *data = blob->data;
+    return make_boxed(hp);
+}
+
+Term make_binary(TermAllocator& a, const uint8_t* bytes, size_t n) {
+    uint8_t* data;
+    Term t = make_binary_uninit(a, n, &data);
+    if (n) std::memcpy(data, bytes, n);
+    return t;
+}
+
+Term make_sub_binary(TermAllocator& a, Term bin, size_t bit_offset, size_t bit_size) {
+    Term under = bin;
+    const Term* p = boxed_ptr(bin);
+    Sub s = header_sub(p[0]);
+    if (s == Sub::SubBin || s == Sub::MatchState) {
+        // Offsets into a match state are relative to its underlying binary, like bs_get_binary's.
+        under = p[1];
+        if (s == Sub::SubBin) bit_offset += size_t(p[2].raw);
+    }
+    if (bit_offset == 0 && bit_size == underlying_of(under).bit_size) return under;
+    Term* hp = a.alloc(SUB_BIN_WORDS);
+    hp[0] = make_header(Sub::SubBin, SUB_BIN_WORDS - 1);
+    hp[1] = under;
+    hp[2] = Term{Word(bit_offset)};
+    hp[3] = Term{Word(bit_size)};
+    return make_boxed(hp);
+}
+
+void copy_bits(const uint8_t* src, size_t src_off, uint8_t* dst, size_t dst_off, size_t bits) {
+    if (bits == 0) return;
+    if (((src_off | dst_off) & 7) == 0) {
+        size_t whole = bits >> 3;
+        std::memmove(dst + (dst_off >> 3), src + (src_off >> 3), whole);
+        unsigned rest = bits & 7;
+        if (rest) put_bits_in_byte(dst, dst_off + whole * 8, rest, get_bits(src, src_off + whole * 8, rest));
+        return;
+    }
+    // Bring the destination to a byte boundary, then move whole bytes, then the tail.
+    if (dst_off & 7) {
+        unsigned n = 8 - (dst_off & 7);
+        if (n > bits) n = unsigned(bits);
+        put_bits_in_byte(dst, dst_off, n, get_bits(src, src_off, n));
+        src_off += n;
+        dst_off += n;
+        bits -= n;
+    }
+    uint8_t* d = dst + (dst_off >> 3);
+    while (bits >= 8) {
+        *d++ = uint8_t(get_bits(src, src_off, 8));
+        src_off += 8;
+        dst_off += 8;
+        bits -= 8;
+    }
+    if (bits) put_bits_in_byte(dst, dst_off, unsigned(bits), get_bits(src, src_off, unsigned(bits)));
+}
+
+}  // namespace beam

@@ -1,0 +1,149 @@
+// Calls whose target is found at run time: funs, apply, functions not loaded yet.
+#include <fmt/format.h>
+
+#include "vm/bignum.hpp"
+#include "vm/interp.hpp"
+#include "vm/interp_support.hpp"
+#include "vm/vm.hpp"
+
+namespace beam {
+
+namespace {
+Term list_of_x(Process* p, const Term* x, unsigned n) {
+    Term* hp = p->alloc(2 * n);
+    Term l = NIL;
+    for (unsigned i = n; i-- > 0;) l = cons_at(hp + 2 * i, x[i], l);
+    return l;
+}
+
+Term tuple_of(Process* p, std::initializer_list<Term> elems) {
+    Term* hp = p->alloc(1 + elems.size());
+    hp[0] = make_header(Sub::Tuple, elems.size());
+    size_t i = 1;
+    for (Term t : elems) hp[i++] = t;
+    return make_boxed(hp);
+}
+
+void raise_undef(Process* p, Term m, Term f, Term* x, unsigned arity) {
+    p->error(am::undef);
+    p->ftop = tuple_of(p, {m, f, list_of_x(p, x, arity), NIL});
+    p->fskip_pc_frame = true;
+}
+}  // namespace
+
+const Word* resolve_undefined(Process* p, Term* x, Export* e) {
+    auto loaded = p->vm->ensure_loaded(*p->ns, e->module);
+    if (loaded.ok() && e->is_loaded()) return e->address.load(std::memory_order_acquire);
+    if (!loaded.ok() && !loaded.error().message.starts_with("not found"))
+        std::fprintf(stderr, "beamvm: loading %s failed: %s\n", std::string(atom_name(e->module)).c_str(),
+                     loaded.error().message.c_str());
+    raise_undef(p, e->module, e->function, x, e->arity);
+    return nullptr;
+}
+
+const Word* apply_target(Process* p, Term* x, unsigned arity) {
+    Term m = x[arity], f = x[arity + 1];
+    if (!is_atom(m) || !is_atom(f)) {
+        p->badarg();
+        Term args = list_of_x(p, x, arity);
+        Term a3[3] = {m, f, args};
+        static const BifSpec apply_spec{"erlang", "apply", 3, nullptr};
+        note_bif_error(p, &apply_spec, a3);
+        p->fskip_pc_frame = true;
+        return nullptr;
+    }
+    Export* e = p->ns->export_entry(m, f, arity);
+    return e->address.load(std::memory_order_acquire);
+}
+
+void bad_apply_list(Process* p, Term m_or_fun, Term f, Term args) {
+    p->badarg();
+    if (is_value(f)) {
+        Term a3[3] = {m_or_fun, f, args};
+        static const BifSpec apply3{"erlang", "apply", 3, nullptr};
+        note_bif_error(p, &apply3, a3);
+    } else {
+        Term a2[2] = {m_or_fun, args};
+        static const BifSpec apply2{"erlang", "apply", 2, nullptr};
+        note_bif_error(p, &apply2, a2);
+    }
+    p->fskip_pc_frame = true;
+}
+
+const Word* fun_target(Process* p, Term* x, unsigned arity, Term fun) {
+    if (is_boxed_sub(fun, Sub::Fun)) {
+        FunEntry* fe = fun_entry(fun);
+        if (fe->fun_arity() != arity) {
+            p->error(am::badarity);
+            p->fvalue = tuple_of(p, {am::badarity, tuple_of(p, {fun, list_of_x(p, x, arity)})});
+            return nullptr;
+        }
+        size_t n = fun_num_free(fun);
+        const Term* env = fun_free_vars(fun);
+        for (size_t i = 0; i < n; ++i) x[arity + i] = env[i];
+        return fe->address;
+    }
+    if (is_boxed_sub(fun, Sub::Export)) {
+        Export* e = export_of(fun);
+        if (e->arity != arity) {
+            p->error(am::badarity);
+            p->fvalue = tuple_of(p, {am::badarity, tuple_of(p, {fun, list_of_x(p, x, arity)})});
+            return nullptr;
+        }
+        return e->address.load(std::memory_order_acquire);
+    }
+    p->error2(am::badfun, fun);
+    p->fskip_pc_frame = true;
+    return nullptr;
+}
+
+bool unpack_args(Term list, Term* x, unsigned* n) {
+    unsigned i = 0;
+    while (is_list(list)) {
+        if (i >= MAX_X_REGS - 2) return false;
+        x[i++] = head(list);
+        list = tail(list);
+    }
+    if (!is_nil(list)) return false;
+    *n = i;
+    return true;
+}
+
+Term make_closure(Process* p, FunEntry* fe, const Word* free_ops, Term* x, Word n) {
+    // Decode the free variables before allocating: allocation never moves the stack, but keep
+    // the reads first so the order does not matter.
+    Term* hp = p->alloc(2 + n);
+    hp[0] = make_header(Sub::Fun, 1 + n);
+    hp[1] = Term{reinterpret_cast<Word>(fe)};
+    for (Word i = 0; i < n; ++i) hp[2 + i] = any_operand(free_ops[i], x, p->stop);
+    return make_boxed(hp);
+}
+
+bool is_function_of_arity(Term f, Term arity) {
+    if (!is_small(arity) || small_value(arity) < 0) return false;
+    uint64_t a = uint64_t(small_value(arity));
+    if (is_boxed_sub(f, Sub::Fun)) return fun_entry(f)->fun_arity() == a;
+    if (is_boxed_sub(f, Sub::Export)) return export_of(f)->arity == a;
+    return false;
+}
+
+const Word* select_value(Term v, const Word* fail, const Word* table, Word n) {
+    // Pairs [value, address] sorted by value word.
+    Word lo = 0, hi = n;
+    while (lo < hi) {
+        Word mid = (lo + hi) / 2;
+        Word w = table[2 * mid];
+        if (w == v.raw) return reinterpret_cast<const Word*>(table[2 * mid + 1]);
+        if (w < v.raw) lo = mid + 1;
+        else hi = mid;
+    }
+    return fail;
+}
+
+double number_as_double(Term t) {
+    if (is_small(t)) return double(small_value(t));
+    if (is_float(t)) return float_value(t);
+    return int_to_double(t);
+}
+
+}  // namespace beam

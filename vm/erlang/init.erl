@@ -1,0 +1,38 @@
+%% beamvm's start-up module. It stands in for OTP's init until beamvm boots OTP's own:
+%% it runs the command line's -s and -run commands in order, as OTP's init does, and
+%% provides the init functions that programs call. It is compiled without line information
+%% so that stack traces end in {init,start_em,1,[]},{init,do_boot,3,[]} exactly as on erl.
+-module(init).
+-compile(no_line_info).
+-export([do_boot/3, stop/0, stop/1, get_plain_arguments/0, get_arguments/0, get_argument/1,
+         script_id/0, get_status/0]).
+
+%% Commands: [{Module, Function, Args | none}]. Mode: noshell (as erl: stay up, which for
+%% beamvm means end when nothing is left to run) or script (halt when main returns).
+do_boot(Commands, Mode, _Flags) ->
+    case catch start_em(Commands) of
+        {'EXIT', Reason} ->
+            erlang:display({"init terminating in do_boot", Reason}),
+            erlang:halt(1);
+        _ when Mode =:= script ->
+            erlang:halt(0);
+        _ ->
+            ok
+    end.
+
+start_em([{M, F, none} | Rest]) ->
+    M:F(),
+    start_em(Rest);
+start_em([{M, F, Args} | Rest]) ->
+    M:F(Args),
+    start_em(Rest);
+start_em([]) ->
+    ok.
+
+stop() -> erlang:halt(0).
+stop(Status) -> erlang:halt(Status).
+get_plain_arguments() -> [].
+get_arguments() -> [].
+get_argument(_) -> error.
+script_id() -> {"beamvm", "0"}.
+get_status() -> {started, started}.

@@ -1,0 +1,184 @@
+// Raising and catching: stack traces in OTP's shape, unwinding to the innermost catch.
+//
+// A trace is a list of {M, F, ArityOrArgs, Location} frames, at most BACKTRACE_DEPTH long
+// (OTP's default backtrace_depth). Its first frame is, in order of preference: a prebuilt frame
+// (a failed BIF, with error_info; an undefined function), then the function executing when the
+// exception was raised, then one frame per return address on the stack.
+#include <fmt/format.h>
+
+#include <vector>
+
+#include "vm/interp.hpp"
+#include "vm/interp_support.hpp"
+#include "vm/map.hpp"
+#include "vm/vm.hpp"
+
+namespace beam {
+
+namespace {
+constexpr size_t BACKTRACE_DEPTH = 8;
+
+Term make_tuple(Process* p, std::initializer_list<Term> elems) {
+    Term* hp = p->alloc(1 + elems.size());
+    hp[0] = make_header(Sub::Tuple, elems.size());
+    size_t i = 1;
+    for (Term t : elems) hp[i++] = t;
+    return make_boxed(hp);
+}
+
+Term list_from(Process* p, const Term* elems, size_t n) {
+    Term l = NIL;
+    Term* hp = p->alloc(2 * n);
+    for (size_t i = n; i-- > 0;) l = cons_at(hp + 2 * i, elems[i], l);
+    return l;
+}
+
+// [{file, "f.erl"}, {line, N}] or [] when the code has no line information there.
+Term location(Process* p, const ModuleCode* mc, const Word* pc) {
+    const LineRecord* lr = mc->line_at(pc);
+    if (!lr || lr->line == 0 || lr->file >= mc->files.size()) return NIL;
+    Term file = make_tuple(p, {am::file, mc->files[lr->file]});
+    Term line = make_tuple(p, {am::line, make_small(lr->line)});
+    Term items[2] = {file, line};
+    return list_from(p, items, 2);
+}
+
+// The frame for code address `pc`, or NON_VALUE when pc is not in module code.
+Term frame_at(Process* p, const Word* pc, Term arity_or_args) {
+    ModuleCode* mc = p->vm->code_at(pc);
+    if (!mc) return NON_VALUE;
+    const FunctionInfo* fi = mc->function_at(pc);
+    if (!fi) return NON_VALUE;
+    Term a = is_value(arity_or_args) ? arity_or_args : make_small(fi->arity);
+    return make_tuple(p, {mc->name, fi->name, a, location(p, mc, pc)});
+}
+
+Term build_trace(Process* p, const Word* pc) {
+    std::vector<Term> frames;
+    if (is_value(p->ftop)) frames.push_back(p->ftop);
+    if (!p->fskip_pc_frame) {
+        Term f = frame_at(p, pc, p->fargs);
+        if (is_value(f)) frames.push_back(f);
+    }
+    for (Term* s = p->stop; s < p->hend && frames.size() < BACKTRACE_DEPTH; ++s) {
+        if (!is_cp(*s)) continue;
+        // A return address points after the call; the call itself carries the location.
+        Term f = frame_at(p, cp_of(*s) - 1, NON_VALUE);
+        if (is_value(f)) frames.push_back(f);
+    }
+    if (frames.size() > BACKTRACE_DEPTH) frames.resize(BACKTRACE_DEPTH);
+    return list_from(p, frames.data(), frames.size());
+}
+
+bool is_raising_bif(const BifSpec* spec) {
+    if (spec->module != "erlang") return false;
+    return spec->name == "error" || spec->name == "exit" || spec->name == "throw" || spec->name == "raise" ||
+           spec->name == "nif_error";
+}
+}  // namespace
+
+Term class_atom(ErrorClass c) {
+    switch (c) {
+    case ErrorClass::Error: return am::error;
+    case ErrorClass::Exit: return am::exit;
+    case ErrorClass::Throw: return am::throw_;
+    }
+    return am::error;
+}
+
+void note_bif_error(Process* p, const BifSpec* spec, const Term* args) {
+    if (is_raising_bif(spec) || p->ftrace_preset || is_value(p->ftop)) return;
+    Term m = atom(spec->module), f = atom(spec->name);
+    Term arglist = list_from(p, args, spec->arity);
+    Term info_mod = spec->module == "erlang" ? am::erl_erts_errors : am::erl_stdlib_errors;
+    Term info = map_from_pairs(*p, {{am::module, info_mod}});
+    Term loc_item = make_tuple(p, {am::error_info, info});
+    Term loc = list_from(p, &loc_item, 1);
+    p->ftop = make_tuple(p, {m, f, arglist, loc});
+}
+
+const Word* handle_exception(Process* p, Term* x, const Word* pc) {
+    if (!p->ftrace_preset) p->ftrace = build_trace(p, pc);
+    Term cls = class_atom(p->fclass);
+    Term raw = make_tuple(p, {cls, p->ftrace});
+    p->ftop = NON_VALUE;
+    p->fargs = NON_VALUE;
+    p->fskip_pc_frame = false;
+    p->ftrace_preset = false;
+    if (p->catches == 0) return nullptr;
+    // Find the innermost catch marker; the frame holding it starts just above the previous
+    // return address (or at the stack pointer if none was passed).
+    Term* frame_base = p->stop;
+    for (Term* s = p->stop; s < p->hend; ++s) {
+        if (is_cp(*s)) {
+            frame_base = s + 1;
+        } else if (is_catch(*s)) {
+            p->stop = frame_base;
+            x[0] = NON_VALUE;
+            x[1] = cls;
+            x[2] = p->fvalue;
+            x[3] = raw;
+            return catch_address(*s);
+        }
+    }
+    return nullptr;
+}
+
+void raise_function_clause(Process* p, Term* x, const FunctionInfo* fn) {
+    p->error(am::function_clause);
+    p->fargs = list_from(p, x, fn->arity);
+}
+
+Term catch_value(Process* p, Term* x) {
+    Term cls = x[1], reason = x[2];
+    if (cls == am::throw_) return reason;
+    if (cls == am::exit) return make_tuple(p, {am::EXIT, reason});
+    Term trace = stacktrace_of(p, x[3]);
+    return make_tuple(p, {am::EXIT, make_tuple(p, {reason, trace})});
+}
+
+Term stacktrace_of(Process* p, Term raw) {
+    if (is_tuple(raw) && tuple_arity(raw) == 2) return tuple_elem(raw, 1);
+    return raw;
+}
+
+void reraise(Process* p, Term raw, Term value) {
+    ErrorClass c = ErrorClass::Error;
+    Term trace = NIL;
+    if (is_tuple(raw) && tuple_arity(raw) == 2) {
+        Term cls = tuple_elem(raw, 0);
+        c = cls == am::throw_ ? ErrorClass::Throw : cls == am::exit ? ErrorClass::Exit : ErrorClass::Error;
+        trace = tuple_elem(raw, 1);
+    }
+    p->raise(c, value);
+    p->ftrace = trace;
+    p->ftrace_preset = true;
+}
+
+bool raw_raise(Process* p, Term cls, Term reason, Term trace) {
+    ErrorClass c;
+    if (cls == am::error) c = ErrorClass::Error;
+    else if (cls == am::exit) c = ErrorClass::Exit;
+    else if (cls == am::throw_) c = ErrorClass::Throw;
+    else return false;
+    p->raise(c, reason);
+    p->ftrace = stacktrace_of(p, trace);
+    p->ftrace_preset = true;
+    return true;
+}
+
+void raise_not_implemented(Process* p, const char* what) {
+    std::fprintf(stderr, "beamvm: %s is not implemented\n", what);
+    p->error(make_tuple(p, {atom("not_implemented"), atom(what)}));
+}
+
+const BifSpec* bif_plus() {
+    static const BifSpec* s = find_bif(am::erlang, atom("+"), 2);
+    return s;
+}
+const BifSpec* bif_minus() {
+    static const BifSpec* s = find_bif(am::erlang, atom("-"), 2);
+    return s;
+}
+
+}  // namespace beam

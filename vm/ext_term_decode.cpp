@@ -1,0 +1,443 @@
+// binary_to_term: the external term format decoder.
+//
+// Decoding is iterative (an explicit task stack, not recursion), so a deeply nested term from a
+// hostile or corrupt input cannot overflow the C stack. Every size field is checked against
+// the bytes that remain before anything is allocated: each element of a tuple, list or map
+// takes at least one byte, so allocation is bounded by a small multiple of the input size.
+#include <cmath>
+#include <cstdlib>
+#include <fmt/format.h>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <tuple>
+#include <vector>
+#include <zlib.h>
+
+#include "vm/atom_table.hpp"
+#include "vm/bignum.hpp"
+#include "vm/binary.hpp"
+#include "vm/ext_term.hpp"
+#include "vm/ext_term_tags.hpp"
+#include "vm/map.hpp"
+#include "vm/module.hpp"
+
+namespace beam {
+
+Export* detached_export(Term module, Term function, uint32_t arity) {
+    static std::mutex mutex;
+    static std::map<std::tuple<Word, Word, uint32_t>, std::unique_ptr<Export>> table;
+    std::lock_guard lock(mutex);
+    auto& slot = table[{module.raw, function.raw, arity}];
+    if (!slot) {
+        slot = std::make_unique<Export>();
+        slot->module = module;
+        slot->function = function;
+        slot->arity = arity;
+        slot->stub[0] = slot->stub[1] = 0;
+        slot->address.store(slot->stub, std::memory_order_release);
+    }
+    return slot.get();
+}
+
+namespace {
+
+// deflate cannot do better than about 1032:1; a larger claimed size is corrupt.
+constexpr uint64_t MAX_DEFLATE_RATIO = 1032;
+
+bool valid_utf8(const uint8_t* s, size_t n, size_t& chars) {
+    chars = 0;
+    for (size_t i = 0; i < n; ++chars) {
+        uint8_t b = s[i];
+        size_t len;
+        uint32_t cp;
+        if (b < 0x80) { len = 1; cp = b; }
+        else if ((b & 0xE0) == 0xC0) { len = 2; cp = b & 0x1F; }
+        else if ((b & 0xF0) == 0xE0) { len = 3; cp = b & 0x0F; }
+        else if ((b & 0xF8) == 0xF0) { len = 4; cp = b & 0x07; }
+        else return false;
+        if (i + len > n) return false;
+        for (size_t k = 1; k < len; ++k) {
+            if ((s[i + k] & 0xC0) != 0x80) return false;
+            cp = cp << 6 | (s[i + k] & 0x3F);
+        }
+        static constexpr uint32_t min_for_len[5] = {0, 0, 0x80, 0x800, 0x10000};
+        if (cp < min_for_len[len] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return false;
+        i += len;
+    }
+    return true;
+}
+
+class Decoder {
+public:
+    Decoder(TermAllocator& a, std::span<const uint8_t> in, DecodeOptions opts) : a_(a), in_(in), opts_(opts) {}
+
+    Result<Term> run() {
+        Term root = NIL;
+        tasks_.push_back({Task::Decode, &root, 0});
+        while (!tasks_.empty()) {
+            Task t = tasks_.back();
+            tasks_.pop_back();
+            if (t.kind == Task::FinishMap) BEAM_TRY_VOID(finish_map(t.map));
+            else BEAM_TRY_VOID(decode_one(t.dest));
+        }
+        return root;
+    }
+    size_t used() const { return pos_; }
+
+private:
+    struct Task {
+        enum Kind : uint8_t { Decode, FinishMap } kind;
+        Term* dest;
+        size_t map;
+    };
+    struct MapJob {
+        std::unique_ptr<Term[]> kv;  // k0 v0 k1 v1 ...
+        size_t n;
+        Term* dest;
+        size_t at;
+    };
+
+    Error fail(size_t at, std::string_view why) const {
+        return make_error(fmt::format("bad external term at byte {}: {}", at, why));
+    }
+    size_t remaining() const { return in_.size() - pos_; }
+    bool u8(uint8_t& v) {
+        if (remaining() < 1) return false;
+        v = in_[pos_++];
+        return true;
+    }
+    bool u16(uint16_t& v) {
+        if (remaining() < 2) return false;
+        v = uint16_t(in_[pos_] << 8 | in_[pos_ + 1]);
+        pos_ += 2;
+        return true;
+    }
+    bool u32(uint32_t& v) {
+        if (remaining() < 4) return false;
+        v = uint32_t(in_[pos_]) << 24 | uint32_t(in_[pos_ + 1]) << 16 | uint32_t(in_[pos_ + 2]) << 8 | in_[pos_ + 3];
+        pos_ += 4;
+        return true;
+    }
+    bool u64(uint64_t& v) {
+        uint32_t hi, lo;
+        if (!u32(hi) || !u32(lo)) return false;
+        v = uint64_t(hi) << 32 | lo;
+        return true;
+    }
+    bool take(size_t n, const uint8_t*& p) {
+        if (remaining() < n) return false;
+        p = in_.data() + pos_;
+        pos_ += n;
+        return true;
+    }
+
+    Result<Term> make_atom_term(size_t at, const uint8_t* p, size_t n, bool utf8) {
+        std::string s;
+        if (utf8) {
+            size_t chars = 0;
+            if (!valid_utf8(p, n, chars)) return fail(at, "atom is not valid UTF-8");
+            if (chars > MAX_ATOM_CHARS) return fail(at, "atom too long");
+            s.assign(reinterpret_cast<const char*>(p), n);
+        } else {
+            if (n > MAX_ATOM_CHARS) return fail(at, "atom too long");
+            for (size_t i = 0; i < n; ++i) {
+                uint8_t ch = p[i];
+                if (ch < 0x80) s += char(ch);
+                else { s += char(0xC0 | ch >> 6); s += char(0x80 | (ch & 0x3F)); }
+            }
+        }
+        auto found = opts_.safe ? AtomTable::instance().find(s) : AtomTable::instance().intern(s);
+        if (!found) return fail(at, opts_.safe ? "unknown atom in safe mode" : "atom table full");
+        return *found;
+    }
+
+    // The atom encodings; `tag` has already been read.
+    Result<Term> atom_body(size_t at, uint8_t tag) {
+        const uint8_t* p;
+        uint16_t n16 = 0;
+        uint8_t n8 = 0;
+        switch (tag) {
+        case ext::ATOM:
+        case ext::ATOM_UTF8:
+            if (!u16(n16) || !take(n16, p)) return fail(at, "truncated atom");
+            return make_atom_term(at, p, n16, tag == ext::ATOM_UTF8);
+        case ext::SMALL_ATOM:
+        case ext::SMALL_ATOM_UTF8:
+            if (!u8(n8) || !take(n8, p)) return fail(at, "truncated atom");
+            return make_atom_term(at, p, n8, tag == ext::SMALL_ATOM_UTF8);
+        default:
+            return fail(at, "expected an atom");
+        }
+    }
+    Result<Term> read_atom() {
+        size_t at = pos_;
+        uint8_t tag = 0;
+        if (!u8(tag)) return fail(at, "truncated atom");
+        return atom_body(at, tag);
+    }
+    Result<Term> read_local_node(size_t at) {
+        Term node = BEAM_TRY(read_atom());
+        if (atom_name(node) != "nonode@nohost")
+            return fail(at, fmt::format("pids, ports and references of node {} are not supported yet", atom_name(node)));
+        return node;
+    }
+
+    Result<void> decode_one(Term* dest);
+    Result<void> finish_map(size_t idx);
+    Result<Term> big(size_t at, size_t nbytes);
+    Result<Term> reference(size_t at, uint8_t tag);
+
+    TermAllocator& a_;
+    std::span<const uint8_t> in_;
+    DecodeOptions opts_;
+    size_t pos_ = 0;
+    std::vector<Task> tasks_;
+    std::vector<MapJob> maps_;
+};
+
+Result<Term> Decoder::big(size_t at, size_t nbytes) {
+    uint8_t sign = 0;
+    const uint8_t* p;
+    if (!u8(sign) || !take(nbytes, p)) return fail(at, "truncated bignum");
+    if (sign > 1) return fail(at, "bad bignum sign");
+    std::vector<uint64_t> limbs(std::max<size_t>(1, (nbytes + 7) / 8), 0);
+    for (size_t i = 0; i < nbytes; ++i) limbs[i / 8] |= uint64_t(p[i]) << (8 * (i % 8));
+    return make_integer_limbs(a_, limbs.data(), limbs.size(), sign == 1);
+}
+
+Result<Term> Decoder::reference(size_t at, uint8_t tag) {
+    uint16_t len = 1;
+    if (tag != ext::REFERENCE && !u16(len)) return fail(at, "truncated reference");
+    BEAM_TRY(read_local_node(at));
+    uint32_t creation32 = 0;
+    uint8_t creation8 = 0;
+    if (!(tag == ext::NEWER_REFERENCE ? u32(creation32) : u8(creation8))) return fail(at, "truncated reference");
+    if (len < 1 || len > 3) return fail(at, fmt::format("reference with {} id words is not supported yet", len));
+    uint32_t ids[3] = {};
+    for (uint16_t i = 0; i < len; ++i)
+        if (!u32(ids[i])) return fail(at, "truncated reference");
+    Term* hp = a_.alloc(REF_WORDS);
+    hp[0] = make_header(Sub::Ref, 3);
+    for (int i = 0; i < 3; ++i) hp[1 + i] = Term{ids[i]};
+    return make_boxed(hp);
+}
+
+Result<void> Decoder::decode_one(Term* dest) {
+    size_t at = pos_;
+    uint8_t tag = 0;
+    if (!u8(tag)) return fail(at, "truncated term");
+    switch (tag) {
+    case ext::SMALL_INTEGER: {
+        uint8_t v;
+        if (!u8(v)) return fail(at, "truncated integer");
+        *dest = make_small(v);
+        return {};
+    }
+    case ext::INTEGER: {
+        uint32_t v;
+        if (!u32(v)) return fail(at, "truncated integer");
+        *dest = make_small(int32_t(v));
+        return {};
+    }
+    case ext::FLOAT: {  // "%.20e" text in a 31-byte NUL-padded field
+        const uint8_t* p;
+        if (!take(31, p)) return fail(at, "truncated float");
+        char buf[32];
+        std::memcpy(buf, p, 31);
+        buf[31] = 0;
+        char* end = nullptr;
+        double d = std::strtod(buf, &end);
+        if (end == buf || !std::isfinite(d)) return fail(at, "bad float text");
+        *dest = make_float_at(a_.alloc(FLOAT_WORDS), d);
+        return {};
+    }
+    case ext::NEW_FLOAT: {
+        uint64_t bits;
+        if (!u64(bits)) return fail(at, "truncated float");
+        double d;
+        std::memcpy(&d, &bits, sizeof d);
+        if (!std::isfinite(d)) return fail(at, "float is not finite");
+        *dest = make_float_at(a_.alloc(FLOAT_WORDS), d);
+        return {};
+    }
+    case ext::ATOM: case ext::SMALL_ATOM: case ext::ATOM_UTF8: case ext::SMALL_ATOM_UTF8:
+        *dest = BEAM_TRY(atom_body(at, tag));
+        return {};
+    case ext::SMALL_TUPLE: case ext::LARGE_TUPLE: {
+        uint32_t n = 0;
+        uint8_t n8 = 0;
+        if (tag == ext::SMALL_TUPLE ? !u8(n8) : !u32(n)) return fail(at, "truncated tuple");
+        if (tag == ext::SMALL_TUPLE) n = n8;
+        if (n > remaining()) return fail(at, "tuple arity exceeds the input");
+        Term* hp = a_.alloc(1 + n);
+        hp[0] = make_header(Sub::Tuple, n);
+        for (uint32_t i = 0; i < n; ++i) hp[1 + i] = NIL;
+        for (uint32_t i = n; i > 0; --i) tasks_.push_back({Task::Decode, &hp[i], 0});
+        *dest = make_boxed(hp);
+        return {};
+    }
+    case ext::NIL:
+        *dest = NIL;
+        return {};
+    case ext::STRING: {
+        uint16_t n;
+        const uint8_t* p;
+        if (!u16(n) || !take(n, p)) return fail(at, "truncated string");
+        Term list = NIL;
+        Term* hp = n ? a_.alloc(2 * size_t(n)) : nullptr;
+        for (size_t i = n; i > 0; --i) list = cons_at(hp + 2 * (i - 1), make_small(p[i - 1]), list);
+        *dest = list;
+        return {};
+    }
+    case ext::LIST: {
+        uint32_t n;
+        if (!u32(n)) return fail(at, "truncated list");
+        if (n > remaining()) return fail(at, "list length exceeds the input");
+        if (n == 0) {  // only a tail follows
+            tasks_.push_back({Task::Decode, dest, 0});
+            return {};
+        }
+        Term* hp = a_.alloc(2 * size_t(n));
+        for (size_t i = 0; i < n; ++i) {
+            hp[2 * i] = NIL;
+            hp[2 * i + 1] = i + 1 < n ? make_list(hp + 2 * (i + 1)) : NIL;
+        }
+        tasks_.push_back({Task::Decode, &hp[2 * (n - 1) + 1], 0});
+        for (size_t i = n; i > 0; --i) tasks_.push_back({Task::Decode, &hp[2 * (i - 1)], 0});
+        *dest = make_list(hp);
+        return {};
+    }
+    case ext::BINARY: {
+        uint32_t n;
+        const uint8_t* p;
+        if (!u32(n) || !take(n, p)) return fail(at, "truncated binary");
+        *dest = make_binary(a_, p, n);
+        return {};
+    }
+    case ext::BIT_BINARY: {
+        uint32_t n;
+        uint8_t bits;
+        const uint8_t* p;
+        if (!u32(n) || !u8(bits) || !take(n, p)) return fail(at, "truncated bitstring");
+        if (bits < 1 || bits > 8 || n == 0) return fail(at, "bad bitstring trailing bit count");
+        Term bin = make_binary(a_, p, n);
+        *dest = bits == 8 ? bin : make_sub_binary(a_, bin, 0, (size_t(n) - 1) * 8 + bits);
+        return {};
+    }
+    case ext::SMALL_BIG: {
+        uint8_t n;
+        if (!u8(n)) return fail(at, "truncated bignum");
+        *dest = BEAM_TRY(big(at, n));
+        return {};
+    }
+    case ext::LARGE_BIG: {
+        uint32_t n;
+        if (!u32(n)) return fail(at, "truncated bignum");
+        if (n > remaining()) return fail(at, "bignum size exceeds the input");
+        *dest = BEAM_TRY(big(at, n));
+        return {};
+    }
+    case ext::MAP: {
+        uint32_t n;
+        if (!u32(n)) return fail(at, "truncated map");
+        if (uint64_t(n) * 2 > remaining()) return fail(at, "map size exceeds the input");
+        MapJob job{std::make_unique<Term[]>(2 * size_t(n)), n, dest, at};
+        for (size_t i = 0; i < 2 * size_t(n); ++i) job.kv[i] = NIL;
+        Term* kv = job.kv.get();
+        maps_.push_back(std::move(job));
+        tasks_.push_back({Task::FinishMap, nullptr, maps_.size() - 1});
+        for (size_t i = 2 * size_t(n); i > 0; --i) tasks_.push_back({Task::Decode, &kv[i - 1], 0});
+        return {};
+    }
+    case ext::NEW_PID: case ext::PID: {
+        BEAM_TRY(read_local_node(at));
+        uint32_t id, serial, creation32;
+        uint8_t creation8;
+        if (!u32(id) || !u32(serial) || !(tag == ext::NEW_PID ? u32(creation32) : u8(creation8)))
+            return fail(at, "truncated pid");
+        *dest = make_local_pid(uint64_t(id) | uint64_t(serial) << ext::PID_SERIAL_SHIFT);
+        return {};
+    }
+    case ext::NEW_PORT: case ext::PORT: case ext::V4_PORT: {
+        BEAM_TRY(read_local_node(at));
+        uint64_t id = 0;
+        uint32_t id32, creation32;
+        uint8_t creation8;
+        bool ok = tag == ext::V4_PORT ? u64(id) && u32(creation32)
+                  : tag == ext::NEW_PORT ? u32(id32) && u32(creation32)
+                                         : u32(id32) && u8(creation8);
+        if (!ok) return fail(at, "truncated port");
+        if (tag != ext::V4_PORT) id = id32;
+        if (id >> 59) return fail(at, "port number out of range");
+        *dest = make_local_port(id);
+        return {};
+    }
+    case ext::NEWER_REFERENCE: case ext::NEW_REFERENCE: case ext::REFERENCE:
+        *dest = BEAM_TRY(reference(at, tag));
+        return {};
+    case ext::EXPORT: {
+        Term m = BEAM_TRY(read_atom());
+        Term f = BEAM_TRY(read_atom());
+        uint8_t t, arity;
+        if (!u8(t) || t != ext::SMALL_INTEGER || !u8(arity)) return fail(at, "bad export arity");
+        Export* e = opts_.resolve_export ? opts_.resolve_export(opts_.resolve_ctx, m, f, arity)
+                                         : detached_export(m, f, arity);
+        if (!e) return fail(at, "export cannot be resolved");
+        Term* hp = a_.alloc(EXPORT_FUN_WORDS);
+        hp[0] = make_header(Sub::Export, 1);
+        hp[1] = Term{Word(reinterpret_cast<uintptr_t>(e))};
+        *dest = make_boxed(hp);
+        return {};
+    }
+    case ext::NEW_FUN: case ext::FUN:
+        return fail(at, "local funs in the external format are not supported yet");
+    case ext::COMPRESSED:
+        return fail(at, "compressed term nested inside a term");
+    default:
+        return fail(at, fmt::format("unknown tag {}", tag));
+    }
+}
+
+Result<void> Decoder::finish_map(size_t idx) {
+    MapJob& job = maps_[idx];
+    std::vector<std::pair<Term, Term>> pairs;
+    pairs.reserve(job.n);
+    for (size_t i = 0; i < job.n; ++i) pairs.emplace_back(job.kv[2 * i], job.kv[2 * i + 1]);
+    Term m = map_from_pairs(a_, std::move(pairs));
+    if (map_size(m) != job.n) return fail(job.at, "duplicate map key");
+    *job.dest = m;
+    job.kv.reset();
+    return {};
+}
+
+}  // namespace
+
+Result<Term> decode_external(TermAllocator& a, std::span<const uint8_t> bytes, size_t* used, DecodeOptions opts) {
+    if (bytes.empty() || bytes[0] != ext::VERSION)
+        return make_error("bad external term at byte 0: missing version byte 131");
+    if (bytes.size() >= 2 && bytes[1] == ext::COMPRESSED) {
+        if (bytes.size() < 6) return make_error("bad external term at byte 1: truncated compressed header");
+        uint32_t size = uint32_t(bytes[2]) << 24 | uint32_t(bytes[3]) << 16 | uint32_t(bytes[4]) << 8 | bytes[5];
+        std::span<const uint8_t> packed = bytes.subspan(6);
+        if (size == 0 || size > packed.size() * MAX_DEFLATE_RATIO + 64)
+            return make_error(fmt::format("bad external term at byte 2: impossible uncompressed size {}", size));
+        std::vector<uint8_t> plain(size);
+        uLongf out_len = size;
+        uLong in_len = packed.size();
+        int rc = uncompress2(plain.data(), &out_len, packed.data(), &in_len);
+        if (rc != Z_OK || out_len != size) return make_error("bad external term at byte 6: bad zlib data");
+        Decoder d(a, plain, opts);
+        Term t = BEAM_TRY(d.run());
+        if (d.used() != size) return make_error("bad external term: bytes left over inside compressed data");
+        if (used) *used = 6 + in_len;
+        return t;
+    }
+    Decoder d(a, bytes.subspan(1), opts);
+    Term t = BEAM_TRY(d.run());
+    if (used) *used = 1 + d.used();
+    return t;
+}
+
+}  // namespace beam

@@ -1,0 +1,292 @@
+// term_to_binary: the external term format encoder, byte for byte what OTP 25 writes.
+//
+// OTP 25 choices reproduced here: atoms that are all Latin-1 use ATOM_EXT (Latin-1 bytes, even
+// when short), others SMALL_ATOM_UTF8_EXT / ATOM_UTF8_EXT; integers use the smallest of
+// SMALL_INTEGER, INTEGER, SMALL_BIG, LARGE_BIG; floats NEW_FLOAT_EXT (FLOAT_EXT text for
+// minor_version 0); a proper list of bytes shorter than 65536 is STRING_EXT; local pids, ports and
+// references carry node nonode@nohost with creation 0. Compression is used only when it makes
+// the result smaller. Encoding is iterative so deep terms cannot overflow the C stack.
+#include <cstdio>
+#include <fmt/format.h>
+#include <vector>
+#include <zlib.h>
+
+#include "vm/atom_table.hpp"
+#include "vm/bignum.hpp"
+#include "vm/binary.hpp"
+#include "vm/ext_term.hpp"
+#include "vm/ext_term_tags.hpp"
+#include "vm/map.hpp"
+#include "vm/module.hpp"
+
+namespace beam {
+
+namespace {
+
+class Encoder {
+public:
+    Encoder(std::vector<uint8_t>& out, const EncodeOptions& opts) : out_(out), opts_(opts) {}
+
+    Result<void> run(Term root) {
+        stack_.push_back(root);
+        while (!stack_.empty()) {
+            Term t = stack_.back();
+            stack_.pop_back();
+            BEAM_TRY_VOID(encode_one(t));
+        }
+        return {};
+    }
+
+private:
+    void u8(uint8_t v) { out_.push_back(v); }
+    void u16(uint16_t v) { u8(uint8_t(v >> 8)), u8(uint8_t(v)); }
+    void u32(uint32_t v) {
+        for (int s = 24; s >= 0; s -= 8) u8(uint8_t(v >> s));
+    }
+    void bytes(const uint8_t* p, size_t n) { out_.insert(out_.end(), p, p + n); }
+
+    void atom(Term a) {
+        std::string_view s = atom_name(a);
+        // Latin-1 when every code point is below 256 (UTF-8 lead bytes C2/C3 only).
+        std::string latin1;
+        bool is_latin1 = true;
+        for (size_t i = 0; i < s.size() && is_latin1; ++i) {
+            uint8_t c = uint8_t(s[i]);
+            if (c < 0x80) latin1 += char(c);
+            else if ((c == 0xC2 || c == 0xC3) && i + 1 < s.size()) latin1 += char(((c & 0x03) << 6) | (uint8_t(s[++i]) & 0x3F));
+            else is_latin1 = false;
+        }
+        if (is_latin1) {
+            u8(ext::ATOM);
+            u16(uint16_t(latin1.size()));
+            bytes(reinterpret_cast<const uint8_t*>(latin1.data()), latin1.size());
+        } else if (s.size() < 256) {
+            u8(ext::SMALL_ATOM_UTF8);
+            u8(uint8_t(s.size()));
+            bytes(reinterpret_cast<const uint8_t*>(s.data()), s.size());
+        } else {
+            u8(ext::ATOM_UTF8);
+            u16(uint16_t(s.size()));
+            bytes(reinterpret_cast<const uint8_t*>(s.data()), s.size());
+        }
+    }
+    void local_node() { atom(beam::atom("nonode@nohost")); }
+
+    // Magnitude bytes, least significant first, without leading zeros.
+    void big_bytes(const uint64_t* limbs, size_t n, bool negative) {
+        size_t nbytes = n * 8;
+        auto byte_at = [&](size_t i) { return uint8_t(limbs[i / 8] >> (8 * (i % 8))); };
+        while (nbytes > 0 && byte_at(nbytes - 1) == 0) --nbytes;
+        if (nbytes < 256) {
+            u8(ext::SMALL_BIG);
+            u8(uint8_t(nbytes));
+        } else {
+            u8(ext::LARGE_BIG);
+            u32(uint32_t(nbytes));
+        }
+        u8(negative ? 1 : 0);
+        for (size_t i = 0; i < nbytes; ++i) u8(byte_at(i));
+    }
+
+    void integer(Term t) {
+        if (is_small(t)) {
+            int64_t v = small_value(t);
+            if (v >= 0 && v <= 255) {
+                u8(ext::SMALL_INTEGER);
+                u8(uint8_t(v));
+            } else if (v >= INT32_MIN && v <= INT32_MAX) {
+                u8(ext::INTEGER);
+                u32(uint32_t(int32_t(v)));
+            } else {
+                uint64_t mag = v < 0 ? uint64_t(0) - uint64_t(v) : uint64_t(v);
+                big_bytes(&mag, 1, v < 0);
+            }
+            return;
+        }
+        big_bytes(big_limbs(t), big_limb_count(t), big_is_negative(t));
+    }
+
+    void float_(double d) {
+        if (opts_.minor_version == 0) {
+            char buf[32] = {};
+            std::snprintf(buf, sizeof buf, "%.20e", d);
+            u8(ext::FLOAT);
+            bytes(reinterpret_cast<const uint8_t*>(buf), 31);
+            return;
+        }
+        uint64_t bits;
+        std::memcpy(&bits, &d, sizeof bits);
+        u8(ext::NEW_FLOAT);
+        u32(uint32_t(bits >> 32));
+        u32(uint32_t(bits));
+    }
+
+    void bitstring(Term t) {
+        BitView v = bit_view(t);
+        size_t nbytes = (v.bit_size + 7) / 8;
+        unsigned tail_bits = unsigned(v.bit_size & 7);
+        if (tail_bits == 0) {
+            u8(ext::BINARY);
+        } else {
+            u8(ext::BIT_BINARY);
+        }
+        u32(uint32_t(nbytes));
+        if (tail_bits) u8(uint8_t(tail_bits));
+        size_t start = out_.size();
+        out_.resize(start + nbytes, 0);
+        if (v.byte_aligned()) std::memcpy(out_.data() + start, v.bytes(), nbytes);
+        else copy_bits(v.base, v.bit_offset, out_.data() + start, 0, v.bit_size);
+        if (tail_bits) out_.back() &= uint8_t(0xFF << (8 - tail_bits));
+    }
+
+    // STRING_EXT or LIST_EXT; elements and the tail are pushed for the main loop.
+    void list(Term t) {
+        size_t n = 0;
+        bool bytes_only = true;
+        Term p = t;
+        for (; is_list(p); p = tail(p), ++n) {
+            Term h = head(p);
+            if (!is_small(h) || small_value(h) < 0 || small_value(h) > 255) bytes_only = false;
+        }
+        if (bytes_only && is_nil(p) && n < 65536) {
+            u8(ext::STRING);
+            u16(uint16_t(n));
+            for (Term q = t; is_list(q); q = tail(q)) u8(uint8_t(small_value(head(q))));
+            return;
+        }
+        u8(ext::LIST);
+        u32(uint32_t(n));
+        size_t base = stack_.size();
+        stack_.resize(base + n + 1);
+        stack_[base] = p;  // the tail comes last
+        size_t i = base + n;
+        for (Term q = t; is_list(q); q = tail(q)) stack_[i--] = head(q);
+    }
+
+    Result<void> encode_one(Term t);
+
+    std::vector<uint8_t>& out_;
+    const EncodeOptions& opts_;
+    std::vector<Term> stack_;
+};
+
+Result<void> Encoder::encode_one(Term t) {
+    if (is_integer(t)) {
+        integer(t);
+        return {};
+    }
+    if (is_atom(t)) {
+        atom(t);
+        return {};
+    }
+    if (is_nil(t)) {
+        u8(ext::NIL);
+        return {};
+    }
+    if (is_list(t)) {
+        list(t);
+        return {};
+    }
+    if (is_local_pid(t)) {
+        uint64_t n = local_pid_number(t);
+        u8(ext::NEW_PID);
+        local_node();
+        u32(uint32_t(n));
+        u32(uint32_t(n >> ext::PID_SERIAL_SHIFT));
+        u32(0);
+        return {};
+    }
+    if (is_local_port(t)) {
+        uint64_t n = local_port_number(t);
+        u8(n >> 32 ? ext::V4_PORT : ext::NEW_PORT);
+        local_node();
+        if (n >> 32) u32(uint32_t(n >> 32));
+        u32(uint32_t(n));
+        u32(0);
+        return {};
+    }
+    if (!is_boxed(t)) return make_error(fmt::format("term_to_binary: cannot encode term 0x{:x}", t.raw));
+    Term hdr = box_header(t);
+    switch (header_sub(hdr)) {
+    case Sub::Tuple: {
+        Word n = header_arity(hdr);
+        if (n < 256) {
+            u8(ext::SMALL_TUPLE);
+            u8(uint8_t(n));
+        } else {
+            u8(ext::LARGE_TUPLE);
+            u32(uint32_t(n));
+        }
+        for (Word i = n; i > 0; --i) stack_.push_back(tuple_elem(t, i - 1));
+        return {};
+    }
+    case Sub::Float:
+        float_(float_value(t));
+        return {};
+    case Sub::HeapBin: case Sub::RefcBin: case Sub::SubBin:
+        bitstring(t);
+        return {};
+    case Sub::Map: {
+        size_t n = map_size(t);
+        u8(ext::MAP);
+        u32(uint32_t(n));
+        const Term* keys = map_keys(t);
+        const Term* vals = map_values(t);
+        for (size_t i = n; i > 0; --i) {
+            stack_.push_back(vals[i - 1]);
+            stack_.push_back(keys[i - 1]);
+        }
+        return {};
+    }
+    case Sub::Ref: {
+        const Term* w = boxed_ptr(t) + 1;
+        u8(ext::NEWER_REFERENCE);
+        u16(3);
+        local_node();
+        u32(0);
+        for (int i = 0; i < 3; ++i) u32(uint32_t(w[i].raw));
+        return {};
+    }
+    case Sub::Export: {
+        const Export* e = export_of(t);
+        u8(ext::EXPORT);
+        atom(e->module);
+        atom(e->function);
+        u8(ext::SMALL_INTEGER);
+        u8(uint8_t(e->arity));
+        return {};
+    }
+    case Sub::Fun:
+        return make_error("term_to_binary: local funs are not supported yet");
+    default:
+        return make_error(fmt::format("term_to_binary: cannot encode object with subtag {}", int(header_sub(hdr))));
+    }
+}
+
+}  // namespace
+
+Result<void> encode_external(Term t, std::vector<uint8_t>& out, EncodeOptions opts) {
+    size_t start = out.size();
+    out.push_back(ext::VERSION);
+    Encoder enc(out, opts);
+    if (auto r = enc.run(t); !r) {
+        out.resize(start);
+        return r;
+    }
+    if (opts.compressed <= 0) return {};
+    // OTP: [131, 80, uncompressed size of the body (without 131), zlib stream], kept only if
+    // the whole result is smaller than the uncompressed encoding.
+    size_t body = out.size() - start - 1;
+    uLongf bound = compressBound(body);
+    std::vector<uint8_t> packed(bound);
+    if (compress2(packed.data(), &bound, out.data() + start + 1, body, std::min(opts.compressed, 9)) != Z_OK)
+        return {};
+    if (bound + 6 >= body + 1) return {};
+    out.resize(start + 1);
+    out.push_back(ext::COMPRESSED);
+    for (int s = 24; s >= 0; s -= 8) out.push_back(uint8_t(body >> s));
+    out.insert(out.end(), packed.begin(), packed.begin() + bound);
+    return {};
+}
+
+}  // namespace beam

@@ -1,0 +1,143 @@
+// The copying core of the collector (Cheney). Iterative: the scan pointers walk the to-spaces
+// linearly, so neither list length nor nesting depth uses C++ stack.
+//
+// Forwarding, written into from-space once an object is copied:
+//   boxed object: its header is replaced by a boxed pointer to the copy (a header has tag 00,
+//                 so a boxed-tagged first word can only mean "moved");
+//   cons cell:    its head is replaced by CONS_MOVED and its tail by the list pointer to the
+//                 copy. CONS_MOVED is header-tagged, which no term (and so no head) ever is.
+#include <algorithm>
+#include <cstring>
+#include <utility>
+
+#include "vm/binary.hpp"
+#include "vm/gc_internal.hpp"
+
+namespace beam::gc {
+
+namespace {
+constexpr Term CONS_MOVED = make_header(Sub::Tuple, 0);
+}
+
+Copier::Copier(CopyPlan plan, Term* young_to, Term* old_to)
+    : plan_(std::move(plan)), young_top_(young_to), old_top_(old_to), young_scan_(young_to), old_scan_(old_to) {}
+
+bool Copier::in_fragment(const Term* p) const {
+    const auto& f = plan_.fragments;
+    if (f.empty()) return false;
+    // The last fragment starting at or below p is the only one that can hold it.
+    auto it = std::upper_bound(f.begin(), f.end(), p, [](const Term* q, const Range& r) { return q < r.lo; });
+    if (it == f.begin()) return false;
+    return std::prev(it)->contains(p);
+}
+
+Term** Copier::destination(const Term* p) {
+    if (plan_.young.contains(p)) return p < plan_.promote_limit ? &old_top_ : &young_top_;
+    if (plan_.old.contains(p) || in_fragment(p)) return &young_top_;
+    return nullptr;  // old heap in a minor collection, or a literal: stays where it is
+}
+
+Term Copier::evacuate(Term t) {
+    if (is_list(t)) {
+        Term* cell = list_ptr(t);
+        Term** dest = destination(cell);
+        if (!dest) return t;
+        if (cell[0] == CONS_MOVED) return cell[1];
+        Term* copy = *dest;
+        *dest += 2;
+        copy[0] = cell[0];
+        copy[1] = cell[1];
+        Term moved = make_list(copy);
+        cell[0] = CONS_MOVED;
+        cell[1] = moved;
+        return moved;
+    }
+    Term* obj = boxed_ptr(t);
+    Term** dest = destination(obj);
+    if (!dest) return t;
+    Term hdr = obj[0];
+    if (is_boxed(hdr)) return hdr;
+    size_t words = 1 + header_arity(hdr);
+    Term* copy = *dest;
+    *dest += words;
+    std::memcpy(copy, obj, words * sizeof(Term));
+    Term moved = make_boxed(copy);
+    obj[0] = moved;
+    return moved;
+}
+
+// Scans [s, top) where `top` grows while copying; returns where the scan stopped.
+Term* Copier::scan_area(Term* s, Term* const& top) {
+    while (s < top) {
+        Term w = *s;
+        if (!is_header(w)) {
+            if (is_pointer(w)) *s = evacuate(w);
+            ++s;
+            continue;
+        }
+        Sub sub = header_sub(w);
+        switch (sub) {
+        case Sub::Tuple:
+        case Sub::Map:
+        case Sub::HashMap:
+            // Every word that follows is a term: the loop takes them one by one.
+            s += 1;
+            break;
+        case Sub::Fun:
+            s += 2;  // word 1 is the FunEntry pointer; free variables follow as terms
+            break;
+        case Sub::SubBin:
+        case Sub::MatchState:
+            root(s[1]);  // the underlying binary; offsets are raw
+            s += 1 + header_arity(w);
+            break;
+        default:
+            s += 1 + header_arity(w);  // raw payload (sub_is_raw)
+            break;
+        }
+    }
+    return s;
+}
+
+void Copier::scan() {
+    // Promoted objects may refer to young ones and vice versa: alternate until both are done.
+    while (young_scan_ < young_top_ || (old_scan_ && old_scan_ < old_top_)) {
+        young_scan_ = scan_area(young_scan_, young_top_);
+        if (old_scan_) old_scan_ = scan_area(old_scan_, old_top_);
+    }
+}
+
+Term* Copier::sweep_offheap(Term* list) {
+    Term* first = nullptr;
+    Term* last = nullptr;
+    for (Term* e = list; e;) {
+        Term* next = offheap_next(e);
+        Term* keep = e;
+        if (destination(e)) {
+            if (is_boxed(e[0])) {
+                keep = boxed_ptr(e[0]);
+            } else {
+                reinterpret_cast<BinaryBlob*>(e[2].raw)->release();
+                keep = nullptr;
+            }
+        }
+        if (keep) {
+            if (last) set_offheap_next(last, keep);
+            else first = keep;
+            last = keep;
+        }
+        e = next;
+    }
+    if (last) set_offheap_next(last, nullptr);
+    return first;
+}
+
+void release_offheap_list(Term* list) {
+    for (Term* e = list; e;) {
+        Term* next = offheap_next(e);
+        reinterpret_cast<BinaryBlob*>(e[2].raw)->release();
+        e = next;
+    }
+}
+
+}  // namespace beam::gc

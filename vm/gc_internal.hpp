@@ -1,0 +1,86 @@
+// Internals shared by the collector's files and vm/process.cpp. Not a contract for other
+// subsystems: use vm/gc.hpp.
+//
+// The copying core (Copier) knows nothing about policy: it is told which address ranges are
+// from-space, which of them are promoted to the old heap, and where the to-spaces start. The
+// policy (vm/gc.cpp) decides minor vs full sweep and sizes the blocks.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "vm/process.hpp"
+#include "vm/term.hpp"
+
+namespace beam::gc {
+
+// OTP's default min_heap_size (words); also the first step of the heap size sequence.
+inline constexpr size_t DEFAULT_MIN_HEAP = 233;
+
+Term* alloc_words(size_t words);  // malloc'd; throws std::bad_alloc
+void free_fragments(HeapFragment* f);
+// The smallest heap size in the growth sequence that holds `words`.
+size_t next_heap_size(size_t words);
+
+// ---- the off-heap list: RefcBin objects linked through word 3 (a raw pointer or null) ----
+inline Term* offheap_next(const Term* procbin) { return reinterpret_cast<Term*>(procbin[3].raw); }
+inline void set_offheap_next(Term* procbin, Term* next) { procbin[3] = Term{reinterpret_cast<Word>(next)}; }
+// Drops this list's reference to every blob (process exit).
+void release_offheap_list(Term* list);
+
+struct Range {
+    Term* lo = nullptr;
+    Term* hi = nullptr;
+    bool contains(const Term* p) const { return p >= lo && p < hi; }
+};
+
+// What a collection evacuates.
+struct CopyPlan {
+    Range young;                   // the young heap's used part
+    Term* promote_limit = nullptr;  // young objects below this are copied to the old heap
+    Range old;                     // the old heap's used part, when it is collected too
+    std::vector<Range> fragments;  // sorted by lo
+};
+
+class Copier {
+public:
+    // `old_to` may be null when nothing is promoted (promote_limit == young.lo).
+    Copier(CopyPlan plan, Term* young_to, Term* old_to);
+
+    void root(Term& t) {
+        if (is_pointer(t)) t = evacuate(t);
+    }
+    void roots(Term* first, size_t n) {
+        for (size_t i = 0; i < n; ++i) root(first[i]);
+    }
+    // The stack between stop and hend: return addresses (tag 00) and catch markers are skipped.
+    void stack_roots(Term* stop, Term* hend) { roots(stop, size_t(hend - stop)); }
+    // Copies everything reachable from the roots given so far (Cheney scan of both to-spaces).
+    void scan();
+    // The new off-heap list: survivors (at their new address) and entries outside from-space;
+    // blobs of RefcBins that were not copied are released.
+    Term* sweep_offheap(Term* list);
+
+    Term* young_top() const { return young_top_; }
+    Term* old_top() const { return old_top_; }
+
+    static bool is_pointer(Term t) {
+        Word tg = t.raw & tag::primary_mask;
+        return tg == tag::list || tg == tag::boxed;
+    }
+
+private:
+    Term evacuate(Term t);
+    // Where an object at `p` is copied to, or null if `p` is not in from-space.
+    Term** destination(const Term* p);
+    bool in_fragment(const Term* p) const;
+    Term* scan_area(Term* s, Term* const& top);
+
+    CopyPlan plan_;
+    Term* young_top_;
+    Term* old_top_;
+    Term* young_scan_;
+    Term* old_scan_;
+};
+
+}  // namespace beam::gc

@@ -1,0 +1,55 @@
+#include "vm/heap.hpp"
+
+#include "vm/binary.hpp"
+
+namespace beam {
+
+namespace {
+// Blocks are sized so small literals share them; an object larger than a block gets a block of
+// its own, so no request is ever refused and nothing ever moves.
+constexpr size_t LITERAL_BLOCK_WORDS = 4096;
+}  // namespace
+
+LiteralArea::~LiteralArea() {
+    for (Term* pb = offheap_; pb != nullptr;) {
+        Term* next = reinterpret_cast<Term*>(pb[3].raw);
+        reinterpret_cast<BinaryBlob*>(pb[2].raw)->release();
+        pb = next;
+    }
+}
+
+Term* LiteralArea::alloc(size_t words) {
+    if (words == 0) words = 1;  // distinct, valid pointers even for empty requests
+    if (!blocks_.empty()) {
+        Block& b = blocks_.back();
+        if (b.size - b.used >= words) {
+            Term* p = b.words.get() + b.used;
+            b.used += words;
+            return p;
+        }
+    }
+    size_t size = words > LITERAL_BLOCK_WORDS ? words : LITERAL_BLOCK_WORDS;
+    Block nb{std::unique_ptr<Term[]>(new Term[size]), size, words};
+    Term* p = nb.words.get();
+    if (words > LITERAL_BLOCK_WORDS && !blocks_.empty()) {
+        // Keep the partly used block last so later small requests still fill it.
+        blocks_.insert(blocks_.end() - 1, std::move(nb));
+    } else {
+        blocks_.push_back(std::move(nb));
+    }
+    return p;
+}
+
+void LiteralArea::link_offheap(Term* procbin) {
+    procbin[3] = Term{reinterpret_cast<Word>(offheap_)};
+    offheap_ = procbin;
+}
+
+bool LiteralArea::contains(const Term* p) const {
+    for (const Block& b : blocks_) {
+        if (p >= b.words.get() && p < b.words.get() + b.size) return true;
+    }
+    return false;
+}
+
+}  // namespace beam

@@ -1,0 +1,216 @@
+// The dispatch loop. The handlers themselves are generated from vm/instructions.tab; this file
+// only defines the registers they work on and the macros they use.
+//
+// Hot state lives in locals: I (instruction pointer), E (stack pointer), HTOP (heap top) and
+// reds (reduction budget). Anything that may allocate, collect or walk the stack runs between
+// SWAPOUT (locals -> process) and SWAPIN (process -> locals).
+#include "vm/interp.hpp"
+
+#include <cmath>
+#include <cstring>
+
+#include "bifs/bif.hpp"
+#include "vm/bignum.hpp"
+#include "vm/gc.hpp"
+#include "vm/interp_support.hpp"
+#include "vm/map.hpp"
+#include "vm/module.hpp"
+#include "vm/binary.hpp"
+#include "vm/term_order.hpp"
+
+namespace beam {
+
+namespace {
+const InstrMeta META[] = {
+#include "vm/instr_meta.inc"
+};
+const void* const* g_handlers = nullptr;  // filled once from the generated table
+
+RunStatus run(Process* p, Term* x, const void* const** handlers_out);
+}  // namespace
+
+const InstrMeta& instr_meta(Op op) { return META[size_t(op)]; }
+
+static const void* const* handlers() {
+    static const void* const* table = [] {
+        const void* const* t = nullptr;
+        run(nullptr, nullptr, &t);
+        return t;
+    }();
+    return table;
+}
+
+Word handler_word(Op op) { return reinterpret_cast<Word>(handlers()[size_t(op)]); }
+
+Op op_of_handler(Word w) {
+    const void* const* h = handlers();
+    for (size_t i = 0; i < size_t(Op::COUNT); ++i)
+        if (reinterpret_cast<Word>(h[i]) == w) return Op(i);
+    return Op::COUNT;
+}
+
+RunStatus execute(Process* p, Term* x) { return run(p, x, nullptr); }
+
+namespace {
+
+#define SWAPOUT (p->htop = HTOP, p->stop = E)
+#define SWAPIN (HTOP = p->htop, E = p->stop)
+#define DISPATCH() goto* reinterpret_cast<const void*>(*I)
+#define NEXT(n)  \
+    do {         \
+        I += (n); \
+        DISPATCH(); \
+    } while (0)
+#define JUMP(addr)  \
+    do {            \
+        I = (addr); \
+        DISPATCH(); \
+    } while (0)
+#define RAISE() goto raise_exception
+#define ANY(w) any_operand((w), x, E)
+#define ANYD(w) any_dest((w), x, E)
+
+#define HEAP_CHECK(need, live)                                            \
+    do {                                                                  \
+        if (E - HTOP < SWord((need) + S_RESERVED) || p->fragments) {     \
+            SWAPOUT;                                                      \
+            garbage_collect(p, x, unsigned(live), size_t(need));          \
+            SWAPIN;                                                       \
+        }                                                                 \
+    } while (0)
+
+#define CALL_TO(target_, arity_)                  \
+    do {                                          \
+        const Word* call_target_ = (target_);     \
+        if (--reds <= 0) {                        \
+            p->pc = call_target_;                 \
+            p->arity = unsigned(arity_);          \
+            SWAPOUT;                              \
+            p->reductions += REDUCTION_BUDGET;    \
+            return RunStatus::Yielded;            \
+        }                                         \
+        JUMP(call_target_);                       \
+    } while (0)
+
+// Calls a BIF whose arguments are x0..x(arity-1); the result replaces x0.
+#define CALL_BIF_X(spec_word)                                           \
+    do {                                                                \
+        const BifSpec* spec_ = reinterpret_cast<const BifSpec*>(spec_word); \
+        SWAPOUT;                                                        \
+        Term r_ = spec_->fn(p, x);                                      \
+        SWAPIN;                                                         \
+        if (is_non_value(r_)) {                                         \
+            note_bif_error(p, spec_, x);                                \
+            RAISE();                                                    \
+        }                                                               \
+        x[0] = r_;                                                      \
+    } while (0)
+
+#define BIF_CALL0(spec_word, dst)                                       \
+    do {                                                                \
+        const BifSpec* spec_ = reinterpret_cast<const BifSpec*>(spec_word); \
+        SWAPOUT;                                                        \
+        Term r_ = spec_->fn(p, x);                                      \
+        SWAPIN;                                                         \
+        if (is_non_value(r_)) {                                         \
+            note_bif_error(p, spec_, x);                                \
+            RAISE();                                                    \
+        }                                                               \
+        dst = r_;                                                       \
+    } while (0)
+
+// Guard context (fail label set): failure jumps to it. Body context: failure raises.
+#define BIF_CALL(spec_word, args, fail, dst)                            \
+    do {                                                                \
+        const BifSpec* spec_ = reinterpret_cast<const BifSpec*>(spec_word); \
+        SWAPOUT;                                                        \
+        Term r_ = spec_->fn(p, args);                                   \
+        SWAPIN;                                                         \
+        if (is_non_value(r_)) {                                         \
+            if (p->halt_requested) RAISE();                             \
+            if (fail) JUMP(fail);                                       \
+            note_bif_error(p, spec_, args);                             \
+            RAISE();                                                    \
+        }                                                               \
+        dst = r_;                                                       \
+    } while (0)
+
+#define ARITH_SLOW(fn, a, b, fail, dst, spec)                           \
+    do {                                                                \
+        SWAPOUT;                                                        \
+        Term r_ = fn(p, a, b);                                          \
+        SWAPIN;                                                         \
+        if (is_non_value(r_)) {                                         \
+            if (fail) JUMP(fail);                                       \
+            Term args_[2] = {a, b};                                     \
+            note_bif_error(p, spec(), args_);                           \
+            RAISE();                                                    \
+        }                                                               \
+        dst = r_;                                                       \
+    } while (0)
+
+#define RAISE_ERROR2(tag, v)   \
+    do {                       \
+        SWAPOUT;               \
+        p->error2(tag, v);     \
+        RAISE();               \
+    } while (0)
+
+#define FLOAT_OP(expr, d)                  \
+    do {                                   \
+        double r_ = (expr);                \
+        if (!std::isfinite(r_)) {          \
+            SWAPOUT;                       \
+            p->error(am::badarith);        \
+            RAISE();                       \
+        }                                  \
+        FR[d] = r_;                        \
+    } while (0)
+
+#define DO_APPLY(arity)                                              \
+    do {                                                             \
+        SWAPOUT;                                                     \
+        const Word* t_ = apply_target(p, x, unsigned(arity));        \
+        SWAPIN;                                                      \
+        if (!t_) RAISE();                                            \
+        CALL_TO(t_, arity);                                          \
+    } while (0)
+
+#define DO_CALL_FUN(arity, fun)                                      \
+    do {                                                             \
+        SWAPOUT;                                                     \
+        const Word* t_ = fun_target(p, x, unsigned(arity), fun);     \
+        SWAPIN;                                                      \
+        if (!t_) RAISE();                                            \
+        CALL_TO(t_, arity);                                          \
+    } while (0)
+
+inline const Word* export_address(Word e) {
+    return reinterpret_cast<Export*>(e)->address.load(std::memory_order_acquire);
+}
+
+RunStatus run(Process* p, Term* x, const void* const** handlers_out) {
+    const Word* I = nullptr;
+    Term* E = nullptr;
+    Term* HTOP = nullptr;
+    int64_t reds = REDUCTION_BUDGET;
+    double FR[1024];
+    if (!handlers_out) {
+        I = p->pc;
+        E = p->stop;
+        HTOP = p->htop;
+    }
+
+#include "vm/instr_handlers.inc"
+
+raise_exception: {
+    if (p->halt_requested) return RunStatus::Halted;
+    const Word* handler = handle_exception(p, x, I);
+    SWAPIN;
+    if (!handler) return RunStatus::Crashed;
+    JUMP(handler);
+}
+}
+
+}  // namespace
+}  // namespace beam

@@ -1,0 +1,57 @@
+// The threaded-code interpreter: specific instruction ids, their metadata, and the entry point.
+#pragma once
+
+#include <cstdint>
+
+#include "vm/process.hpp"
+#include "vm/term.hpp"
+
+namespace beam {
+
+enum class Op : uint16_t {
+#include "vm/instr_ids.inc"
+    COUNT
+};
+
+struct InstrMeta {
+    const char* name;   // specific name, e.g. "move_xy"
+    const char* base;   // instruction as declared, e.g. "move"
+    const char* kinds;  // operand kinds of this variant, e.g. "xy"
+    uint8_t size;       // words including the handler address (variable-length: the fixed part)
+};
+
+const InstrMeta& instr_meta(Op op);
+// The handler address that stands for `op` in threaded code.
+Word handler_word(Op op);
+// Reverse mapping for disassembly; Op::COUNT if `w` is no handler.
+Op op_of_handler(Word w);
+
+enum class RunStatus : uint8_t {
+    Yielded,  // reduction budget spent; resume at p->pc
+    Waiting,  // in receive with no matching message; resume at p->pc when one arrives
+    Exited,   // returned from its initial call
+    Crashed,  // uncaught exception: class/reason/trace in p->fclass/fvalue/ftrace
+    Halted,   // erlang:halt was called
+};
+
+inline constexpr int64_t REDUCTION_BUDGET = 4000;
+
+// Runs `p` from p->pc with x registers `x` (arguments already in place) until it yields,
+// waits, exits or crashes.
+RunStatus execute(Process* p, Term* x);
+
+// Operands that may be a register or a constant ("a" kind) are encoded as: a term, or for a
+// register a header-tagged word (no term is header-tagged) holding its number and x/y flag.
+inline constexpr Word encode_x(Word n) { return n << 3; }
+inline constexpr Word encode_y(Word n) { return (n << 3) | 4; }
+inline Term any_operand(Word w, Term* x, Term* E) {
+    if ((w & 3) != 0) return Term{w};
+    return (w & 4) ? E[w >> 3] : x[w >> 3];
+}
+inline Term& any_dest(Word w, Term* x, Term* E) { return (w & 4) ? E[w >> 3] : x[w >> 3]; }
+
+inline Term make_cp(const Word* addr) { return Term{reinterpret_cast<Word>(addr)}; }
+inline const Word* cp_of(Term t) { return reinterpret_cast<const Word*>(t.raw); }
+inline bool is_cp(Term t) { return is_header(t); }
+
+}  // namespace beam

@@ -1,0 +1,83 @@
+// The out-of-line parts of instructions: everything rare, long, or that walks the stack.
+// Called between SWAPOUT and SWAPIN, so p->htop and p->stop are current. Functions that can
+// fail return NON_VALUE or nullptr with the exception set on the process.
+#pragma once
+
+#include <vector>
+
+#include "bifs/arith.hpp"
+#include "bifs/bif.hpp"
+#include "vm/module.hpp"
+#include "vm/process.hpp"
+
+namespace beam {
+
+// ---- exceptions (vm/exception.cpp) ----
+// Records that BIF `spec` failed with `args`, so the stack trace starts with it.
+void note_bif_error(Process* p, const BifSpec* spec, const Term* args);
+// Builds the stack trace and unwinds to the innermost catch. Returns the handler address
+// (x0 = NON_VALUE, x1 = class, x2 = reason, x3 = raw trace), or nullptr if uncaught.
+const Word* handle_exception(Process* p, Term* x, const Word* pc);
+void raise_function_clause(Process* p, Term* x, const FunctionInfo* fn);
+Term catch_value(Process* p, Term* x);               // the value of a `catch Expr` that raised
+void reraise(Process* p, Term raw_trace, Term value);  // the `raise` instruction
+Term stacktrace_of(Process* p, Term raw_trace);        // build_stacktrace
+bool raw_raise(Process* p, Term cls, Term reason, Term trace);
+void raise_not_implemented(Process* p, const char* what);
+Term class_atom(ErrorClass c);
+const BifSpec* bif_plus();
+const BifSpec* bif_minus();
+
+// ---- calls (vm/calls.cpp) ----
+const Word* resolve_undefined(Process* p, Term* x, Export* e);
+const Word* apply_target(Process* p, Term* x, unsigned arity);  // M in x[arity], F in x[arity+1]
+const Word* fun_target(Process* p, Term* x, unsigned arity, Term fun);
+// Copies the elements of a proper list into x[0..n); false if not a proper list (or too long).
+bool unpack_args(Term list, Term* x, unsigned* n);
+// badarg from erlang:apply/2,3 with a bad argument list (f is NON_VALUE for apply/2).
+void bad_apply_list(Process* p, Term m_or_fun, Term f, Term args);
+Term make_closure(Process* p, FunEntry* fe, const Word* free_ops, Term* x, Word n);
+bool is_function_of_arity(Term f, Term arity);
+const Word* select_value(Term v, const Word* fail, const Word* table, Word n);
+double number_as_double(Term t);
+
+// ---- maps (vm/interp_maps.cpp) ----
+// [k1 v1 ... kn vn] any-encoded; exact: every key must exist ({badkey,K} otherwise).
+Term put_map(Process* p, Term src, bool exact, const Word* kv, Word n, Term* x);
+
+// ---- bit syntax (vm/interp_bits.cpp) ----
+struct BsSegment {
+    Term type;       // integer, float, binary, utf8, utf16, utf32, string, append, private_append
+    Word unit;
+    Word flags;      // BS_LITTLE | BS_SIGNED | BS_NATIVE
+    Word value;      // any-encoded
+    Word size;       // any-encoded; the atom `all` or `undefined` as constants
+};
+inline constexpr Word BS_LITTLE = 1, BS_SIGNED = 2, BS_NATIVE = 4;
+struct BsCreateOp {
+    const Word* fail = nullptr;
+    Word live = 0;
+    Word dst = 0;  // any-encoded destination
+    std::vector<BsSegment> segs;
+    const uint8_t* strings = nullptr;  // the module's StrT bytes (string segments)
+};
+// One generic matching instruction with its operands any-encoded (see loader/transform_bits.cpp).
+struct BsMatchOp {
+    uint8_t opcode;  // generic opcode number
+    const Word* fail = nullptr;
+    Word args[8] = {};
+    const uint8_t* strings = nullptr;
+};
+inline const Word* const BS_NEXT = reinterpret_cast<const Word*>(1);
+Term bs_create_bin(Process* p, Term* x, Term* E, const BsCreateOp* op);
+const Word* bs_match(Process* p, Term* x, Term* E, const BsMatchOp* op);
+
+// ---- messages (vm/mailbox.cpp) ----
+Term send_message(Process* p, Term to, Term msg);
+Term peek_message(Process* p);  // NON_VALUE when none left after the save position
+void advance_message(Process* p);
+void remove_message(Process* p);
+bool set_timeout(Process* p, Term timeout);
+void clear_timeout(Process* p);
+
+}  // namespace beam

@@ -1,0 +1,84 @@
+// Process memory outside the collector: the initial heap block, allocation for BIFs (heap or
+// fragment), the off-heap binary list, and teardown.
+#include "vm/process.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <new>
+
+#include "vm/binary.hpp"
+#include "vm/gc_internal.hpp"
+
+namespace beam {
+
+namespace {
+
+// A fragment is at least this big so that a BIF building many small terms after the heap ran
+// out does not create one fragment per cons cell: fragments are linearly searched by the GC.
+constexpr size_t FRAGMENT_MIN_WORDS = 256;
+
+HeapFragment* new_fragment(size_t words) {
+    size_t size = std::max(words, FRAGMENT_MIN_WORDS);
+    void* m = std::malloc(sizeof(HeapFragment) + (size - 1) * sizeof(Term));
+    if (!m) throw std::bad_alloc();
+    auto* f = static_cast<HeapFragment*>(m);
+    f->next = nullptr;
+    f->size = size;
+    f->used = 0;
+    return f;
+}
+
+}  // namespace
+
+Process::Process(VM* vm_, Namespace* ns_, Term pid_, size_t min_heap_words)
+    : vm(vm_), ns(ns_), pid(pid_), min_heap_size(min_heap_words ? min_heap_words : gc::DEFAULT_MIN_HEAP) {
+    heap = gc::alloc_words(min_heap_size);
+    htop = heap;
+    high_water = heap;
+    hend = heap + min_heap_size;
+    stop = hend;
+}
+
+Process::~Process() {
+    gc::release_offheap_list(offheap);
+    offheap = nullptr;
+    gc::free_fragments(fragments);
+    fragments = nullptr;
+    std::free(heap);
+    std::free(old_heap);
+}
+
+Term* Process::alloc(size_t words) {
+    if (size_t(stop - htop) >= words + S_RESERVED) {
+        Term* r = htop;
+        htop += words;
+        return r;
+    }
+    // No GC here: the caller may hold raw pointers into the heap. The fragment joins the young
+    // generation and is merged by the next collection.
+    HeapFragment* f = fragments;
+    if (!f || f->size - f->used < words) {
+        f = new_fragment(words);
+        f->next = fragments;
+        fragments = f;
+    }
+    Term* r = f->words + f->used;
+    f->used += words;
+    fragment_words += words;
+    return r;
+}
+
+void Process::link_offheap(Term* procbin) {
+    gc::set_offheap_next(procbin, offheap);
+    offheap = procbin;
+}
+
+Term Process::error2(Term tag, Term value) {
+    Term* hp = alloc(3);
+    hp[0] = make_header(Sub::Tuple, 2);
+    hp[1] = tag;
+    hp[2] = value;
+    return error(make_boxed(hp));
+}
+
+}  // namespace beam

@@ -1,0 +1,194 @@
+// OTP's term order. Recursion is on list heads and non-final tuple elements only; list tails and
+// final tuple elements are followed in a loop, so long lists do not grow the C stack.
+#include "vm/term_order.hpp"
+
+#include "vm/atom_table.hpp"
+#include "vm/binary.hpp"
+#include "vm/bignum.hpp"
+#include "vm/map.hpp"
+#include "vm/module.hpp"
+
+namespace beam {
+
+namespace {
+
+// number < atom < reference < fun < port < pid < tuple < map < nil < list < bitstring
+enum Rank { NUMBER, ATOM, REF, FUN, PORT, PID, TUPLE, MAP, NIL_, LIST, BITSTRING };
+
+Rank rank_of(Term t) {
+    if (is_small(t)) return NUMBER;
+    if (is_atom(t)) return ATOM;
+    if (is_list(t)) return LIST;
+    if (is_nil(t)) return NIL_;
+    if (is_local_pid(t)) return PID;
+    if (is_local_port(t)) return PORT;
+    switch (header_sub(box_header(t))) {
+    case Sub::Tuple: return TUPLE;
+    case Sub::PosBig:
+    case Sub::NegBig:
+    case Sub::Float: return NUMBER;
+    case Sub::Ref:
+    case Sub::ExtRef: return REF;
+    case Sub::Fun:
+    case Sub::Export: return FUN;
+    case Sub::ExtPort: return PORT;
+    case Sub::ExtPid: return PID;
+    case Sub::Map:
+    case Sub::HashMap: return MAP;
+    default: return BITSTRING;
+    }
+}
+
+inline int cmp_u(uint64_t a, uint64_t b) { return a < b ? -1 : a > b ? 1 : 0; }
+
+int compare_atoms(Term a, Term b) {
+    if (a == b) return 0;
+    int c = atom_name(a).compare(atom_name(b));  // bytewise UTF-8 = code point order
+    return c < 0 ? -1 : c > 0 ? 1 : 0;
+}
+
+int compare_numbers(Term a, Term b, bool exact) {
+    bool fa = is_float(a), fb = is_float(b);
+    if (!fa && !fb) return int_compare(a, b);
+    if (fa && fb) {
+        double x = float_value(a), y = float_value(b);
+        return x < y ? -1 : x > y ? 1 : 0;
+    }
+    // In exact (map key) order OTP puts every integer before every float.
+    if (exact) return fa ? 1 : -1;
+    return fa ? -int_compare_double(b, float_value(a)) : int_compare_double(a, float_value(b));
+}
+
+// Bits [pos, pos+8) of a bitstring's data (fewer at the end are never asked for).
+inline unsigned byte_at(const uint8_t* base, size_t pos) {
+    const uint8_t* p = base + (pos >> 3);
+    unsigned s = pos & 7;
+    if (s == 0) return p[0];
+    return uint8_t((p[0] << s) | (p[1] >> (8 - s)));
+}
+
+int compare_bits(Term a, Term b) {
+    BitView x = bit_view(a), y = bit_view(b);
+    size_t common = x.bit_size < y.bit_size ? x.bit_size : y.bit_size;
+    size_t whole = common / 8;
+    if (x.byte_aligned() && y.byte_aligned()) {
+        int c = whole ? std::memcmp(x.bytes(), y.bytes(), whole) : 0;
+        if (c) return c < 0 ? -1 : 1;
+    } else {
+        for (size_t i = 0; i < whole; ++i) {
+            unsigned u = byte_at(x.base, x.bit_offset + i * 8), v = byte_at(y.base, y.bit_offset + i * 8);
+            if (u != v) return u < v ? -1 : 1;
+        }
+    }
+    if (unsigned rest = common & 7) {
+        size_t px = x.bit_offset + whole * 8, py = y.bit_offset + whole * 8;
+        // Read the remaining bits MSB-first; the byte that holds them always exists.
+        unsigned u = 0, v = 0;
+        for (unsigned i = 0; i < rest; ++i) {
+            u = (u << 1) | ((x.base[(px + i) >> 3] >> (7 - ((px + i) & 7))) & 1);
+            v = (v << 1) | ((y.base[(py + i) >> 3] >> (7 - ((py + i) & 7))) & 1);
+        }
+        if (u != v) return u < v ? -1 : 1;
+    }
+    return cmp_u(x.bit_size, y.bit_size);
+}
+
+int compare_refs(Term a, Term b) {
+    // Local refs: [hdr][id0][id1][id2]; id2 is the most significant word (OTP's num[2],
+    // printed first). External refs have no layout yet; they order after local ones.
+    bool la = is_boxed_sub(a, Sub::Ref), lb = is_boxed_sub(b, Sub::Ref);
+    if (la != lb) return la ? -1 : 1;
+    const Term* pa = boxed_ptr(a);
+    const Term* pb = boxed_ptr(b);
+    for (int i = 3; i >= 1; --i) {
+        if (int c = cmp_u(pa[i].raw, pb[i].raw)) return c;
+    }
+    return 0;
+}
+
+int compare_impl(Term a, Term b, bool exact);
+
+int compare_funs(Term a, Term b, bool exact) {
+    bool la = is_boxed_sub(a, Sub::Fun), lb = is_boxed_sub(b, Sub::Fun);
+    if (la != lb) return la ? -1 : 1;  // local funs before export funs
+    if (!la) {
+        const Export* ea = export_of(a);
+        const Export* eb = export_of(b);
+        if (int c = compare_atoms(ea->module, eb->module)) return c;
+        if (int c = compare_atoms(ea->function, eb->function)) return c;
+        return cmp_u(ea->arity, eb->arity);
+    }
+    const FunEntry* fa = fun_entry(a);
+    const FunEntry* fb = fun_entry(b);
+    if (int c = compare_atoms(fa->module, fb->module)) return c;
+    if (int c = cmp_u(fa->index, fb->index)) return c;
+    if (int c = cmp_u(fa->old_uniq, fb->old_uniq)) return c;
+    size_t na = fun_num_free(a), nb = fun_num_free(b);
+    if (int c = cmp_u(na, nb)) return c;
+    for (size_t i = 0; i < na; ++i) {
+        if (int c = compare_impl(fun_free_vars(a)[i], fun_free_vars(b)[i], exact)) return c;
+    }
+    return 0;
+}
+
+int compare_maps(Term a, Term b, bool exact) {
+    size_t n = map_size(a);
+    if (int c = cmp_u(n, map_size(b))) return c;
+    // Keys always compare in exact order: #{1 => x} and #{1.0 => x} are different maps.
+    const Term* ka = map_keys(a);
+    const Term* kb = map_keys(b);
+    for (size_t i = 0; i < n; ++i) {
+        if (int c = compare_impl(ka[i], kb[i], true)) return c;
+    }
+    const Term* va = map_values(a);
+    const Term* vb = map_values(b);
+    for (size_t i = 0; i < n; ++i) {
+        if (int c = compare_impl(va[i], vb[i], exact)) return c;
+    }
+    return 0;
+}
+
+int compare_impl(Term a, Term b, bool exact) {
+    for (;;) {
+        if (a == b) return 0;
+        Rank ra = rank_of(a), rb = rank_of(b);
+        if (ra != rb) return ra < rb ? -1 : 1;
+        switch (ra) {
+        case NUMBER: return compare_numbers(a, b, exact);
+        case ATOM: return compare_atoms(a, b);
+        case REF: return compare_refs(a, b);
+        case FUN: return compare_funs(a, b, exact);
+        case PORT: return cmp_u(local_port_number(a), local_port_number(b));
+        case PID: return cmp_u(local_pid_number(a), local_pid_number(b));
+        case NIL_: return 0;
+        case MAP: return compare_maps(a, b, exact);
+        case BITSTRING: return compare_bits(a, b);
+        case TUPLE: {
+            Word n = tuple_arity(a);
+            if (int c = cmp_u(n, tuple_arity(b))) return c;
+            if (n == 0) return 0;
+            for (Word i = 0; i + 1 < n; ++i) {
+                if (int c = compare_impl(tuple_elem(a, i), tuple_elem(b, i), exact)) return c;
+            }
+            a = tuple_elem(a, n - 1);
+            b = tuple_elem(b, n - 1);
+            continue;
+        }
+        case LIST: {
+            if (int c = compare_impl(head(a), head(b), exact)) return c;
+            a = tail(a);
+            b = tail(b);
+            continue;
+        }
+        }
+        return 0;
+    }
+}
+
+}  // namespace
+
+int compare_terms(Term a, Term b) { return compare_impl(a, b, false); }
+int compare_terms_exact(Term a, Term b) { return compare_impl(a, b, true); }
+bool eq_exact(Term a, Term b) { return a == b || compare_impl(a, b, true) == 0; }
+
+}  // namespace beam

@@ -1,0 +1,318 @@
+// erlang:display/1's text form, following the rules of OTP's erts printer (checked against
+// OTP 25): atoms are quoted unless they are a Latin-1 lowercase letter followed by Latin-1
+// alphanumerics or '_'; flat lists of Latin-1 printable characters print as strings with raw
+// bytes; binaries print as a string only when every byte is printable ASCII.
+#include "vm/term_print.hpp"
+
+#include <cstdio>
+#include <vector>
+
+#include "vm/atom_table.hpp"
+#include "vm/bignum.hpp"
+#include "vm/binary.hpp"
+#include "vm/map.hpp"
+#include "vm/module.hpp"
+
+namespace beam {
+
+namespace {
+
+bool is_lower_l1(int c) { return (c >= 'a' && c <= 'z') || (c >= 223 && c <= 255 && c != 247); }
+bool is_upper_l1(int c) { return (c >= 'A' && c <= 'Z') || (c >= 192 && c <= 222 && c != 215); }
+bool is_alnum_l1(int c) { return (c >= '0' && c <= '9') || is_lower_l1(c) || is_upper_l1(c); }
+bool is_space(int c) { return c == ' ' || c == '\n' || c == '\t' || c == '\r'; }
+bool is_cntrl_l1(int c) { return c < ' ' || c == 127 || (c >= 128 && c < 160); }
+
+// The code point starting at s[i] if it is Latin-1; continuation bytes count as a letter and
+// code points above 255 as 0 (never allowed unquoted), as the erts printer does.
+int latin1_at(std::string_view s, size_t i) {
+    unsigned c = uint8_t(s[i]);
+    if (c < 0x80) return int(c);
+    if ((c & 0xE0) == 0xC0) {
+        unsigned c2 = i + 1 < s.size() ? uint8_t(s[i + 1]) : 0x80;
+        return int(((c & 0x1F) << 6) | (c2 & 0x3F));
+    }
+    if ((c & 0xC0) == 0x80) return 'a';
+    return 0;
+}
+
+bool atom_needs_quotes(std::string_view s) {
+    if (s.empty()) return true;
+    if (!is_lower_l1(latin1_at(s, 0))) return true;
+    for (size_t i = 1; i < s.size(); ++i) {
+        int c = latin1_at(s, i);
+        if (!is_alnum_l1(c) && c != '_') return true;
+    }
+    return false;
+}
+
+void append_octal_escape(std::string& out, unsigned c) {
+    char buf[8];
+    std::snprintf(buf, sizeof buf, "\\%03o", c);
+    out += buf;
+}
+
+void append_atom(std::string& out, Term atom) {
+    std::string_view s = atom_name(atom);
+    bool quote = atom_needs_quotes(s);
+    if (quote) out.push_back('\'');
+    for (size_t i = 0; i < s.size(); ++i) {
+        unsigned c = uint8_t(s[i]);
+        switch (c) {
+        case '\'': out += "\\'"; break;
+        case '\\': out += "\\\\"; break;
+        case '\n': out += "\\n"; break;
+        case '\f': out += "\\f"; break;
+        case '\t': out += "\\t"; break;
+        case '\r': out += "\\r"; break;
+        case '\b': out += "\\b"; break;
+        case '\v': out += "\\v"; break;
+        default:
+            if (c < ' ') {
+                append_octal_escape(out, c);
+            } else if (c == 0xC2 && i + 1 < s.size() && uint8_t(s[i + 1]) < 0xA0) {
+                append_octal_escape(out, uint8_t(s[++i]));  // C1 control (128..159)
+            } else {
+                out.push_back(char(c));  // ASCII or one byte of a UTF-8 sequence
+            }
+        }
+    }
+    if (quote) out.push_back('\'');
+}
+
+bool is_printable_string(Term t) {
+    if (!is_list(t)) return false;
+    for (; is_list(t); t = tail(t)) {
+        Term h = head(t);
+        if (!is_small(h)) return false;
+        SWord c = small_value(h);
+        if (c < 0 || c > 255) return false;
+        if (is_cntrl_l1(int(c)) && !is_space(int(c))) return false;
+    }
+    return is_nil(t);
+}
+
+void append_u(std::string& out, uint64_t v) { out += std::to_string(v); }
+
+void append_binary(std::string& out, Term t) {
+    BitView v = bit_view(t);
+    size_t bytes = v.byte_size();
+    unsigned tail_bits = v.bit_size & 7;
+    auto byte = [&](size_t i) {
+        size_t pos = v.bit_offset + i * 8;
+        const uint8_t* p = v.base + (pos >> 3);
+        unsigned s = pos & 7;
+        return s ? uint8_t((p[0] << s) | (p[1] >> (8 - s))) : p[0];
+    };
+    bool printable = tail_bits == 0 && bytes > 0;
+    for (size_t i = 0; printable && i < bytes; ++i) {
+        uint8_t c = byte(i);
+        printable = c >= ' ' && c < 127;
+    }
+    if (printable) {
+        out += "<<\"";
+        for (size_t i = 0; i < bytes; ++i) {
+            char c = char(byte(i));
+            if (c == '"') out.push_back('\\');
+            out.push_back(c);
+        }
+        out += "\">>";
+        return;
+    }
+    out += "<<";
+    for (size_t i = 0; i < bytes; ++i) {
+        if (i) out.push_back(',');
+        append_u(out, byte(i));
+    }
+    if (tail_bits) {
+        unsigned val = 0;
+        size_t pos = v.bit_offset + bytes * 8;
+        for (unsigned i = 0; i < tail_bits; ++i, ++pos) val = (val << 1) | ((v.base[pos >> 3] >> (7 - (pos & 7))) & 1);
+        if (bytes) out.push_back(',');
+        append_u(out, val);
+        out.push_back(':');
+        append_u(out, tail_bits);
+    }
+    out += ">>";
+}
+
+void append_term(std::string& out, Term t);
+
+void append_list(std::string& out, Term t) {
+    if (is_printable_string(t)) {
+        out.push_back('"');
+        for (; is_list(t); t = tail(t)) {
+            char c = char(small_value(head(t)));
+            if (c == '\n') {
+                out += "\\n";
+                continue;
+            }
+            if (c == '"') out.push_back('\\');
+            out.push_back(c);
+        }
+        out.push_back('"');
+        return;
+    }
+    out.push_back('[');
+    for (bool first = true;; first = false) {
+        if (!first) out.push_back(',');
+        append_term(out, head(t));
+        t = tail(t);
+        if (is_nil(t)) break;
+        if (!is_list(t)) {
+            out.push_back('|');
+            append_term(out, t);
+            break;
+        }
+    }
+    out.push_back(']');
+}
+
+void append_boxed(std::string& out, Term t) {
+    const Term* p = boxed_ptr(t);
+    switch (header_sub(p[0])) {
+    case Sub::Tuple: {
+        out.push_back('{');
+        for (Word i = 0, n = tuple_arity(t); i < n; ++i) {
+            if (i) out.push_back(',');
+            append_term(out, tuple_elem(t, i));
+        }
+        out.push_back('}');
+        return;
+    }
+    case Sub::PosBig:
+    case Sub::NegBig: out += int_to_string(t); return;
+    case Sub::Float: {
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "%e", float_value(t));
+        out += buf;
+        return;
+    }
+    case Sub::Ref:
+        out += "#Ref<0.";
+        append_u(out, p[3].raw);
+        out.push_back('.');
+        append_u(out, p[2].raw);
+        out.push_back('.');
+        append_u(out, p[1].raw);
+        out.push_back('>');
+        return;
+    case Sub::Fun: {
+        const FunEntry* fe = fun_entry(t);
+        out += "#Fun<";
+        out += atom_name(fe->module);  // the erts printer writes the module name unquoted
+        out.push_back('.');
+        append_u(out, fe->index);
+        out.push_back('.');
+        append_u(out, fe->old_uniq);
+        out.push_back('>');
+        return;
+    }
+    case Sub::Export: {
+        const Export* ep = export_of(t);
+        out += "fun ";
+        append_atom(out, ep->module);
+        out.push_back(':');
+        append_atom(out, ep->function);
+        out.push_back('/');
+        append_u(out, ep->arity);
+        return;
+    }
+    case Sub::Map: {
+        out += "#{";
+        const Term* ks = map_keys(t);
+        const Term* vs = map_values(t);
+        for (size_t i = 0, n = map_size(t); i < n; ++i) {
+            if (i) out.push_back(',');
+            append_term(out, ks[i]);
+            out += "=>";
+            append_term(out, vs[i]);
+        }
+        out.push_back('}');
+        return;
+    }
+    case Sub::HeapBin:
+    case Sub::RefcBin:
+    case Sub::SubBin: append_binary(out, t); return;
+    case Sub::MatchState: out += "#MatchState"; return;
+    default: out += "<unknown>"; return;
+    }
+}
+
+void append_term(std::string& out, Term t) {
+    if (is_small(t)) {
+        out += std::to_string(small_value(t));
+    } else if (is_atom(t)) {
+        append_atom(out, t);
+    } else if (is_nil(t)) {
+        out += "[]";
+    } else if (is_list(t)) {
+        append_list(out, t);
+    } else if (is_local_pid(t)) {
+        out += "<0.";
+        append_u(out, local_pid_number(t));
+        out += ".0>";
+    } else if (is_local_port(t)) {
+        out += "#Port<0.";
+        append_u(out, local_port_number(t));
+        out.push_back('>');
+    } else if (is_boxed(t)) {
+        append_boxed(out, t);
+    } else if (is_non_value(t)) {
+        out += "<TNV>";
+    } else {
+        out += "<unknown>";
+    }
+}
+
+}  // namespace
+
+std::string display_string(Term t) {
+    std::string out;
+    append_term(out, t);
+    return out;
+}
+
+// Source syntax (io_lib:write_atom/1): unlike display/1, '@' is a name character, reserved
+// words are quoted, and control characters use Erlang escapes.
+std::string atom_text_quoted(Term atom) {
+    static constexpr std::string_view reserved[] = {
+        "after", "and", "andalso", "band", "begin", "bnot", "bor", "bsl", "bsr", "bxor", "case", "catch", "cond",
+        "div", "end", "fun", "if", "let", "not", "of", "or", "orelse", "receive", "rem", "try", "when", "xor"};
+    std::string_view s = atom_name(atom);
+    bool quote = s.empty() || !is_lower_l1(latin1_at(s, 0));
+    for (size_t i = 1; !quote && i < s.size(); ++i) {
+        int c = latin1_at(s, i);
+        quote = !is_alnum_l1(c) && c != '_' && c != '@';
+    }
+    for (std::string_view r : reserved) quote = quote || s == r;
+    std::string out;
+    if (quote) out.push_back('\'');
+    for (size_t i = 0; i < s.size(); ++i) {
+        unsigned c = uint8_t(s[i]);
+        switch (c) {
+        case '\'': out += "\\'"; break;
+        case '\\': out += "\\\\"; break;
+        case '\n': out += "\\n"; break;
+        case '\r': out += "\\r"; break;
+        case '\t': out += "\\t"; break;
+        case '\v': out += "\\v"; break;
+        case '\b': out += "\\b"; break;
+        case '\f': out += "\\f"; break;
+        case 27: out += "\\e"; break;
+        case 127: out += "\\d"; break;
+        default:
+            if (c < ' ') {
+                append_octal_escape(out, c);
+            } else if (c == 0xC2 && i + 1 < s.size() && uint8_t(s[i + 1]) < 0xA0) {
+                append_octal_escape(out, uint8_t(s[++i]));
+            } else {
+                out.push_back(char(c));
+            }
+        }
+    }
+    if (quote) out.push_back('\'');
+    return out;
+}
+
+}  // namespace beam

@@ -1,0 +1,59 @@
+// One virtual machine instance: code tables, code path, id counters. Everything a running
+// process needs beyond itself is reached through Process::vm; there is no other global state
+// except the atom table (shared, immutable entries).
+#pragma once
+
+#include <atomic>
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <shared_mutex>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "vm/code_table.hpp"
+#include "vm/result.hpp"
+
+namespace beam {
+
+class VM {
+public:
+    VM();
+    ~VM();
+
+    Namespace& root() { return *root_; }
+
+    // Code path: searched in order for Mod.beam when a module is first called.
+    void add_path_front(const std::string& dir);  // -pa
+    void add_path_back(const std::string& dir);   // -pz
+    void set_otp_root(const std::string& root);   // adds root/lib/*/ebin at the end
+    const std::vector<std::string>& code_path() const { return code_path_; }
+
+    // Loads a module from bytes into `ns` (prepare + commit). Errors name the module and reason.
+    Result<ModuleCode*> load_binary(Namespace& ns, std::span<const uint8_t> bytes, const std::string& origin);
+    Result<ModuleCode*> load_file(Namespace& ns, const std::string& path);
+    // Finds Mod.beam on the code path and loads it, unless already loaded.
+    Result<ModuleCode*> ensure_loaded(Namespace& ns, Term module);
+
+    // The module version whose code contains `pc` (current or old), or nullptr.
+    ModuleCode* code_at(const Word* pc);
+
+    uint64_t next_pid() { return pid_counter_.fetch_add(1, std::memory_order_relaxed); }
+    uint64_t next_unique() { return unique_counter_.fetch_add(1, std::memory_order_relaxed); }
+
+    // Where erlang:display and the built-in I/O server write.
+    FILE* out = stdout;
+
+private:
+    std::unique_ptr<Namespace> root_;
+    std::vector<std::string> code_path_;
+    std::vector<std::string> otp_paths_;
+    std::recursive_mutex load_mutex_;
+    std::shared_mutex ranges_mutex_;
+    std::map<const Word*, ModuleCode*> code_ranges_;  // keyed by code start
+    std::atomic<uint64_t> pid_counter_{1};
+    std::atomic<uint64_t> unique_counter_{1};
+};
+
+}  // namespace beam
