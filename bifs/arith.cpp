@@ -140,7 +140,8 @@ Term plus_1(Process* p, const Term* a) { return arith_plus(p, a[0]); }
 // The conversion BIFs below are guard BIFs and raise badarg, not badarith.
 Term abs_1(Process* p, const Term* a) {
     Term x = a[0];
-    if (is_float(x)) return std::signbit(float_value(x)) ? make_float(*p, -float_value(x)) : x;
+    // OTP tests `< 0`, so abs(-0.0) stays -0.0.
+    if (is_float(x)) return float_value(x) < 0 ? make_float(*p, -float_value(x)) : x;
     if (!is_integer(x)) return p->badarg();
     return int_sign(x) < 0 ? int_neg(*p, x) : x;
 }

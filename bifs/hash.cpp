@@ -21,8 +21,9 @@ constexpr uint32_t HCONST = 0x9e3779b9u;
 constexpr uint32_t hconst(unsigned n) { return HCONST * n; }
 // [] hashes to this constant when it is the whole term (OTP special-cases it).
 constexpr uint32_t NIL_ALONE_HASH = 3468870702u;
-// OTP's raw word for [] on 64-bit, truncated to 32 bits, mixed when [] is part of a term.
-constexpr uint32_t NIL_WORD32 = 0xFFFFFFFBu;
+// The value mixed in for [] inside a term. Found by search against erl: it is the x for which
+// hash1(0, x, HCONST_2) gives NIL_ALONE_HASH, and it makes "abc" and [a,b] hash as on erl.
+constexpr uint32_t NIL_WORD32 = 2;
 
 inline void mix(uint32_t& a, uint32_t& b, uint32_t& c) {
     a -= b; a -= c; a ^= (c >> 13);
@@ -212,7 +213,8 @@ uint32_t make_hash2(Term top) {
             if (d == 0.0) d = 0.0;  // -0.0 hashes as 0.0
             uint64_t bits;
             std::memcpy(&bits, &d, sizeof bits);
-            hash2(h, uint32_t(bits), uint32_t(bits >> 32), hconst(12));
+            // High word first (checked against erl: phash2(1.5)).
+            hash2(h, uint32_t(bits >> 32), uint32_t(bits), hconst(12));
         } else if (is_big(t)) {
             uint32_t con = big_is_negative(t) ? hconst(10) : hconst(11);
             const uint64_t* limbs = big_limbs(t);

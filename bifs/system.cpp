@@ -116,8 +116,8 @@ Term raise_3(Process* p, const Term* a) {
     if (a[0] == am::error) c = ErrorClass::Error;
     else if (a[0] == am::exit) c = ErrorClass::Exit;
     else if (a[0] == am::throw_) c = ErrorClass::Throw;
-    else return p->badarg();
-    if (!proper_list_length(a[2])) return p->badarg();
+    else return am::badarg;  // OTP returns (not raises) badarg for a bad class or trace
+    if (!proper_list_length(a[2])) return am::badarg;
     p->raise(c, a[1]);
     p->ftrace = a[2];
     p->ftrace_preset = true;

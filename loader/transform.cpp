@@ -327,8 +327,11 @@ void Transformer::bif_call(const GenericInstr& gi, uint32_t fail, const Operand&
     if (args.size() == 2 && imp->module == am::erlang) {
         std::string_view name = atom_name(imp->function);
         Arg x = src(*args[0]), y = src(*args[1]);
-        if (name == "+" && em_.try_emit("plus", {lbl(fail), x, y, d})) return;
-        if (name == "-" && em_.try_emit("minus", {lbl(fail), x, y, d})) return;
+        bool small_lit = args[1]->kind == OpKind::Integer && fits_small(args[1]->value);
+        Word frame_plus = small_lit ? 0 : 1;
+        Word frame_minus = small_lit && args[1]->value >= 0 ? 0 : 1;
+        if (name == "+" && em_.try_emit("plus", {lbl(fail), x, y, d, ux(frame_plus)})) return;
+        if (name == "-" && em_.try_emit("minus", {lbl(fail), x, y, d, ux(frame_minus)})) return;
     }
     switch (args.size()) {
     case 0: em_.emit("bif0", {px(b), d}); break;

@@ -85,6 +85,7 @@ const Word* fun_target(Process* p, Term* x, unsigned arity, Term fun) {
     }
     if (is_boxed_sub(fun, Sub::Export)) {
         Export* e = export_of(fun);
+        if (e->detached) e = p->ns->export_entry(e->module, e->function, e->arity);
         if (e->arity != arity) {
             p->error(am::badarity);
             p->fvalue = tuple_of(p, {am::badarity, tuple_of(p, {fun, list_of_x(p, x, arity)})});

@@ -36,6 +36,7 @@ Export* detached_export(Term module, Term function, uint32_t arity) {
         slot->function = function;
         slot->arity = arity;
         slot->stub[0] = slot->stub[1] = 0;
+        slot->detached = true;
         slot->address.store(slot->stub, std::memory_order_release);
     }
     return slot.get();

@@ -143,7 +143,7 @@ namespace {
         if (is_non_value(r_)) {                                         \
             if (fail) JUMP(fail);                                       \
             Term args_[2] = {a, b};                                     \
-            note_bif_error(p, spec(), args_);                           \
+            if (const BifSpec* s_ = (spec)) note_bif_error(p, s_, args_); \
             RAISE();                                                    \
         }                                                               \
         dst = r_;                                                       \

@@ -45,13 +45,16 @@ double number_as_double(Term t);
 // [k1 v1 ... kn vn] any-encoded; exact: every key must exist ({badkey,K} otherwise).
 Term put_map(Process* p, Term src, bool exact, const Word* kv, Word n, Term* x);
 
-// ---- bit syntax (vm/interp_bits.cpp) ----
+// ---- bit syntax (vm/interp_bits.cpp construction, vm/bits_match.cpp matching) ----
+// Operands of the complex bit-syntax instructions live in side tables the loader builds
+// (loader/transform_bits.cpp), owned by ModuleCode::side_tables.
 struct BsSegment {
     Term type;       // integer, float, binary, utf8, utf16, utf32, string, append, private_append
     Word unit;
     Word flags;      // BS_LITTLE | BS_SIGNED | BS_NATIVE
-    Word value;      // any-encoded
-    Word size;       // any-encoded; the atom `all` or `undefined` as constants
+    Word value;      // any-encoded; for string: byte offset into BsCreateOp::strings
+    Word size;       // any-encoded; the atom `all` or `undefined` as constants; string: byte count
+    Word seg = 0;    // the compiler's segment number, reported in error causes
 };
 inline constexpr Word BS_LITTLE = 1, BS_SIGNED = 2, BS_NATIVE = 4;
 struct BsCreateOp {
@@ -59,14 +62,25 @@ struct BsCreateOp {
     Word live = 0;
     Word dst = 0;  // any-encoded destination
     std::vector<BsSegment> segs;
-    const uint8_t* strings = nullptr;  // the module's StrT bytes (string segments)
+    const uint8_t* strings = nullptr;  // the bytes string segments refer to (string_bytes)
+    std::vector<uint8_t> string_bytes;
+    // Where the instruction sits, so an error can name the function and line like OTP does.
+    const ModuleCode* code = nullptr;
+    size_t code_pos = 0;
 };
 // One generic matching instruction with its operands any-encoded (see loader/transform_bits.cpp).
+// args by opcode (generic operand order without Fail and Live; flags decoded to BS_* bits):
+//   start_match3/4: [src dst]   get_integer2/float2/binary2: [ctx size unit flags dst]
+//   skip_bits2: [ctx size unit flags]   test_tail2: [ctx bits]   test_unit: [ctx unit]
+//   match_string: [ctx bits] (strings holds the bytes)   get_utf*: [ctx flags dst]
+//   skip_utf*: [ctx flags]   get_tail/get_position: [ctx dst]   set_position: [ctx pos]
+//   context_to_binary: [reg]
 struct BsMatchOp {
     uint8_t opcode;  // generic opcode number
-    const Word* fail = nullptr;
+    const Word* fail = nullptr;  // nullptr: a failed test raises badarg (no_fail/resume)
     Word args[8] = {};
     const uint8_t* strings = nullptr;
+    std::vector<uint8_t> string_bytes;
 };
 inline const Word* const BS_NEXT = reinterpret_cast<const Word*>(1);
 Term bs_create_bin(Process* p, Term* x, Term* E, const BsCreateOp* op);

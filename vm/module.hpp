@@ -27,6 +27,9 @@ struct Export {
     Word stub[2];                 // [handler of i_call_undefined][this Export*]
     const BifSpec* bif = nullptr;  // set when the MFA is implemented natively
     ModuleCode* code = nullptr;    // version `address` belongs to, when loaded
+    // Made by the external term decoder outside any namespace (literal `fun m:f/a`, or
+    // binary_to_term); callers resolve it in the calling process's namespace first.
+    bool detached = false;
 
     bool is_loaded() const { return address.load(std::memory_order_acquire) != stub; }
 };

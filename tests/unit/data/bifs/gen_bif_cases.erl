@@ -149,6 +149,9 @@ cases() ->
      {erlang, phash2, [<<"0123456789abcdef0123">>]}, {erlang, phash2, [<<1, 2:3>>]}, {erlang, phash2, [#{}]},
      {erlang, phash2, [#{a => 1, b => [2]}]}, {erlang, phash2, [{[], [[]], {<<"x">>, #{1 => 2.0}}}]},
      {erlang, phash2, [list_to_atom([233, 300])]}, {erlang, phash2, [x, 10]},
+     {erlang, phash2, [lists:seq(1, 300)]}, {erlang, phash2, [[<<"ab">>, "cdef", 1.0e300 | <<3:5>>]]},
+     {erlang, phash2, [#{#{a => 1} => [#{}], {1} => -7}]}, {erlang, phash2, [binary:part(<<0, "abcdefghijklmnop">>, 1, 13)]},
+     {erlang, phash2, [list_to_tuple(lists:seq(1, 40))]}, {erlang, phash2, [-(1 bsl 200)]}, {erlang, phash2, [1 bsl 64]},
      {erlang, phash2, [{x, "y"}, 1 bsl 32]}, {erlang, phash2, [x, 0]}, {erlang, phash2, [x, (1 bsl 32) + 1]}
     ].
 

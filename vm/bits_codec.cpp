@@ -1,0 +1,255 @@
+#include "vm/bits_codec.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+#include "vm/binary.hpp"
+#include "vm/bignum.hpp"
+
+namespace beam {
+
+namespace {
+
+// A byte buffer that stays on the stack for the common sizes.
+class ByteBuf {
+public:
+    explicit ByteBuf(size_t n) : n_(n) {
+        if (n > sizeof small_) {
+            big_.assign(n, 0);
+            p_ = big_.data();
+        } else {
+            std::memset(small_, 0, sizeof small_);
+            p_ = small_;
+        }
+    }
+    uint8_t* data() { return p_; }
+    uint8_t& operator[](size_t i) { return p_[i]; }
+    size_t size() const { return n_; }
+
+private:
+    size_t n_;
+    uint8_t small_[32];
+    std::vector<uint8_t> big_;
+    uint8_t* p_;
+};
+
+// The n low-order bytes of v in two's complement, least significant first.
+void int_to_le_bytes(Term v, uint8_t* out, size_t n) {
+    if (is_small(v)) {
+        SWord s = small_value(v);
+        for (size_t i = 0; i < n; ++i) out[i] = i < 8 ? uint8_t(s >> (8 * i)) : (s < 0 ? 0xFF : 0);
+        return;
+    }
+    const uint64_t* limbs = big_limbs(v);
+    size_t nl = big_limb_count(v);
+    bool neg = big_is_negative(v);
+    unsigned carry = 1;
+    for (size_t i = 0; i < n; ++i) {
+        unsigned b = i / 8 < nl ? unsigned(limbs[i / 8] >> (8 * (i % 8))) & 0xFF : 0;
+        if (neg) {
+            b = (~b & 0xFF) + carry;
+            carry = b >> 8;
+            b &= 0xFF;
+        }
+        out[i] = uint8_t(b);
+    }
+}
+
+void put_bytes_in_order(uint8_t* dst, size_t off, const uint8_t* le, size_t bits, bool little) {
+    size_t n = (bits + 7) / 8;
+    if (little) {
+        size_t r = bits - (n - 1) * 8;  // 1..8 bits in the last chunk
+        copy_bits(le, 0, dst, off, (n - 1) * 8);
+        copy_bits(le + n - 1, 8 - r, dst, off + (n - 1) * 8, r);
+        return;
+    }
+    ByteBuf be(n);
+    for (size_t i = 0; i < n; ++i) be[i] = le[n - 1 - i];
+    copy_bits(be.data(), n * 8 - bits, dst, off, bits);
+}
+
+// Reads `bits` bits into a little-endian byte buffer of (bits+7)/8 bytes (zero-extended).
+void get_bytes_in_order(const uint8_t* src, size_t off, size_t bits, bool little, uint8_t* le) {
+    size_t n = (bits + 7) / 8;
+    if (little) {
+        size_t r = bits - (n - 1) * 8;
+        copy_bits(src, off, le, 0, (n - 1) * 8);
+        le[n - 1] = 0;
+        copy_bits(src, off + (n - 1) * 8, le + n - 1, 8 - r, r);
+        return;
+    }
+    ByteBuf be(n);
+    copy_bits(src, off, be.data(), n * 8 - bits, bits);
+    for (size_t i = 0; i < n; ++i) le[i] = be[n - 1 - i];
+}
+
+}  // namespace
+
+void put_integer_bits(uint8_t* dst, size_t off, Term v, size_t bits, bool little) {
+    if (bits == 0) return;
+    size_t n = (bits + 7) / 8;
+    ByteBuf le(n);
+    int_to_le_bytes(v, le.data(), n);
+    put_bytes_in_order(dst, off, le.data(), bits, little);
+}
+
+Term get_integer_bits(TermAllocator& a, const uint8_t* src, size_t off, size_t bits, bool little, bool is_signed) {
+    if (bits == 0) return make_small(0);
+    size_t n = (bits + 7) / 8;
+    size_t limbs = (n + 7) / 8;
+    ByteBuf le(limbs * 8);
+    get_bytes_in_order(src, off, bits, little, le.data());
+    bool neg = is_signed && ((le[(bits - 1) / 8] >> ((bits - 1) % 8)) & 1);
+    if (bits <= 64) {
+        uint64_t u;
+        std::memcpy(&u, le.data(), 8);
+        if (!neg) return make_integer_u(a, u);
+        if (bits < 64) u |= ~uint64_t{0} << bits;
+        return make_integer(a, int64_t(u));
+    }
+    if (neg) {
+        // Sign-extend to whole limbs, then negate to get the magnitude.
+        for (size_t b = bits; b < limbs * 64; ++b) le[b / 8] |= uint8_t(1u << (b % 8));
+        unsigned carry = 1;
+        for (size_t i = 0; i < limbs * 8; ++i) {
+            unsigned v = (~unsigned(le[i]) & 0xFF) + carry;
+            le[i] = uint8_t(v);
+            carry = v >> 8;
+        }
+    }
+    std::vector<uint64_t> mag(limbs);
+    std::memcpy(mag.data(), le.data(), limbs * 8);
+    return make_integer_limbs(a, mag.data(), limbs, neg);
+}
+
+void put_float_bits(uint8_t* dst, size_t off, double d, size_t bits, bool little) {
+    uint8_t le[8];
+    if (bits == 64) {
+        std::memcpy(le, &d, 8);
+    } else if (bits == 32) {
+        float f = float(d);
+        std::memcpy(le, &f, 4);
+    } else {
+        _Float16 h = _Float16(d);
+        std::memcpy(le, &h, 2);
+    }
+    put_bytes_in_order(dst, off, le, bits, little);
+}
+
+std::optional<double> get_float_bits(const uint8_t* src, size_t off, size_t bits, bool little) {
+    uint8_t le[8] = {};
+    get_bytes_in_order(src, off, bits, little, le);
+    double d;
+    if (bits == 64) {
+        std::memcpy(&d, le, 8);
+    } else if (bits == 32) {
+        float f;
+        std::memcpy(&f, le, 4);
+        d = f;
+    } else {
+        _Float16 h;
+        std::memcpy(&h, le, 2);
+        d = double(h);
+    }
+    if (!std::isfinite(d)) return std::nullopt;
+    return d;
+}
+
+size_t put_utf8_bits(uint8_t* dst, size_t off, uint32_t cp) {
+    uint8_t b[4];
+    size_t n = utf8_bytes(cp);
+    switch (n) {
+    case 1: b[0] = uint8_t(cp); break;
+    case 2:
+        b[0] = uint8_t(0xC0 | (cp >> 6));
+        b[1] = uint8_t(0x80 | (cp & 0x3F));
+        break;
+    case 3:
+        b[0] = uint8_t(0xE0 | (cp >> 12));
+        b[1] = uint8_t(0x80 | ((cp >> 6) & 0x3F));
+        b[2] = uint8_t(0x80 | (cp & 0x3F));
+        break;
+    default:
+        b[0] = uint8_t(0xF0 | (cp >> 18));
+        b[1] = uint8_t(0x80 | ((cp >> 12) & 0x3F));
+        b[2] = uint8_t(0x80 | ((cp >> 6) & 0x3F));
+        b[3] = uint8_t(0x80 | (cp & 0x3F));
+        break;
+    }
+    copy_bits(b, 0, dst, off, n * 8);
+    return n * 8;
+}
+
+namespace {
+void put_unit16(uint8_t* dst, size_t off, uint32_t u, bool little) {
+    uint8_t le[2] = {uint8_t(u), uint8_t(u >> 8)};
+    put_bytes_in_order(dst, off, le, 16, little);
+}
+uint32_t get_unit16(const uint8_t* src, size_t off, bool little) {
+    uint8_t le[2];
+    get_bytes_in_order(src, off, 16, little, le);
+    return le[0] | (uint32_t(le[1]) << 8);
+}
+}  // namespace
+
+size_t put_utf16_bits(uint8_t* dst, size_t off, uint32_t cp, bool little) {
+    if (cp < 0x10000) {
+        put_unit16(dst, off, cp, little);
+        return 16;
+    }
+    uint32_t v = cp - 0x10000;
+    put_unit16(dst, off, 0xD800 | (v >> 10), little);
+    put_unit16(dst, off + 16, 0xDC00 | (v & 0x3FF), little);
+    return 32;
+}
+
+size_t put_utf32_bits(uint8_t* dst, size_t off, uint32_t cp, bool little) {
+    uint8_t le[4] = {uint8_t(cp), uint8_t(cp >> 8), uint8_t(cp >> 16), uint8_t(cp >> 24)};
+    put_bytes_in_order(dst, off, le, 32, little);
+    return 32;
+}
+
+std::optional<DecodedChar> get_utf8_bits(const uint8_t* src, size_t off, size_t avail) {
+    uint8_t b[4];
+    size_t have = std::min<size_t>(avail / 8, 4);
+    if (have == 0) return std::nullopt;
+    copy_bits(src, off, b, 0, have * 8);
+    uint32_t c = b[0];
+    size_t n;
+    uint32_t min;
+    if (c < 0x80) return DecodedChar{c, 8};
+    if ((c & 0xE0) == 0xC0) n = 2, c &= 0x1F, min = 0x80;
+    else if ((c & 0xF0) == 0xE0) n = 3, c &= 0x0F, min = 0x800;
+    else if ((c & 0xF8) == 0xF0) n = 4, c &= 0x07, min = 0x10000;
+    else return std::nullopt;
+    if (have < n) return std::nullopt;
+    for (size_t i = 1; i < n; ++i) {
+        if ((b[i] & 0xC0) != 0x80) return std::nullopt;
+        c = (c << 6) | (b[i] & 0x3F);
+    }
+    if (c < min || !is_unicode_scalar(c)) return std::nullopt;
+    return DecodedChar{c, n * 8};
+}
+
+std::optional<DecodedChar> get_utf16_bits(const uint8_t* src, size_t off, size_t avail, bool little) {
+    if (avail < 16) return std::nullopt;
+    uint32_t w1 = get_unit16(src, off, little);
+    if (w1 < 0xD800 || w1 > 0xDFFF) return DecodedChar{w1, 16};
+    if (w1 > 0xDBFF || avail < 32) return std::nullopt;
+    uint32_t w2 = get_unit16(src, off + 16, little);
+    if (w2 < 0xDC00 || w2 > 0xDFFF) return std::nullopt;
+    return DecodedChar{0x10000 + ((w1 - 0xD800) << 10) + (w2 - 0xDC00), 32};
+}
+
+std::optional<DecodedChar> get_utf32_bits(const uint8_t* src, size_t off, size_t avail, bool little) {
+    if (avail < 32) return std::nullopt;
+    uint8_t le[4];
+    get_bytes_in_order(src, off, 32, little, le);
+    uint32_t c = le[0] | (uint32_t(le[1]) << 8) | (uint32_t(le[2]) << 16) | (uint32_t(le[3]) << 24);
+    if (!is_unicode_scalar(c)) return std::nullopt;
+    return DecodedChar{c, 32};
+}
+
+}  // namespace beam
