@@ -97,6 +97,7 @@ namespace {
     do {                                                                \
         const BifSpec* spec_ = reinterpret_cast<const BifSpec*>(spec_word); \
         SWAPOUT;                                                        \
+        p->pc = I; /* lets the BIF see its caller (erlang:nif_error) */ \
         Term r_ = spec_->fn(p, x);                                      \
         SWAPIN;                                                         \
         if (is_non_value(r_)) {                                         \

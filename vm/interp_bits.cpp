@@ -1,16 +1,176 @@
-// Bit syntax at run time. (Being written; until then each raises a clear error.)
+// Bit-syntax construction: the bs_create_bin instruction (OTP 25).
+//
+// Three passes over the segments, because OTP reports errors in that order: first every
+// explicit size is checked (a bad size in segment 2 wins over a bad value in segment 1), then
+// each value is checked and the sizes that depend on values (binary `all`, utf*) are computed,
+// then the result is allocated once and written.
+#include <fmt/format.h>
+
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "bifs/bif_util.hpp"
+#include "vm/binary.hpp"
+#include "vm/bignum.hpp"
+#include "vm/bits_codec.hpp"
+#include "vm/interp.hpp"
 #include "vm/interp_support.hpp"
+#include "vm/map.hpp"
 
 namespace beam {
 
-Term bs_create_bin(Process* p, Term* x, Term* E, const BsCreateOp* op) {
-    raise_not_implemented(p, "bs_create_bin");
+namespace {
+
+// Beyond this many bits OTP raises system_limit instead of trying to allocate.
+constexpr size_t MAX_BITS = size_t{1} << 62;
+
+Term list_of(Process* p, const std::vector<Term>& items) {
+    return make_list_from(*p, items.data(), items.size());
+}
+
+// badarg/system_limit with OTP's error_info: the first frame of the trace is the function
+// holding the instruction, its location extended with
+// {error_info, #{cause => {Seg, Type, Kind, Value}, function => format_bs_fail, module => erl_erts_errors}}.
+Term bs_error(Process* p, const BsCreateOp* op, Term reason, const BsSegment& s, Term kind, Term value) {
+    Term type = s.type == am::append || s.type == am::private_append ? am::binary : s.type;
+    p->error(reason);
+    if (op->fail || !op->code) return NON_VALUE;  // in a guard the failure only jumps
+    Term cause = make_tuple(*p, {make_small(SWord(s.seg)), type, kind, value});
+    Term info = map_from_pairs(*p, {{atom("cause"), cause},
+                                    {atom("function"), atom("format_bs_fail")},
+                                    {am::module, am::erl_erts_errors}});
+    const Word* pc = op->code->code.data() + op->code_pos;
+    const FunctionInfo* fi = op->code->function_at(pc);
+    if (!fi) return NON_VALUE;
+    std::vector<Term> loc;
+    const LineRecord* lr = op->code->line_at(pc);
+    if (lr && lr->line != 0 && lr->file < op->code->files.size()) {
+        loc.push_back(make_tuple(*p, {am::file, op->code->files[lr->file]}));
+        loc.push_back(make_tuple(*p, {am::line, make_small(lr->line)}));
+    }
+    loc.push_back(make_tuple(*p, {am::error_info, info}));
+    p->ftop = make_tuple(*p, {op->code->name, fi->name, make_small(fi->arity), list_of(p, loc)});
+    p->fskip_pc_frame = true;
     return NON_VALUE;
 }
 
-const Word* bs_match(Process* p, Term* x, Term* E, const BsMatchOp* op) {
-    raise_not_implemented(p, "bit syntax matching");
-    return nullptr;
+bool is_binary_type(Term t) { return t == am::binary || t == am::append || t == am::private_append; }
+
+}  // namespace
+
+Term bs_create_bin(Process* p, Term* x, Term* E, const BsCreateOp* op) {
+    const size_t n = op->segs.size();
+    // Bits of each segment; SIZE_MAX until known.
+    constexpr size_t UNKNOWN = std::numeric_limits<size_t>::max();
+    size_t small_bits[16];
+    std::vector<size_t> big_bits;
+    size_t* bits = small_bits;
+    if (n > 16) {
+        big_bits.resize(n);
+        bits = big_bits.data();
+    }
+
+    // Pass 1: explicit sizes.
+    for (size_t i = 0; i < n; ++i) {
+        const BsSegment& s = op->segs[i];
+        bits[i] = UNKNOWN;
+        if (s.type == am::string) {
+            bits[i] = s.size * 8;
+            continue;
+        }
+        Term sz = any_operand(s.size, x, E);
+        if (sz == am::all || sz == am::undefined) continue;
+        if (is_big(sz) && !big_is_negative(sz)) return bs_error(p, op, am::system_limit, s, atom("size"), sz);
+        if (!is_small(sz) || small_value(sz) < 0) return bs_error(p, op, am::badarg, s, atom("size"), sz);
+        unsigned __int128 b = (unsigned __int128)small_value(sz) * s.unit;
+        if (b > MAX_BITS) return bs_error(p, op, am::system_limit, s, atom("size"), sz);
+        bits[i] = size_t(b);
+    }
+
+    // Pass 2: values, and the sizes that depend on them.
+    size_t total = 0;
+    for (size_t i = 0; i < n; ++i) {
+        const BsSegment& s = op->segs[i];
+        if (s.type == am::string) {
+            total += bits[i];
+            continue;
+        }
+        Term v = any_operand(s.value, x, E);
+        if (s.type == am::integer) {
+            if (!is_integer(v)) return bs_error(p, op, am::badarg, s, am::type, v);
+        } else if (s.type == am::float_) {
+            // A float size other than 16/32/64 is reported here, after earlier segments'
+            // values but before this segment's own value (OTP's order).
+            if (bits[i] != 16 && bits[i] != 32 && bits[i] != 64)
+                return bs_error(p, op, am::badarg, s, atom("invalid"), any_operand(s.size, x, E));
+            if (is_integer(v)) {
+                if (!std::isfinite(int_to_double(v))) return bs_error(p, op, am::badarg, s, atom("no_float"), v);
+            } else if (!is_float(v)) {
+                return bs_error(p, op, am::badarg, s, am::type, v);
+            }
+        } else if (is_binary_type(s.type)) {
+            if (!is_bitstring(v)) return bs_error(p, op, am::badarg, s, am::type, v);
+            size_t have = bit_view(v).bit_size;
+            if (bits[i] == UNKNOWN) {
+                if (s.unit > 1 && have % s.unit != 0) return bs_error(p, op, am::badarg, s, atom("unit"), v);
+                bits[i] = have;
+            } else if (bits[i] > have) {
+                return bs_error(p, op, am::badarg, s, am::short_, v);
+            }
+        } else {  // utf8, utf16, utf32
+            if (!is_small(v) || !is_unicode_scalar(small_value(v))) return bs_error(p, op, am::badarg, s, am::type, v);
+            uint32_t cp = uint32_t(small_value(v));
+            bits[i] = 8 * (s.type == am::utf8 ? utf8_bytes(cp) : s.type == am::utf16 ? utf16_bytes(cp) : 4);
+        }
+        total += bits[i];
+        if (total > MAX_BITS) return bs_error(p, op, am::system_limit, s, atom("size"), any_operand(s.size, x, E));
+    }
+
+    // Pass 3: write.
+    uint8_t* data;
+    size_t bytes = (total + 7) / 8;
+    Term bin = make_binary_uninit(*p, bytes, &data);
+    if (bytes) data[bytes - 1] = 0;  // the unused bits of a bitstring's last byte read as zero
+    size_t off = 0;
+    for (size_t i = 0; i < n; ++i) {
+        const BsSegment& s = op->segs[i];
+        bool little = (s.flags & (BS_LITTLE | BS_NATIVE)) != 0;  // native is little on our targets
+        if (s.type == am::string) {
+            copy_bits(op->strings + s.value, 0, data, off, bits[i]);
+            off += bits[i];
+            continue;
+        }
+        Term v = any_operand(s.value, x, E);
+        if (s.type == am::integer) {
+            put_integer_bits(data, off, v, bits[i], little);
+        } else if (s.type == am::float_) {
+            put_float_bits(data, off, is_float(v) ? float_value(v) : int_to_double(v), bits[i], little);
+        } else if (is_binary_type(s.type)) {
+            BitView bv = bit_view(v);
+            copy_bits(bv.base, bv.bit_offset, data, off, bits[i]);
+        } else if (s.type == am::utf8) {
+            put_utf8_bits(data, off, uint32_t(small_value(v)));
+        } else if (s.type == am::utf16) {
+            put_utf16_bits(data, off, uint32_t(small_value(v)), little);
+        } else {
+            put_utf32_bits(data, off, uint32_t(small_value(v)), little);
+        }
+        off += bits[i];
+    }
+    if (total % 8 != 0) bin = make_sub_binary(*p, bin, 0, total);
+    any_dest(op->dst, x, E) = bin;
+    return bin;
+}
+
+}  // namespace beam
+
+namespace beam {
+
+// Appends copy (no writable-binary reuse yet), so the hint only matters for speed.
+Term bs_init_writable(Process* p, Term size_hint) {
+    uint8_t* data;
+    return make_binary_uninit(*p, 0, &data);
 }
 
 }  // namespace beam

@@ -84,6 +84,8 @@ struct BsMatchOp {
 };
 inline const Word* const BS_NEXT = reinterpret_cast<const Word*>(1);
 Term bs_create_bin(Process* p, Term* x, Term* E, const BsCreateOp* op);
+// bs_init_writable: an empty binary that later appends extend (size_hint is in bytes).
+Term bs_init_writable(Process* p, Term size_hint);
 const Word* bs_match(Process* p, Term* x, Term* E, const BsMatchOp* op);
 
 // ---- messages (vm/mailbox.cpp) ----

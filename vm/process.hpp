@@ -114,6 +114,8 @@ public:
 
     Term dictionary = NIL;  // process dictionary as a list of {Key, Value}
     Term group_leader = NIL;
+    bool trap_exit = false;
+    Term priority = am::normal;
     uint64_t gc_count = 0;
     uint32_t minor_gcs_since_full = 0;  // the GC forces a full sweep after FULLSWEEP_AFTER minors
 };

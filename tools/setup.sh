@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Installs what beamvm needs on Debian 12 (as root, or with sudo), builds it, and runs an
+# example program compiled by erlc. Safe to run again.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PACKAGES=(build-essential cmake python3 erlang-base erlang-dev zlib1g-dev libfmt-dev
+          libmimalloc-dev catch2 libgmp-dev)
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO=sudo
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}"
+fi
+
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build build -j"$(nproc)"
+
+mkdir -p build/example
+erlc -o build/example examples/hello.erl
+echo "--- examples/hello.erl on beamvm:"
+build/beamvm -noshell -pa build/example -s hello main -s erlang halt
