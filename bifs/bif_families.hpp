@@ -22,13 +22,20 @@ std::span<const BifSpec> maps_bifs();          // bifs/maps.cpp
 std::span<const BifSpec> misc_bifs();          // bifs/misc.cpp
 std::span<const BifSpec> pdict_bifs();         // bifs/pdict.cpp
 std::span<const BifSpec> hash_bifs();          // bifs/hash.cpp
+std::span<const BifSpec> phash_bifs();         // bifs/phash.cpp
+std::span<const BifSpec> map_iter_bifs();      // bifs/map_iter.cpp
+std::span<const BifSpec> ext_iovec_bifs();     // bifs/ext_iovec.cpp
+std::span<const BifSpec> binary_search_bifs(); // bifs/binary_search.cpp
+std::span<const BifSpec> unicode_bifs();       // bifs/unicode.cpp
+std::span<const BifSpec> string_prefix_bifs(); // bifs/string_prefix.cpp
 
 // The families above that need only a process and term services (library beam_bifs).
 inline constexpr std::span<const BifSpec> (*sequential_bif_families[])() = {
     arith_bifs,       compare_bifs,     math_bifs,         types_bifs,       tuples_bifs,
     lists_bifs,       atoms_bifs,       convert_int_bifs,  convert_float_bifs,
     convert_bin_bifs, binaries_bifs,    maps_bifs,         misc_bifs,        pdict_bifs,
-    hash_bifs,
+    hash_bifs,        phash_bifs,       map_iter_bifs,     ext_iovec_bifs,   binary_search_bifs,
+    unicode_bifs,     string_prefix_bifs,
 };
 std::span<const BifSpec> system_bifs();        // bifs/system.cpp (needs the VM: beam_runtime)
 

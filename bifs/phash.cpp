@@ -62,7 +62,7 @@ void hash_magnitude(uint32_t& h, const uint64_t* limbs, size_t n, bool negative)
 
 // Work items: a term, or a marker applied after a list tail / a tuple's elements.
 struct Item {
-    enum Kind { TermItem, ListEnd, TupleEnd } kind;
+    enum Kind { TermItem, ListByte, ListEnd, TupleEnd } kind;
     Term term;
     uint32_t arity = 0;
 };
@@ -75,6 +75,10 @@ uint32_t make_hash(Term top) {
         stack.pop_back();
         if (item.kind == Item::ListEnd) {
             h *= FUNNY8;
+            continue;
+        }
+        if (item.kind == Item::ListByte) {
+            h = h * FUNNY2 + uint32_t(small_value(item.term));
             continue;
         }
         if (item.kind == Item::TupleEnd) {
@@ -93,8 +97,8 @@ uint32_t make_hash(Term top) {
             if (mag >> 32) uint32_step(h, uint32_t(mag >> 32), FUNNY2);
             h *= v < 0 ? FUNNY4 : FUNNY3;
         } else if (is_list(t)) {
-            // OTP: hash the head, then the tail; a tail that is not a cons is hashed and then
-            // closed with FUNNY8. A proper list thus ends with [] hashed and one FUNNY8.
+            // OTP: hash the heads, then the final tail, then multiply by FUNNY8 once. Heads
+            // that are bytes take a cheaper step (OTP's string optimisation).
             Term cell = t;
             std::vector<Term> heads;
             while (is_list(cell)) {
@@ -103,7 +107,11 @@ uint32_t make_hash(Term top) {
             }
             stack.push_back({Item::ListEnd, NIL});
             stack.push_back({Item::TermItem, cell});
-            for (size_t i = heads.size(); i-- > 0;) stack.push_back({Item::TermItem, heads[i]});
+            for (size_t i = heads.size(); i-- > 0;) {
+                Term e = heads[i];
+                bool byte = is_small(e) && small_value(e) >= 0 && small_value(e) <= 255;
+                stack.push_back({byte ? Item::ListByte : Item::TermItem, e});
+            }
         } else if (is_tuple(t)) {
             Word n = tuple_arity(t);
             stack.push_back({Item::TupleEnd, NIL, uint32_t(n)});

@@ -181,8 +181,12 @@ void Transformer::instr(const GenericInstr& gi) {
     case op_recv_marker_bind: break;  // markers only speed up receive; see docs/architecture.md
     case op_recv_marker_clear: break;
     case op_recv_marker_use: break;
-    case op_is_lt: em_.emit("is_lt", {L(0), S(1), S(2)}); break;
-    case op_is_ge: em_.emit("is_ge", {L(0), S(1), S(2)}); break;
+    case op_is_lt:
+        if (!em_.try_emit("is_lt", {L(0), S(1), S(2)})) em_.emit("is_lt_any", {L(0), S(1), S(2)});
+        break;
+    case op_is_ge:
+        if (!em_.try_emit("is_ge", {L(0), S(1), S(2)})) em_.emit("is_ge_any", {L(0), S(1), S(2)});
+        break;
     case op_is_eq: em_.emit("is_eq", {L(0), S(1), S(2)}); break;
     case op_is_ne: em_.emit("is_ne", {L(0), S(1), S(2)}); break;
     case op_is_eq_exact:
@@ -332,6 +336,11 @@ void Transformer::bif_call(const GenericInstr& gi, uint32_t fail, const Operand&
         Word frame_minus = small_lit && args[1]->value >= 0 ? 0 : 1;
         if (name == "+" && em_.try_emit("plus", {lbl(fail), x, y, d, ux(frame_plus)})) return;
         if (name == "-" && em_.try_emit("minus", {lbl(fail), x, y, d, ux(frame_minus)})) return;
+        static const std::pair<std::string_view, std::string_view> fast[] = {
+            {"*", "times"}, {"div", "int_div"}, {"rem", "int_rem"},
+            {"band", "int_band"}, {"bor", "int_bor"}, {"bsr", "int_bsr"}};
+        for (auto [op, instr] : fast)
+            if (name == op && em_.try_emit(instr, {lbl(fail), px(b), x, y, d})) return;
     }
     switch (args.size()) {
     case 0: em_.emit("bif0", {px(b), d}); break;

@@ -6,6 +6,8 @@
 // then the result is allocated once and written.
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <limits>
 #include <vector>
@@ -57,6 +59,72 @@ Term bs_error(Process* p, const BsCreateOp* op, Term reason, const BsSegment& s,
 
 bool is_binary_type(Term t) { return t == am::binary || t == am::append || t == am::private_append; }
 
+
+bool is_append(Term t) { return t == am::append || t == am::private_append; }
+
+uint8_t* refc_data(Term bin) { return reinterpret_cast<BinaryBlob*>(boxed_ptr(bin)[2].raw)->data; }
+
+// Writes segments [from, n) starting at bit `off` of `data`; values were checked in pass 2.
+void write_segments(const BsCreateOp* op, Term* x, Term* E, const size_t* bits, size_t from, uint8_t* data,
+                    size_t off) {
+    for (size_t i = from; i < op->segs.size(); ++i) {
+        const BsSegment& s = op->segs[i];
+        bool little = (s.flags & (BS_LITTLE | BS_NATIVE)) != 0;  // native is little on our targets
+        if (s.type == am::string) {
+            copy_bits(op->strings + s.value, 0, data, off, bits[i]);
+            off += bits[i];
+            continue;
+        }
+        Term v = any_operand(s.value, x, E);
+        if (s.type == am::integer) {
+            put_integer_bits(data, off, v, bits[i], little);
+        } else if (s.type == am::float_) {
+            put_float_bits(data, off, is_float(v) ? float_value(v) : int_to_double(v), bits[i], little);
+        } else if (is_binary_type(s.type)) {
+            BitView bv = bit_view(v);
+            copy_bits(bv.base, bv.bit_offset, data, off, bits[i]);
+        } else if (s.type == am::utf8) {
+            put_utf8_bits(data, off, uint32_t(small_value(v)));
+        } else if (s.type == am::utf16) {
+            put_utf16_bits(data, off, uint32_t(small_value(v)), little);
+        } else {
+            put_utf32_bits(data, off, uint32_t(small_value(v)), little);
+        }
+        off += bits[i];
+    }
+}
+
+// The result of <<Acc/binary, ...>> when it is an off-heap binary of `bytes` bytes, with Acc
+// (acc_bits long) already in place. Appending in a loop must not copy Acc every time: the
+// blob gets spare capacity, and when Acc is the latest binary built in a blob (its size is
+// the blob's used size) the new bytes go right after it, claimed with a compare-and-swap so
+// two processes appending to the same binary never both write there. Older binaries keep
+// their own size and never see the bytes beyond it.
+Term append_result(Process* p, Term acc, size_t acc_bits, size_t bytes) {
+    BinaryBlob* blob = nullptr;
+    const Term* a = boxed_ptr(acc);
+    if (header_sub(a[0]) == Sub::RefcBin) {
+        auto* cand = reinterpret_cast<BinaryBlob*>(a[2].raw);
+        size_t expect = size_t(a[1].raw);
+        if (bytes <= cand->capacity && std::atomic_ref<size_t>(cand->size).compare_exchange_strong(expect, bytes)) {
+            blob = cand;
+            blob->retain();
+        }
+    }
+    if (!blob) {
+        blob = BinaryBlob::create(std::max<size_t>(2 * bytes, 256));
+        blob->size = bytes;
+        BitView bv = bit_view(acc);
+        copy_bits(bv.base, bv.bit_offset, blob->data, 0, acc_bits);
+    }
+    Term* hp = p->alloc(REFC_BIN_WORDS);
+    hp[0] = make_header(Sub::RefcBin, REFC_BIN_WORDS - 1);
+    hp[1] = Term{Word(bytes)};
+    hp[2] = Term{reinterpret_cast<Word>(blob)};
+    hp[3] = Term{0};
+    p->link_offheap(hp);
+    return make_boxed(hp);
+}
 }  // namespace
 
 Term bs_create_bin(Process* p, Term* x, Term* E, const BsCreateOp* op) {
@@ -128,36 +196,17 @@ Term bs_create_bin(Process* p, Term* x, Term* E, const BsCreateOp* op) {
     }
 
     // Pass 3: write.
+    if (n > 0 && is_append(op->segs[0].type) && total % 8 == 0 && total / 8 > HEAP_BIN_LIMIT) {
+        Term bin = append_result(p, any_operand(op->segs[0].value, x, E), bits[0], total / 8);
+        write_segments(op, x, E, bits, 1, refc_data(bin), bits[0]);
+        any_dest(op->dst, x, E) = bin;
+        return bin;
+    }
     uint8_t* data;
     size_t bytes = (total + 7) / 8;
     Term bin = make_binary_uninit(*p, bytes, &data);
     if (bytes) data[bytes - 1] = 0;  // the unused bits of a bitstring's last byte read as zero
-    size_t off = 0;
-    for (size_t i = 0; i < n; ++i) {
-        const BsSegment& s = op->segs[i];
-        bool little = (s.flags & (BS_LITTLE | BS_NATIVE)) != 0;  // native is little on our targets
-        if (s.type == am::string) {
-            copy_bits(op->strings + s.value, 0, data, off, bits[i]);
-            off += bits[i];
-            continue;
-        }
-        Term v = any_operand(s.value, x, E);
-        if (s.type == am::integer) {
-            put_integer_bits(data, off, v, bits[i], little);
-        } else if (s.type == am::float_) {
-            put_float_bits(data, off, is_float(v) ? float_value(v) : int_to_double(v), bits[i], little);
-        } else if (is_binary_type(s.type)) {
-            BitView bv = bit_view(v);
-            copy_bits(bv.base, bv.bit_offset, data, off, bits[i]);
-        } else if (s.type == am::utf8) {
-            put_utf8_bits(data, off, uint32_t(small_value(v)));
-        } else if (s.type == am::utf16) {
-            put_utf16_bits(data, off, uint32_t(small_value(v)), little);
-        } else {
-            put_utf32_bits(data, off, uint32_t(small_value(v)), little);
-        }
-        off += bits[i];
-    }
+    write_segments(op, x, E, bits, 0, data, 0);
     if (total % 8 != 0) bin = make_sub_binary(*p, bin, 0, total);
     any_dest(op->dst, x, E) = bin;
     return bin;

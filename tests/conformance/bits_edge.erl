@@ -108,7 +108,16 @@ units_and_tails() ->
     Big = binary:copy(<<"0123456789">>, 20),
     <<_:100/binary, Mid:10/binary, _/binary>> = Big,
     show(refc_slice, Mid),
-    show(refc_build, byte_size(<<Big/binary, Big/binary, 1:1>>)).
+    show(refc_build, byte_size(<<Big/binary, Big/binary, 1:1>>)),
+    %% Appending twice to one accumulator: the second append must not see the first's bytes.
+    Acc0 = append(append(Big, 0), 0),
+    B1 = append(Acc0, 1),
+    B2 = append(Acc0, 2),
+    B3 = append(B1, 3),
+    show(append_shared, {byte_size(Acc0), binary:last(Acc0), binary:last(B1), binary:last(B2),
+                         binary:part(B3, byte_size(B3) - 3, 3), B1 =:= binary:part(B3, 0, byte_size(B1))}),
+    Grown = lists:foldl(fun(I, A) -> <<A/binary, I:16>> end, <<>>, lists:seq(1, 3000)),
+    show(append_grow, {byte_size(Grown), binary:part(Grown, 5990, 10), lists:sum(binary_to_list(Grown))}).
 
 utf() ->
     Cps = [$a, 16#E9, 16#20AC, 16#1F600],
