@@ -1,6 +1,7 @@
 // Calls whose target is found at run time: funs, apply, functions not loaded yet.
 #include <fmt/format.h>
 
+#include "bifs/bif_util.hpp"
 #include "vm/bignum.hpp"
 #include "vm/interp.hpp"
 #include "vm/interp_support.hpp"
@@ -9,20 +10,8 @@
 namespace beam {
 
 namespace {
-Term list_of_x(Process* p, const Term* x, unsigned n) {
-    Term* hp = p->alloc(2 * n);
-    Term l = NIL;
-    for (unsigned i = n; i-- > 0;) l = cons_at(hp + 2 * i, x[i], l);
-    return l;
-}
-
-Term tuple_of(Process* p, std::initializer_list<Term> elems) {
-    Term* hp = p->alloc(1 + elems.size());
-    hp[0] = make_header(Sub::Tuple, elems.size());
-    size_t i = 1;
-    for (Term t : elems) hp[i++] = t;
-    return make_boxed(hp);
-}
+Term list_of_x(Process* p, const Term* x, unsigned n) { return make_list_from(*p, x, n); }
+Term tuple_of(Process* p, std::initializer_list<Term> elems) { return make_tuple(*p, elems); }
 
 void raise_undef(Process* p, Term m, Term f, Term* x, unsigned arity) {
     p->error(am::undef);

@@ -8,6 +8,7 @@
 
 #include <vector>
 
+#include "bifs/bif_util.hpp"
 #include "vm/interp.hpp"
 #include "vm/interp_support.hpp"
 #include "vm/map.hpp"
@@ -18,20 +19,8 @@ namespace beam {
 namespace {
 constexpr size_t BACKTRACE_DEPTH = 8;
 
-Term make_tuple(Process* p, std::initializer_list<Term> elems) {
-    Term* hp = p->alloc(1 + elems.size());
-    hp[0] = make_header(Sub::Tuple, elems.size());
-    size_t i = 1;
-    for (Term t : elems) hp[i++] = t;
-    return make_boxed(hp);
-}
-
-Term list_from(Process* p, const Term* elems, size_t n) {
-    Term l = NIL;
-    Term* hp = p->alloc(2 * n);
-    for (size_t i = n; i-- > 0;) l = cons_at(hp + 2 * i, elems[i], l);
-    return l;
-}
+Term make_tuple(Process* p, std::initializer_list<Term> elems) { return beam::make_tuple(*p, elems); }
+Term list_from(Process* p, const Term* elems, size_t n) { return make_list_from(*p, elems, n); }
 
 // [{file, "f.erl"}, {line, N}] or [] when the code has no line information there.
 Term location(Process* p, const ModuleCode* mc, const Word* pc) {

@@ -92,33 +92,23 @@ namespace {
         JUMP(call_target_);                       \
     } while (0)
 
-// Calls a BIF whose arguments are x0..x(arity-1); the result replaces x0.
-#define CALL_BIF_X(spec_word)                                           \
+// Calls a BIF in body context (failure raises) with arguments `args`, storing the result.
+#define CALL_BIF_TO(spec_word, args, dst)                               \
     do {                                                                \
         const BifSpec* spec_ = reinterpret_cast<const BifSpec*>(spec_word); \
         SWAPOUT;                                                        \
         p->pc = I; /* lets the BIF see its caller (erlang:nif_error) */ \
-        Term r_ = spec_->fn(p, x);                                      \
+        Term r_ = spec_->fn(p, args);                                   \
         SWAPIN;                                                         \
         if (is_non_value(r_)) {                                         \
-            note_bif_error(p, spec_, x);                                \
-            RAISE();                                                    \
-        }                                                               \
-        x[0] = r_;                                                      \
-    } while (0)
-
-#define BIF_CALL0(spec_word, dst)                                       \
-    do {                                                                \
-        const BifSpec* spec_ = reinterpret_cast<const BifSpec*>(spec_word); \
-        SWAPOUT;                                                        \
-        Term r_ = spec_->fn(p, x);                                      \
-        SWAPIN;                                                         \
-        if (is_non_value(r_)) {                                         \
-            note_bif_error(p, spec_, x);                                \
+            note_bif_error(p, spec_, args);                             \
             RAISE();                                                    \
         }                                                               \
         dst = r_;                                                       \
     } while (0)
+// Arguments in x0..x(arity-1); the result replaces x0.
+#define CALL_BIF_X(spec_word) CALL_BIF_TO(spec_word, x, x[0])
+#define BIF_CALL0(spec_word, dst) CALL_BIF_TO(spec_word, x, dst)
 
 // Guard context (fail label set): failure jumps to it. Body context: failure raises.
 #define BIF_CALL(spec_word, args, fail, dst)                            \
