@@ -11,7 +11,7 @@ namespace beam {
 
 namespace {
 Term list_of_x(Process* p, const Term* x, unsigned n) { return make_list_from(*p, x, n); }
-Term tuple_of(Process* p, std::initializer_list<Term> elems) { return make_tuple(*p, elems); }
+Term tuple_of(Process* p, std::initializer_list<Term> elems) { return beam::make_tuple(*p, elems); }
 
 void raise_undef(Process* p, Term m, Term f, Term* x, unsigned arity) {
     p->error(am::undef);
