@@ -6,6 +6,7 @@
 #include "bifs/bif_families.hpp"
 #include "bifs/bif_util.hpp"
 #include "vm/binary.hpp"
+#include "vm/term_print.hpp"
 #include "vm/module.hpp"
 #include "vm/vm.hpp"
 
@@ -240,6 +241,14 @@ Term process_flag_2(Process* p, const Term* a) {
     return p->badarg();
 }
 
+// beamvm's start-up module reports a crash on stderr as erl does:
+//   init terminating in do_boot (Reason)
+Term report_boot_crash_1(Process* p, const Term* a) {
+    std::fflush(p->vm->out);
+    std::fprintf(stderr, "init terminating in do_boot (%s)\n", display_string(a[0]).c_str());
+    return am::ok;
+}
+
 Term is_builtin_3(Process* p, const Term* a) {
     if (!is_atom(a[0]) || !is_atom(a[1]) || !is_small(a[2])) return p->badarg();
     return make_bool(find_bif(a[0], a[1], unsigned(small_value(a[2]))) != nullptr);
@@ -268,6 +277,7 @@ const BifSpec table[] = {
     {"erlang", "process_info", 2, &process_info_2},
     {"erlang", "process_flag", 2, &process_flag_2},
     {"erlang", "is_builtin", 3, &is_builtin_3},
+    {"beamvm_internal", "report_boot_crash", 1, &report_boot_crash_1},
     {"erlang", "garbage_collect", 0, &garbage_collect_0},
 };
 

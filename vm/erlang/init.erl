@@ -13,6 +13,7 @@ do_boot(Commands, Mode, _Flags) ->
     case catch start_em(Commands) of
         {'EXIT', Reason} ->
             erlang:display({"init terminating in do_boot", Reason}),
+            beamvm_internal:report_boot_crash(Reason),
             erlang:halt(1);
         _ when Mode =:= script ->
             erlang:halt(0);
