@@ -27,6 +27,8 @@ struct Registry {
     Registry() {
         for (auto family : sequential_bif_families) add(family());
         add(system_bifs());
+        add(process_bifs());
+        add(time_bifs());
     }
 
     void add(std::span<const BifSpec> specs) {

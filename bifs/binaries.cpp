@@ -1,5 +1,5 @@
 // Binary BIFs: erlang:byte_size/bit_size/binary_part/split_binary and the simple natives of
-// the binary module (OTP: erl_bif_binary.c). binary:split/match/matches are not here yet.
+// the binary module (OTP: erl_bif_binary.c). binary:split/match/matches are in binary_search.cpp.
 #include <algorithm>
 #include <vector>
 
@@ -38,11 +38,12 @@ bool byte_range(Term start_t, Term len_t, size_t size, size_t* from, size_t* cou
     return true;
 }
 
+// A bitstring's trailing bits are outside every byte range, as in OTP.
 Term part(Process* p, Term bin, Term start, Term len) {
-    if (!is_binary(bin)) return p->badarg();
+    if (!is_bitstring(bin)) return p->badarg();
     size_t from, count;
     if (!byte_range(start, len, bit_view(bin).byte_size(), &from, &count)) return p->badarg();
-    return make_sub_binary(*p, bin, from * 8, count * 8);
+    return make_slice(*p, bin, from * 8, count * 8);
 }
 
 Term part_pos(Process* p, Term bin, Term pos) {
@@ -54,12 +55,12 @@ Term binary_part_2(Process* p, const Term* a) { return part_pos(p, a[0], a[1]); 
 Term binary_part_3(Process* p, const Term* a) { return part(p, a[0], a[1], a[2]); }
 
 Term split_binary_2(Process* p, const Term* a) {
-    if (!is_binary(a[0]) || !is_small(a[1])) return p->badarg();
-    size_t size = bit_view(a[0]).byte_size();
+    if (!is_bitstring(a[0]) || !is_small(a[1])) return p->badarg();
+    BitView v = bit_view(a[0]);
     SWord pos = small_value(a[1]);
-    if (pos < 0 || size_t(pos) > size) return p->badarg();
-    Term left = make_sub_binary(*p, a[0], 0, size_t(pos) * 8);
-    Term right = make_sub_binary(*p, a[0], size_t(pos) * 8, (size - size_t(pos)) * 8);
+    if (pos < 0 || size_t(pos) > v.byte_size()) return p->badarg();
+    Term left = make_slice(*p, a[0], 0, size_t(pos) * 8);
+    Term right = make_slice(*p, a[0], size_t(pos) * 8, v.bit_size - size_t(pos) * 8);
     return make_tuple(*p, {left, right});
 }
 
@@ -97,6 +98,7 @@ Term copy_1(Process* p, const Term* a) { return copy(p, a[0], make_small(1)); }
 Term copy_2(Process* p, const Term* a) { return copy(p, a[0], a[1]); }
 
 Term bin_to_list(Process* p, Term bin, Term start, Term len) {
+    if (!is_binary(bin)) return p->badarg();
     Term sub = part(p, bin, start, len);
     if (is_non_value(sub)) return sub;
     std::string scratch;
@@ -160,6 +162,11 @@ Term decode_unsigned_2(Process* p, const Term* a) { return decode_unsigned(p, a[
 Term encode_unsigned_1(Process* p, const Term* a) { return encode_unsigned(p, a[0], am::big); }
 Term encode_unsigned_2(Process* p, const Term* a) { return encode_unsigned(p, a[0], a[1]); }
 
+Term referenced_byte_size_1(Process* p, const Term* a) {
+    if (!is_bitstring(a[0])) return p->badarg();
+    return make_integer_u(*p, referenced_byte_size(a[0]));
+}
+
 Term list_to_bin_1(Process* p, const Term* a) {
     std::vector<uint8_t> bytes;
     if (!(is_list(a[0]) || is_nil(a[0])) || !iolist_to_bytes(a[0], bytes)) return p->badarg();
@@ -187,6 +194,7 @@ constexpr BifSpec table[] = {
     {"binary", "encode_unsigned", 1, &encode_unsigned_1},
     {"binary", "encode_unsigned", 2, &encode_unsigned_2},
     {"binary", "list_to_bin", 1, &list_to_bin_1},
+    {"binary", "referenced_byte_size", 1, &referenced_byte_size_1},
 };
 
 }  // namespace

@@ -168,7 +168,7 @@ Term split(Process* p, Term subj, Term pat, Term opts) {
         while (!parts.empty() && parts.back().len == 0) parts.pop_back();
     }
     std::vector<Term> items;
-    for (const Match& r : parts) items.push_back(make_sub_binary(*p, subj, r.pos * 8, r.len * 8));
+    for (const Match& r : parts) items.push_back(make_slice(*p, subj, r.pos * 8, r.len * 8));
     return make_list_from(*p, items.data(), items.size());
 }
 

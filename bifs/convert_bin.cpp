@@ -104,6 +104,9 @@ Term term_to_binary_2(Process* p, const Term* a) { return term_to_binary(p, a[0]
 Term binary_to_term(Process* p, Term bin, Term options) {
     if (!is_binary(bin)) return p->badarg();
     DecodeOptions opts;
+    opts.resolve_export = runtime_decode_hooks.resolve_export;
+    opts.resolve_fun = runtime_decode_hooks.resolve_fun;
+    opts.resolve_ctx = p;
     bool want_used = false;
     Term o = options;
     for (; is_list(o); o = tail(o)) {

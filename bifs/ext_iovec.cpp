@@ -58,10 +58,11 @@ void large_binaries(Term top, std::vector<Term>& out) {
             stack.push_back(head(t));
         } else if (is_tuple(t)) {
             for (Word i = tuple_arity(t); i-- > 0;) stack.push_back(tuple_elem(t, i));
-        } else if (is_flat_map(t)) {
-            for (size_t i = map_size(t); i-- > 0;) {
-                stack.push_back(map_values(t)[i]);
-                stack.push_back(map_keys(t)[i]);
+        } else if (is_map(t)) {
+            auto pairs = map_pairs(t, MapOrder::List);  // the encoder's order (deterministic aside)
+            for (size_t i = pairs.size(); i-- > 0;) {
+                stack.push_back(pairs[i].second);
+                stack.push_back(pairs[i].first);
             }
         } else if (is_boxed_sub(t, Sub::Fun)) {
             for (size_t i = fun_num_free(t); i-- > 0;) stack.push_back(fun_free_vars(t)[i]);

@@ -1,7 +1,7 @@
 // erlang:phash2/1,2: OTP's portable hash (make_hash2 in erts utils.c), reproduced bit for
 // bit because it is observable: it decides ETS/dict bucket placement in OTP's own Erlang code
-// and tests compare its values with erl. Built on Bob Jenkins' 1996 mix (lookup2).
-// erlang:phash/2 (the older make_hash) is not implemented yet.
+// and tests compare its values with erl. Built on Bob Jenkins' 1996 mix (vm/jenkins_hash.hpp).
+// erlang:phash/2 (the older make_hash) is in bifs/phash.cpp.
 #include <cstring>
 #include <vector>
 
@@ -9,6 +9,7 @@
 #include "bifs/bif_families.hpp"
 #include "bifs/bif_util.hpp"
 #include "vm/bignum.hpp"
+#include "vm/jenkins_hash.hpp"
 #include "vm/binary.hpp"
 #include "vm/map.hpp"
 #include "vm/module.hpp"
@@ -16,64 +17,17 @@
 namespace beam {
 namespace {
 
-constexpr uint32_t HCONST = 0x9e3779b9u;
-// OTP's HCONST_n is HCONST * n mod 2^32.
-constexpr uint32_t hconst(unsigned n) { return HCONST * n; }
+using jenkins::block_hash;
+using jenkins::hash1;
+using jenkins::hash2;
+using jenkins::HCONST;
+using jenkins::hconst;
+
 // [] hashes to this constant when it is the whole term (OTP special-cases it).
 constexpr uint32_t NIL_ALONE_HASH = 3468870702u;
 // The value mixed in for [] inside a term. Found by search against erl: it is the x for which
 // hash1(0, x, HCONST_2) gives NIL_ALONE_HASH, and it makes "abc" and [a,b] hash as on erl.
 constexpr uint32_t NIL_WORD32 = 2;
-
-inline void mix(uint32_t& a, uint32_t& b, uint32_t& c) {
-    a -= b; a -= c; a ^= (c >> 13);
-    b -= c; b -= a; b ^= (a << 8);
-    c -= a; c -= b; c ^= (b >> 13);
-    a -= b; a -= c; a ^= (c >> 12);
-    b -= c; b -= a; b ^= (a << 16);
-    c -= a; c -= b; c ^= (b >> 5);
-    a -= b; a -= c; a ^= (c >> 3);
-    b -= c; b -= a; b ^= (a << 10);
-    c -= a; c -= b; c ^= (b >> 15);
-}
-
-inline void hash2(uint32_t& h, uint32_t x, uint32_t y, uint32_t k) {
-    uint32_t a = k + x, b = k + y;
-    mix(a, b, h);
-}
-inline void hash1(uint32_t& h, uint32_t x, uint32_t k) { hash2(h, x, 0, k); }
-
-uint32_t block_hash(const uint8_t* k, size_t length, uint32_t initval) {
-    uint32_t a = HCONST, b = HCONST, c = initval;
-    size_t len = length;
-    auto word = [](const uint8_t* p) {
-        return uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16 | uint32_t(p[3]) << 24;
-    };
-    while (len >= 12) {
-        a += word(k);
-        b += word(k + 4);
-        c += word(k + 8);
-        mix(a, b, c);
-        k += 12;
-        len -= 12;
-    }
-    c += uint32_t(length);
-    switch (len) {  // the low byte of c holds the length
-    case 11: c += uint32_t(k[10]) << 24; [[fallthrough]];
-    case 10: c += uint32_t(k[9]) << 16; [[fallthrough]];
-    case 9: c += uint32_t(k[8]) << 8; [[fallthrough]];
-    case 8: b += uint32_t(k[7]) << 24; [[fallthrough]];
-    case 7: b += uint32_t(k[6]) << 16; [[fallthrough]];
-    case 6: b += uint32_t(k[5]) << 8; [[fallthrough]];
-    case 5: b += k[4]; [[fallthrough]];
-    case 4: a += uint32_t(k[3]) << 24; [[fallthrough]];
-    case 3: a += uint32_t(k[2]) << 16; [[fallthrough]];
-    case 2: a += uint32_t(k[1]) << 8; [[fallthrough]];
-    case 1: a += k[0];
-    }
-    mix(a, b, c);
-    return c;
-}
 
 // OTP's atom hash (hashpjw over the UTF-8 text, folding two-byte sequences of code points
 // 0x80..0xFF back to their latin-1 value, so latin-1 atoms hash as they did before UTF-8).
@@ -195,18 +149,21 @@ uint32_t make_hash2(Term top) {
             Word n = tuple_arity(t);
             hash1(h, uint32_t(n), hconst(9));
             for (Word i = n; i-- > 0;) stack.push_back({Item::TermItem, tuple_elem(t, i)});
-        } else if (is_flat_map(t)) {
+        } else if (is_map(t)) {
             size_t n = map_size(t);
             hash1(h, uint32_t(n), hconst(16));
             if (n == 0) continue;
-            // Pairs are hashed independently and xor-ed, so the result ignores key order.
+            // Pairs are hashed independently and xor-ed, so the result ignores key order and
+            // a trie hashes as a flat map with the same pairs would.
             stack.push_back({Item::MapTail, NIL, h, xor_pairs});
             h = 0;
             xor_pairs = 0;
-            for (size_t i = n; i-- > 0;) {
+            MapIterator it(t);
+            Term k, v;
+            while (it.next(&k, &v)) {
                 stack.push_back({Item::MapPair, NIL});
-                stack.push_back({Item::TermItem, map_values(t)[i]});
-                stack.push_back({Item::TermItem, map_keys(t)[i]});
+                stack.push_back({Item::TermItem, v});
+                stack.push_back({Item::TermItem, k});
             }
         } else if (is_float(t)) {
             double d = float_value(t);

@@ -1,10 +1,11 @@
 // erts_internal:map_next/3, the native under maps:iterator/next/to_list/fold/map/filter
 // (OTP: erl_map.c). Called as map_next(Path, Map, Acc):
 //   Acc = iterator  -> {K1, V1, {K2, V2, ... none}}   (the iterator chain for maps:next/1)
-//   Acc = a list    -> [{K1, V1}, {K2, V2}, ... | Acc]
-// OTP walks a hash trie in chunks and returns [Path', Map | Acc] to be called again; for a
-// flat map it returns every pair at once and only checks that Path is 0..size. Our maps are
-// flat at every size (vm/map.hpp), so the chunked form never arises here.
+//   Acc = a list    -> [{K, V}, ... | Acc] in list order
+// (vm/map.hpp): maps:next and maps:fold visit a trie depth first in ascending slots, and
+// maps:to_list comes out in the reverse of that, as on erl; a flat map is in key order for both. OTP walks a
+// trie in chunks and returns [Path', Map | Acc] to be called again; here every pair comes at
+// once, which gives the same results, so the only Path that arrives is the initial 0.
 #include "bifs/bif.hpp"
 #include "bifs/bif_families.hpp"
 #include "bifs/bif_util.hpp"
@@ -15,19 +16,24 @@ namespace {
 
 Term map_next_3(Process* p, const Term* a) {
     Term path = a[0], map = a[1], acc = a[2];
-    if (!is_flat_map(map) || !is_small(path)) return p->badarg();
-    size_t n = map_size(map);
-    if (small_value(path) < 0 || size_t(small_value(path)) > n) return p->badarg();
-    const Term* keys = map_keys(map);
-    const Term* values = map_values(map);
+    if (!is_map(map) || !is_small(path)) return p->badarg();
+    SWord limit = is_flat_map(map) ? SWord(map_size(map)) : 0;
+    if (small_value(path) < 0 || small_value(path) > limit) return p->badarg();
+    auto pairs = map_pairs(map, MapOrder::Iteration);
+    if (is_flat_map(map)) pairs.erase(pairs.begin(), pairs.begin() + small_value(path));
     if (acc == am::iterator) {
         Term chain = am::none;
-        for (size_t i = n; i-- > 0;) chain = make_tuple(*p, {keys[i], values[i], chain});
+        for (size_t i = pairs.size(); i-- > 0;) chain = make_tuple(*p, {pairs[i].first, pairs[i].second, chain});
         return chain;
     }
     if (!is_list(acc) && !is_nil(acc)) return p->badarg();
+    // List order: key order for a flat map, reverse iteration order for a trie.
     Term out = acc;
-    for (size_t i = n; i-- > 0;) out = cons_at(p->alloc(2), make_tuple(*p, {keys[i], values[i]}), out);
+    if (is_flat_map(map)) {
+        for (size_t i = pairs.size(); i-- > 0;) out = cons_at(p->alloc(2), make_tuple(*p, {pairs[i].first, pairs[i].second}), out);
+    } else {
+        for (const auto& [k, v] : pairs) out = cons_at(p->alloc(2), make_tuple(*p, {k, v}), out);
+    }
     return out;
 }
 

@@ -51,40 +51,52 @@ Term take_2(Process* p, const Term* a) {
     return make_tuple(*p, {value, map_remove(*p, a[1], a[0])});
 }
 
-void append_pairs(Term m, std::vector<std::pair<Term, Term>>& out) {
-    size_t n = map_size(m);
-    for (size_t i = 0; i < n; ++i) out.emplace_back(map_keys(m)[i], map_values(m)[i]);
-}
-
-// Values of the second map win, as map_from_pairs keeps the last duplicate.
+// Values of the second map win. Two flat maps merge through one sort (map_from_pairs keeps the
+// last duplicate); otherwise the smaller map's pairs are put into the larger one.
 Term merge_2(Process* p, const Term* a) {
     if (!is_map(a[0])) return badmap(p, a[0]);
     if (!is_map(a[1])) return badmap(p, a[1]);
     if (map_size(a[1]) == 0) return a[0];
     if (map_size(a[0]) == 0) return a[1];
-    std::vector<std::pair<Term, Term>> pairs;
-    append_pairs(a[0], pairs);
-    append_pairs(a[1], pairs);
-    return map_from_pairs(*p, std::move(pairs));
+    if (is_flat_map(a[0]) && is_flat_map(a[1])) {
+        auto pairs = map_pairs(a[0], MapOrder::Iteration);
+        auto second = map_pairs(a[1], MapOrder::Iteration);
+        pairs.insert(pairs.end(), second.begin(), second.end());
+        return map_from_pairs(*p, std::move(pairs));
+    }
+    Term m;
+    if (map_size(a[1]) <= map_size(a[0])) {
+        m = a[0];
+        for (const auto& [k, v] : map_pairs(a[1], MapOrder::Iteration)) m = map_put(*p, m, k, v);
+    } else {
+        m = a[1];
+        for (const auto& [k, v] : map_pairs(a[0], MapOrder::Iteration))
+            if (!map_get(m, k)) m = map_put(*p, m, k, v);
+    }
+    return m;
 }
 
+// keys/values/to_list build their lists in list order (vm/map.hpp), as OTP does.
 Term keys_1(Process* p, const Term* a) {
     if (!is_map(a[0])) return badmap(p, a[0]);
-    return make_list_from(*p, map_keys(a[0]), map_size(a[0]));
+    std::vector<Term> keys;
+    for (const auto& kv : map_pairs(a[0], MapOrder::List)) keys.push_back(kv.first);
+    return make_list_from(*p, keys.data(), keys.size());
 }
 
 Term values_1(Process* p, const Term* a) {
     if (!is_map(a[0])) return badmap(p, a[0]);
-    return make_list_from(*p, map_values(a[0]), map_size(a[0]));
+    std::vector<Term> values;
+    for (const auto& kv : map_pairs(a[0], MapOrder::List)) values.push_back(kv.second);
+    return make_list_from(*p, values.data(), values.size());
 }
 
 Term to_list_1(Process* p, const Term* a) {
     Term m = a[0];
     if (!is_map(m)) return badmap(p, m);
-    size_t n = map_size(m);
-    std::vector<Term> pairs(n);
-    for (size_t i = 0; i < n; ++i) pairs[i] = make_tuple(*p, {map_keys(m)[i], map_values(m)[i]});
-    return make_list_from(*p, pairs.data(), n);
+    std::vector<Term> pairs;
+    for (const auto& [k, v] : map_pairs(m, MapOrder::List)) pairs.push_back(make_tuple(*p, {k, v}));
+    return make_list_from(*p, pairs.data(), pairs.size());
 }
 
 Term from_list_1(Process* p, const Term* a) {

@@ -58,7 +58,6 @@ double f_pow(double x, double y) { return std::pow(x, y); }
 double f_fmod(double x, double y) { return std::fmod(x, y); }
 
 Term pi_0(Process* p, const Term*) { return make_float(*p, std::numbers::pi); }
-Term tau_0(Process* p, const Term*) { return make_float(*p, 2 * std::numbers::pi); }
 
 constexpr BifSpec table[] = {
     {"math", "sin", 1, &math_1<f_sin>},       {"math", "cos", 1, &math_1<f_cos>},
@@ -73,7 +72,7 @@ constexpr BifSpec table[] = {
     {"math", "erfc", 1, &math_1<f_erfc>},     {"math", "floor", 1, &math_1<f_floor>},
     {"math", "ceil", 1, &math_1<f_ceil>},     {"math", "atan2", 2, &math_2<f_atan2>},
     {"math", "pow", 2, &math_2<f_pow>},       {"math", "fmod", 2, &math_2<f_fmod>},
-    {"math", "pi", 0, &pi_0},                 {"math", "tau", 0, &tau_0},
+    {"math", "pi", 0, &pi_0},  // math:tau/0 arrived in OTP 26: undef on OTP 25
 };
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include "bifs/bif_families.hpp"
 #include "bifs/bif_util.hpp"
 #include "vm/bignum.hpp"
+#include "vm/term_refs.hpp"
 #include "vm/term_print.hpp"
 
 namespace beam {
@@ -22,20 +23,11 @@ Term display_1(Process*, const Term* a) {
     return am::true_;
 }
 
-std::atomic<uint64_t> ref_counter{1};
 std::atomic<uint64_t> unique_counter{1};
 
 // Three 32-bit id words, laid out like OTP's (first word 18 bits), from one counter that is
 // shared by every process and never repeats within this OS process.
-Term make_ref_0(Process* p, const Term*) {
-    uint64_t n = ref_counter.fetch_add(1, std::memory_order_relaxed);
-    Term* hp = p->alloc(REF_WORDS);
-    hp[0] = make_header(Sub::Ref, 3);
-    hp[1] = Term{n & 0x3FFFF};
-    hp[2] = Term{(n >> 18) & 0xFFFFFFFF};
-    hp[3] = Term{n >> 50};
-    return make_boxed(hp);
-}
+Term make_ref_0(Process* p, const Term*) { return make_new_ref(*p); }
 
 Term error_1(Process* p, const Term* a) { return p->error(a[0]); }
 

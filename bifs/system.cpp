@@ -2,10 +2,18 @@
 // process's own identity, funs built by name. Mirrors the erlang module of OTP 25.
 #include <cstdio>
 #include <cstdlib>
+#include <unistd.h>
+
+extern char** environ;
+#include <thread>
 
 #include "bifs/bif_families.hpp"
 #include "bifs/bif_util.hpp"
+#include <fmt/format.h>
+
 #include "vm/binary.hpp"
+#include "vm/copy_term.hpp"
+#include "vm/term_order.hpp"
 #include "vm/term_print.hpp"
 #include "vm/module.hpp"
 #include "vm/vm.hpp"
@@ -93,17 +101,27 @@ Term system_info_1(Process* p, const Term* a) {
     if (what == am::version) return make_string(*p, "13.1.5");
     if (what == atom("system_version"))
         return make_string(*p, "Erlang/OTP 25 [beamvm] [64-bit]\n");
-    if (what == atom("schedulers") || what == atom("schedulers_online")) return make_small(1);
-    if (what == atom("process_count")) return make_small(1);
+    if (what == atom("schedulers") || what == atom("schedulers_online"))
+        return make_small(p->vm->scheds ? p->vm->scheds->count() : 1);
+    if (what == atom("process_count")) return make_small(SWord(p->vm->procs.count()));
     if (what == atom("process_limit")) return make_small(262144);
     if (what == atom("atom_count")) return make_small(SWord(AtomTable::instance().size()));
     if (what == atom("atom_limit")) return make_small(SWord(MAX_ATOMS));
     if (what == atom("thread_pool_size")) return make_small(0);
-    if (what == atom("logical_processors")) return make_small(1);
+    if (what == atom("logical_processors") || what == atom("logical_processors_available") ||
+        what == atom("logical_processors_online"))
+        return make_small(SWord(std::max(1u, std::thread::hardware_concurrency())));
     if (what == atom("hipe_architecture")) return am::undefined;
     if (what == atom("debug_compiled") || what == atom("smp_support") || what == atom("threads"))
         return what == atom("debug_compiled") ? am::false_ : am::true_;
     if (what == atom("endian")) return am::little;
+    if (what == atom("os_type")) return make_tuple(*p, {atom("unix"), atom("linux")});
+    if (what == atom("os_version")) return make_tuple(*p, {make_small(6), make_small(1), make_small(0)});
+    if (what == atom("emu_type")) return atom("opt");
+    if (what == atom("emu_flavor")) return atom("emu");
+    if (what == atom("build_type")) return atom("opt");
+    if (what == atom("kernel_poll")) return am::false_;
+    if (what == atom("creation")) return make_small(0);
     return p->badarg();
 }
 
@@ -178,10 +196,6 @@ Term fun_info_2(Process* p, const Term* a) {
 
 Term group_leader_0(Process* p, const Term*) { return p->group_leader == NIL ? p->pid : p->group_leader; }
 
-Term is_process_alive_1(Process* p, const Term* a) {
-    if (!is_pid(a[0])) return p->badarg();
-    return make_bool(a[0] == p->pid);
-}
 
 Term pre_loaded_0(Process* p, const Term*) { return NIL; }
 
@@ -227,6 +241,7 @@ Term process_flag_2(Process* p, const Term* a) {
     if (a[0] == atom("trap_exit")) {
         if (!is_boolean_atom(a[1])) return p->badarg();
         Term old = make_bool(p->trap_exit);
+        std::lock_guard lock(p->sched.info_mutex);
         p->trap_exit = a[1] == am::true_;
         return old;
     }
@@ -234,6 +249,9 @@ Term process_flag_2(Process* p, const Term* a) {
         if (a[1] != atom("low") && a[1] != am::normal && a[1] != atom("high") && a[1] != atom("max"))
             return p->badarg();
         Term old = p->priority;
+        static const Term order[] = {atom("max"), atom("high"), am::normal, atom("low")};
+        for (int i = 0; i < 4; ++i)
+            if (order[i] == a[1]) p->sched.prio = i;
         p->priority = a[1];
         return old;
     }
@@ -248,6 +266,165 @@ Term report_boot_crash_1(Process* p, const Term* a) {
     std::fprintf(stderr, "init terminating in do_boot (%s)\n", display_string(a[0]).c_str());
     return am::ok;
 }
+
+// ---- the built-in I/O server's access to stdin/stdout (vm/erlang/beamvm_io_server.erl) ----
+
+// Appends chardata (nested lists of characters and binaries) as code points. Binaries are
+// UTF-8 when `utf8`, else latin1 bytes. False if it is not chardata.
+bool flatten_chars(Term t, bool utf8, std::vector<uint32_t>& out) {
+    std::vector<Term> stack{t};
+    while (!stack.empty()) {
+        Term x = stack.back();
+        stack.pop_back();
+        while (is_list(x)) {
+            Term h = head(x);
+            if (is_small(h)) {
+                if (small_value(h) < 0 || small_value(h) > 0x10FFFF) return false;
+                out.push_back(uint32_t(small_value(h)));
+            } else if (is_list(h) || is_nil(h) || is_binary(h)) {
+                stack.push_back(tail(x));
+                x = h;
+                continue;
+            } else {
+                return false;
+            }
+            x = tail(x);
+        }
+        if (is_binary(x)) {
+            BitView v = bit_view(x);
+            std::string_view bytes(reinterpret_cast<const char*>(v.bytes()), v.byte_size());
+            if (utf8) {
+                if (!decode_utf8(bytes, out)) return false;
+            } else {
+                for (unsigned char c : bytes) out.push_back(c);
+            }
+        } else if (!is_nil(x)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+Term put_chars_2(Process* p, const Term* a) {
+    bool utf8 = a[0] == am::unicode || a[0] == am::utf8;
+    std::vector<uint32_t> cps;
+    if (!flatten_chars(a[1], utf8, cps)) return atom("badarg");
+    if (!utf8) {
+        for (uint32_t c : cps)
+            if (c > 255) return atom("badarg");
+    }
+    // stdout is latin1, as erl -noshell writing to a pipe: wider characters are escaped.
+    std::string out;
+    out.reserve(cps.size());
+    for (uint32_t c : cps) {
+        if (c < 256) out.push_back(char(c));
+        else out += fmt::format("\\x{{{:X}}}", c);
+    }
+    std::fwrite(out.data(), 1, out.size(), p->vm->out);
+    std::fflush(p->vm->out);
+    return am::ok;
+}
+
+Term read_line_0(Process* p, const Term*) {
+    std::string line;
+    int c;
+    while ((c = std::fgetc(stdin)) != EOF) {
+        line.push_back(char(c));
+        if (c == '\n') break;
+    }
+    if (line.empty()) return am::eof;
+    return make_binary(*p, line);
+}
+
+Term read_chars_1(Process* p, const Term* a) {
+    if (!is_small(a[0]) || small_value(a[0]) < 0) return p->badarg();
+    std::string buf(size_t(small_value(a[0])), '\0');
+    size_t n = std::fread(buf.data(), 1, buf.size(), stdin);
+    if (n == 0 && buf.size() > 0) return am::eof;
+    buf.resize(n);
+    return make_binary(*p, buf);
+}
+
+// ---- persistent_term ----
+// Values live in the VM's never-collected area, so readers share them without copying.
+// Erasing or replacing leaks the old copy (OTP frees it after a global GC; not done yet).
+
+const Term* persistent_find(VM& vm, Term key) {
+    for (auto& [k, v] : vm.persistent.items)
+        if (eq_exact(k, key)) return &v;
+    return nullptr;
+}
+
+Term pt_get_1(Process* p, const Term* a) {
+    std::lock_guard lock(p->vm->persistent.mutex);
+    const Term* v = persistent_find(*p->vm, a[0]);
+    return v ? *v : p->badarg();
+}
+
+Term pt_get_2(Process* p, const Term* a) {
+    std::lock_guard lock(p->vm->persistent.mutex);
+    const Term* v = persistent_find(*p->vm, a[0]);
+    return v ? *v : a[1];
+}
+
+Term pt_put_2(Process* p, const Term* a) {
+    VM& vm = *p->vm;
+    std::lock_guard lock(vm.persistent.mutex);
+    Term value = copy_term(a[1], vm.persistent.area);
+    for (auto& [k, v] : vm.persistent.items)
+        if (eq_exact(k, a[0])) {
+            v = value;
+            return am::ok;
+        }
+    vm.persistent.items.push_back({copy_term(a[0], vm.persistent.area), value});
+    return am::ok;
+}
+
+Term pt_erase_1(Process* p, const Term* a) {
+    VM& vm = *p->vm;
+    std::lock_guard lock(vm.persistent.mutex);
+    auto& items = vm.persistent.items;
+    for (size_t i = 0; i < items.size(); ++i)
+        if (eq_exact(items[i].first, a[0])) {
+            items.erase(items.begin() + long(i));
+            return am::true_;
+        }
+    return am::false_;
+}
+
+// ---- os ----
+Term os_getenv_1(Process* p, const Term* a) {
+    auto name = char_list_to_utf8(a[0]);
+    if (!name) return p->badarg();
+    const char* v = std::getenv(name->c_str());
+    return v ? make_string(*p, v) : am::false_;
+}
+
+Term os_getenv_0(Process* p, const Term*) {
+
+    std::vector<Term> items;
+    for (char** e = environ; *e; ++e) items.push_back(make_string(*p, *e));
+    return make_list_from(*p, items.data(), items.size());
+}
+
+Term os_putenv_2(Process* p, const Term* a) {
+    auto name = char_list_to_utf8(a[0]), value = char_list_to_utf8(a[1]);
+    if (!name || !value || name->empty() || name->find('=') != std::string::npos) return p->badarg();
+    ::setenv(name->c_str(), value->c_str(), 1);
+    return am::true_;
+}
+
+Term os_unsetenv_1(Process* p, const Term* a) {
+    auto name = char_list_to_utf8(a[0]);
+    if (!name) return p->badarg();
+    ::unsetenv(name->c_str());
+    return am::true_;
+}
+
+Term os_getpid_0(Process* p, const Term*) { return make_string(*p, std::to_string(::getpid())); }
+
+// io.erl asks whether the group leader's node understands unicode I/O requests: ours does.
+Term dflag_unicode_io_1(Process* p, const Term* a) { return am::true_; }
 
 Term is_builtin_3(Process* p, const Term* a) {
     if (!is_atom(a[0]) || !is_atom(a[1]) || !is_small(a[2])) return p->badarg();
@@ -272,12 +449,24 @@ const BifSpec table[] = {
     {"erlang", "make_fun", 3, &make_fun_3},
     {"erlang", "fun_info", 2, &fun_info_2},
     {"erlang", "group_leader", 0, &group_leader_0},
-    {"erlang", "is_process_alive", 1, &is_process_alive_1},
     {"erlang", "pre_loaded", 0, &pre_loaded_0},
     {"erlang", "process_info", 2, &process_info_2},
     {"erlang", "process_flag", 2, &process_flag_2},
     {"erlang", "is_builtin", 3, &is_builtin_3},
     {"beamvm_internal", "report_boot_crash", 1, &report_boot_crash_1},
+    {"beamvm_internal", "put_chars", 2, &put_chars_2},
+    {"net_kernel", "dflag_unicode_io", 1, &dflag_unicode_io_1},
+    {"os", "getenv", 0, &os_getenv_0},
+    {"os", "getenv", 1, &os_getenv_1},
+    {"os", "putenv", 2, &os_putenv_2},
+    {"os", "unsetenv", 1, &os_unsetenv_1},
+    {"os", "getpid", 0, &os_getpid_0},
+    {"persistent_term", "get", 1, &pt_get_1},
+    {"persistent_term", "get", 2, &pt_get_2},
+    {"persistent_term", "put", 2, &pt_put_2},
+    {"persistent_term", "erase", 1, &pt_erase_1},
+    {"beamvm_internal", "read_line", 0, &read_line_0},
+    {"beamvm_internal", "read_chars", 1, &read_chars_1},
     {"erlang", "garbage_collect", 0, &garbage_collect_0},
 };
 

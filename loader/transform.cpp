@@ -107,6 +107,8 @@ Result<void> Transformer::run() {
         fe->num_free = l.num_free;
         fe->index = l.index;
         fe->old_uniq = l.old_uniq;
+        fe->new_index = l.index;
+        std::copy(std::begin(mc_.md5), std::end(mc_.md5), fe->md5);
         fe->address = em_.address_of_label(l.label);
         fe->code = &mc_;
         if (!fe->address) return make_error(fmt::format("fun entry to undefined label {}", l.label));

@@ -1,4 +1,4 @@
-// Bit-syntax instructions become one specific instruction that points at a side table holding
+// Bit-syntax instructions (OTP 25's and the older construction ones) become one specific instruction that points at a side table holding
 // the decoded operands (vm/interp_support.hpp: BsCreateOp, BsMatchOp). The side tables are
 // owned by ModuleCode::side_tables; labels inside them are patched by the Emitter.
 #include "loader/transform_bits.hpp"
@@ -155,6 +155,62 @@ void match(const GenericInstr& gi, const ParsedModule& pm, ModuleCode& mc, Emitt
     em.emit("bs_match", {px(op.get())});
 }
 
+// The construction instructions of OTP 24 and earlier; operand layout in vm/interp_support.hpp.
+void legacy(const GenericInstr& gi, const ParsedModule& pm, ModuleCode& mc, Emitter& em) {
+    const auto& a = gi.args;
+    auto op = std::make_shared<BsMatchOp>();
+    op->opcode = gi.opcode;
+    uint32_t fail = 0;
+    auto w = [&](size_t i) { return any_word(a[i], mc); };
+    auto u = [&](size_t i) { return Word(a[i].value); };
+    Word* r = op->args;
+    switch (gi.opcode) {
+    case op_bs_init2:  // Fail Size Words Live Flags Dst
+    case op_bs_init_bits:
+        fail = uint32_t(a[0].value);
+        r[0] = w(1), r[1] = u(2), r[2] = u(3), r[3] = w(5);
+        break;
+    case op_bs_append:  // Fail Size Extra Live Unit Bin Flags Dst
+        fail = uint32_t(a[0].value);
+        r[0] = w(1), r[1] = u(2), r[2] = u(3), r[3] = u(4), r[4] = w(5), r[5] = w(7);
+        break;
+    case op_bs_private_append:  // Fail Size Unit Bin Flags Dst
+        fail = uint32_t(a[0].value);
+        r[0] = w(1), r[1] = u(2), r[2] = w(3), r[3] = w(5);
+        break;
+    case op_bs_add:  // Fail Src1 Src2 Unit Dst
+        fail = uint32_t(a[0].value);
+        r[0] = w(1), r[1] = w(2), r[2] = u(3), r[3] = w(4);
+        break;
+    case op_bs_utf8_size:  // Fail Src Dst
+    case op_bs_utf16_size:
+        fail = uint32_t(a[0].value);
+        r[0] = w(1), r[1] = w(2);
+        break;
+    case op_bs_put_integer:  // Fail Size Unit Flags Src
+    case op_bs_put_float:
+    case op_bs_put_binary:
+        fail = uint32_t(a[0].value);
+        r[0] = w(1), r[1] = u(2), r[2] = match_flags(a[3]), r[3] = w(4);
+        break;
+    case op_bs_put_string:  // Bytes StringOffset
+        r[0] = u(0);
+        if (!copy_strings(pm, a[1].value, r[0], op->string_bytes, em)) return;
+        op->strings = op->string_bytes.data();
+        break;
+    case op_bs_put_utf8:  // Fail Flags Src
+    case op_bs_put_utf16:
+    case op_bs_put_utf32:
+        fail = uint32_t(a[0].value);
+        r[0] = match_flags(a[1]), r[1] = w(2);
+        break;
+    default: return;
+    }
+    em.side_label(&op->fail, fail);
+    mc.side_tables.push_back(op);
+    em.emit("bs_construct_legacy", {px(op.get())});
+}
+
 }  // namespace
 
 bool transform_bits(const GenericInstr& gi, const ParsedModule& pm, ModuleCode& mc, Emitter& em) {
@@ -180,6 +236,20 @@ bool transform_bits(const GenericInstr& gi, const ParsedModule& pm, ModuleCode& 
     case op_bs_get_position:
     case op_bs_set_position:
     case op_bs_context_to_binary: match(gi, pm, mc, em); return true;
+    case op_bs_init2:
+    case op_bs_init_bits:
+    case op_bs_append:
+    case op_bs_private_append:
+    case op_bs_add:
+    case op_bs_utf8_size:
+    case op_bs_utf16_size:
+    case op_bs_put_integer:
+    case op_bs_put_float:
+    case op_bs_put_binary:
+    case op_bs_put_string:
+    case op_bs_put_utf8:
+    case op_bs_put_utf16:
+    case op_bs_put_utf32: legacy(gi, pm, mc, em); return true;
     default: return false;
     }
 }

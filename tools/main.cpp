@@ -6,6 +6,7 @@
 #include <cstring>
 #include <filesystem>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "bifs/bif_util.hpp"
@@ -34,7 +35,7 @@ Runs .beam files compiled by OTP 25's erlc.
                       end the VM (as on erl); beamvm also ends when nothing is left to run
   --otp-root Dir      OTP installation whose lib/*/ebin directories end the code path
                       (default: found from `erl` on PATH, else /usr/lib/erlang)
-  +S N                number of schedulers (accepted; one scheduler until processes land)
+  +S N                number of scheduler threads (default: one per core)
   --help              this text
 
   beamvm path/to/m.beam Args...
@@ -88,21 +89,22 @@ struct BootArgs {
     bool script;
 };
 
-Term string_list(Process& p, const std::vector<std::string>& v, bool as_atoms) {
+Term string_list(TermAllocator& a, const std::vector<std::string>& v, bool as_atoms) {
     std::vector<Term> items;
-    for (const std::string& s : v) items.push_back(as_atoms ? atom(s) : make_string(p, s));
-    return make_list_from(p, items.data(), items.size());
+    for (const std::string& s : v) items.push_back(as_atoms ? atom(s) : make_string(a, s));
+    return make_list_from(a, items.data(), items.size());
 }
 
-std::vector<Term> boot_args(Process& p, void* ctx) {
+Term boot_args(TermAllocator& a, void* ctx) {
     auto* b = static_cast<BootArgs*>(ctx);
     std::vector<Term> cmds;
     for (const Command& c : *b->commands) {
-        Term args = c.has_args ? string_list(p, c.args, !c.strings) : atom("none");
-        cmds.push_back(make_tuple(p, {atom(c.module), atom(c.function), args}));
+        Term args = c.has_args ? string_list(a, c.args, !c.strings) : atom("none");
+        cmds.push_back(make_tuple(a, {atom(c.module), atom(c.function), args}));
     }
     Term mode = b->script ? atom("script") : atom("noshell");
-    return {make_list_from(p, cmds.data(), cmds.size()), mode, NIL};
+    Term items[3] = {make_list_from(a, cmds.data(), cmds.size()), mode, NIL};
+    return make_list_from(a, items, 3);
 }
 
 bool is_flag(const char* a) { return a[0] == '-' || a[0] == '+'; }
@@ -116,6 +118,7 @@ int main(int argc, char** argv) {
     std::string otp_root;
     std::string script_path;
     bool script = false;
+    int schedulers = int(std::max(1u, std::thread::hardware_concurrency()));
 
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
@@ -144,7 +147,12 @@ int main(int argc, char** argv) {
         } else if (a == "--otp-root" && i + 1 < argc) {
             otp_root = argv[++i];
         } else if (a == "+S" && i + 1 < argc) {
-            ++i;
+            // erl's form is +S Schedulers[:SchedulersOnline]
+            schedulers = std::atoi(argv[++i]);
+            if (schedulers < 1 || schedulers > 1024) {
+                std::fprintf(stderr, "beamvm: bad scheduler count '%s'\n", argv[i]);
+                return 2;
+            }
         } else if (!is_flag(argv[i]) && a.ends_with(".beam")) {
             script = true;
             script_path = a;
@@ -181,7 +189,7 @@ int main(int argc, char** argv) {
         }
     }
     BootArgs boot{&commands, script};
-    RunResult r = run_call(vm, vm.root(), atom("init"), atom("do_boot"), &boot_args, &boot);
+    int status = run_vm(vm, schedulers, atom("init"), atom("do_boot"), &boot_args, &boot);
     std::fflush(stdout);
-    return r.exit_status;
+    return status;
 }

@@ -128,6 +128,34 @@ Term make_sub_binary(TermAllocator& a, Term bin, size_t bit_offset, size_t bit_s
     return make_boxed(hp);
 }
 
+Term make_slice(TermAllocator& a, Term bin, size_t bit_offset, size_t bit_size) {
+    if (bit_size > HEAP_BIN_LIMIT * 8) return make_sub_binary(a, bin, bit_offset, bit_size);
+    const Term* p = boxed_ptr(bin);
+    Sub s = header_sub(p[0]);
+    Term under = bin;
+    size_t abs = bit_offset;
+    if (s == Sub::SubBin || s == Sub::MatchState) {
+        under = p[1];
+        if (s == Sub::SubBin) abs += size_t(p[2].raw);
+    }
+    Underlying u = underlying_of(under);
+    if (abs == 0 && bit_size == u.bit_size) return under;
+    size_t bytes = (bit_size + 7) / 8;
+    uint8_t* data;
+    Term copy = make_binary_uninit(a, bytes, &data);
+    if (bytes) data[bytes - 1] = 0;
+    copy_bits(u.base, abs, data, 0, bit_size);
+    return bit_size % 8 ? make_sub_binary(a, copy, 0, bit_size) : copy;
+}
+
+size_t referenced_byte_size(Term bin) {
+    const Term* p = boxed_ptr(bin);
+    Sub s = header_sub(p[0]);
+    if (s == Sub::SubBin || s == Sub::MatchState) p = boxed_ptr(p[1]);
+    if (header_sub(p[0]) == Sub::RefcBin) return reinterpret_cast<const BinaryBlob*>(p[2].raw)->capacity;
+    return size_t(p[1].raw);
+}
+
 void copy_bits(const uint8_t* src, size_t src_off, uint8_t* dst, size_t dst_off, size_t bits) {
     if (bits == 0) return;
     if (((src_off | dst_off) & 7) == 0) {

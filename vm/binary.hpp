@@ -68,6 +68,14 @@ Term make_binary_uninit(TermAllocator& a, size_t n, uint8_t** data);
 // A sub-binary of `bin` covering bits [bit_offset, bit_offset+bit_size) relative to `bin`.
 Term make_sub_binary(TermAllocator& a, Term bin, size_t bit_offset, size_t bit_size);
 
+// A part of `bin` as OTP hands one out (matching, binary_part, split_binary, binary:split):
+// at most HEAP_BIN_LIMIT bytes are copied into a fresh heap binary, so a small slice never keeps
+// a large binary alive (observable through binary:referenced_byte_size/1); larger parts are
+// sub-binaries. Offsets as make_sub_binary's.
+Term make_slice(TermAllocator& a, Term bin, size_t bit_offset, size_t bit_size);
+// The bytes a binary keeps alive: the underlying binary's allocation (binary:referenced_byte_size).
+size_t referenced_byte_size(Term bin);
+
 // Copies `bits` bits starting at bit `src_off` of `src` to bit `dst_off` of `dst`.
 void copy_bits(const uint8_t* src, size_t src_off, uint8_t* dst, size_t dst_off, size_t bits);
 

@@ -163,7 +163,7 @@ const Word* bs_match(Process* p, Term* x, Term* E, const BsMatchOp* op) {
     case op_bs_get_binary2: {
         size_t bits;
         if (!binary_bits(c, arg(1), a[2], &bits)) return fail();
-        Term v = make_sub_binary(*p, ct, c.pos(), bits);
+        Term v = make_slice(*p, ct, c.pos(), bits);
         c.advance(bits);
         dst(4) = v;
         return BS_NEXT;
@@ -198,7 +198,7 @@ const Word* bs_match(Process* p, Term* x, Term* E, const BsMatchOp* op) {
         return BS_NEXT;
     }
     case op_bs_get_tail:
-        dst(1) = make_sub_binary(*p, ct, c.pos(), c.left());
+        dst(1) = make_slice(*p, ct, c.pos(), c.left());
         return BS_NEXT;
     case op_bs_get_position:
         dst(1) = make_small(SWord(c.pos()));

@@ -4,6 +4,7 @@
 #include "bifs/bif_util.hpp"
 #include "vm/bignum.hpp"
 #include "vm/interp.hpp"
+#include "vm/fun_resolve.hpp"
 #include "vm/interp_support.hpp"
 #include "vm/vm.hpp"
 
@@ -62,6 +63,10 @@ void bad_apply_list(Process* p, Term m_or_fun, Term f, Term args) {
 const Word* fun_target(Process* p, Term* x, unsigned arity, Term fun) {
     if (is_boxed_sub(fun, Sub::Fun)) {
         FunEntry* fe = fun_entry(fun);
+        if (fe->detached && fe->fun_arity() == arity) {
+            fe = resolve_detached_fun(p, x, arity, fun);
+            if (!fe) return nullptr;
+        }
         if (fe->fun_arity() != arity) {
             p->error(am::badarity);
             p->fvalue = tuple_of(p, {am::badarity, tuple_of(p, {fun, list_of_x(p, x, arity)})});
@@ -102,11 +107,10 @@ bool unpack_args(Term list, Term* x, unsigned* n) {
 Term make_closure(Process* p, FunEntry* fe, const Word* free_ops, Term* x, Word n) {
     // Decode the free variables before allocating: allocation never moves the stack, but keep
     // the reads first so the order does not matter.
-    Term* hp = p->alloc(2 + n);
-    hp[0] = make_header(Sub::Fun, 1 + n);
-    hp[1] = Term{reinterpret_cast<Word>(fe)};
-    for (Word i = 0; i < n; ++i) hp[2 + i] = any_operand(free_ops[i], x, p->stop);
-    return make_boxed(hp);
+    Term* hp = p->alloc(FUN_HEADER_WORDS + n);
+    Term fun = make_fun_at(hp, fe, p->pid, n);
+    for (Word i = 0; i < n; ++i) fun_free_vars(fun)[i] = any_operand(free_ops[i], x, p->stop);
+    return fun;
 }
 
 bool is_function_of_arity(Term f, Term arity) {

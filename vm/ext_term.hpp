@@ -12,6 +12,18 @@
 namespace beam {
 
 struct Export;
+struct FunEntry;
+
+// What NEW_FUN_EXT says about a local fun's code (OTP 25: Uniq is the module's md5).
+struct FunRef {
+    Term module;
+    uint32_t index;      // OldIndex: position in the module's FunT
+    uint32_t new_index;  // Index
+    uint32_t old_uniq;
+    uint8_t md5[16];
+    uint32_t fun_arity;
+    uint32_t num_free;
+};
 
 struct DecodeOptions {
     bool safe = false;  // refuse to create new atoms
@@ -20,11 +32,27 @@ struct DecodeOptions {
     // detached exports that lives as long as the program (tests, literals parsed before the
     // runtime exists); the runtime can re-point such literals when it loads the module.
     Export* (*resolve_export)(void* ctx, Term module, Term function, uint32_t arity) = nullptr;
-    void* resolve_ctx = nullptr;
+    // Finds the FunEntry a NEW_FUN_EXT fun refers to (the loaded code of the decoding process's
+    // namespace, when it matches). When null, or when it returns null, the entry is
+    // detached_fun(ref): a call resolves it later.
+    FunEntry* (*resolve_fun)(void* ctx, const FunRef& ref) = nullptr;
+    void* resolve_ctx = nullptr;  // passed to both resolvers
 };
+
+// The resolvers binary_to_term uses, with the calling Process* as context. The runtime fills
+// them in (vm/fun_resolve.cpp); without it (unit tests of the BIFs) both stay null.
+struct RuntimeDecodeHooks {
+    Export* (*resolve_export)(void* ctx, Term module, Term function, uint32_t arity) = nullptr;
+    FunEntry* (*resolve_fun)(void* ctx, const FunRef& ref) = nullptr;
+};
+inline RuntimeDecodeHooks runtime_decode_hooks;
 
 // The detached export entry for M:F/A used when DecodeOptions::resolve_export is null.
 Export* detached_export(Term module, Term function, uint32_t arity);
+
+// The detached FunEntry for `ref` (FunEntry::detached, no code), one per distinct ref for the
+// life of the program, as OTP keeps a fun entry for every fun it has decoded.
+FunEntry* detached_fun(const FunRef& ref);
 
 // Decodes one term starting with the 131 version byte (zlib-compressed form included).
 // `used` receives the number of bytes consumed. Malformed input is an Error, never a crash.

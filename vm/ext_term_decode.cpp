@@ -4,6 +4,7 @@
 // hostile or corrupt input cannot overflow the C stack. Every size field is checked against
 // the bytes that remain before anything is allocated: each element of a tuple, list or map
 // takes at least one byte, so allocation is bounded by a small multiple of the input size.
+#include <array>
 #include <cmath>
 #include <cstdlib>
 #include <fmt/format.h>
@@ -38,6 +39,29 @@ Export* detached_export(Term module, Term function, uint32_t arity) {
         slot->stub[0] = slot->stub[1] = 0;
         slot->detached = true;
         slot->address.store(slot->stub, std::memory_order_release);
+    }
+    return slot.get();
+}
+
+FunEntry* detached_fun(const FunRef& ref) {
+    using Key = std::tuple<Word, uint32_t, uint32_t, uint32_t, std::array<uint8_t, 16>, uint32_t, uint32_t>;
+    static std::mutex mutex;
+    static std::map<Key, std::unique_ptr<FunEntry>> table;
+    std::array<uint8_t, 16> md5;
+    std::copy(std::begin(ref.md5), std::end(ref.md5), md5.begin());
+    std::lock_guard lock(mutex);
+    auto& slot = table[{ref.module.raw, ref.index, ref.new_index, ref.old_uniq, md5, ref.fun_arity, ref.num_free}];
+    if (!slot) {
+        slot = std::make_unique<FunEntry>();
+        slot->module = ref.module;
+        slot->function = NIL;
+        slot->arity = ref.fun_arity + ref.num_free;
+        slot->num_free = ref.num_free;
+        slot->index = ref.index;
+        slot->new_index = ref.new_index;
+        slot->old_uniq = ref.old_uniq;
+        std::copy(md5.begin(), md5.end(), slot->md5);
+        slot->detached = true;
     }
     return slot.get();
 }
@@ -83,6 +107,13 @@ public:
             if (t.kind == Task::FinishMap) BEAM_TRY_VOID(finish_map(t.map));
             else BEAM_TRY_VOID(decode_one(t.dest));
         }
+        // Funs are resolved only once the whole term is known to be good, so corrupt input
+        // never adds fun entries (they live as long as the program).
+        for (PendingFun& f : funs_) {
+            FunEntry* fe = opts_.resolve_fun ? opts_.resolve_fun(opts_.resolve_ctx, f.ref) : nullptr;
+            if (!fe) fe = detached_fun(f.ref);
+            f.slot[0] = Term{Word(reinterpret_cast<uintptr_t>(fe))};
+        }
         return root;
     }
     size_t used() const { return pos_; }
@@ -92,6 +123,10 @@ private:
         enum Kind : uint8_t { Decode, FinishMap } kind;
         Term* dest;
         size_t map;
+    };
+    struct PendingFun {
+        FunRef ref;
+        Term* slot;  // the closure's FunEntry word
     };
     struct MapJob {
         std::unique_ptr<Term[]> kv;  // k0 v0 k1 v1 ...
@@ -185,6 +220,20 @@ private:
         return node;
     }
 
+    // OldIndex and OldUniq of NEW_FUN_EXT: integers that OTP writes as SMALL_INTEGER or INTEGER.
+    Result<uint32_t> fun_u32(size_t at) {
+        uint8_t tag = 0, v8 = 0;
+        uint32_t v32 = 0;
+        if (!u8(tag)) return fail(at, "truncated fun");
+        if (tag == ext::SMALL_INTEGER && u8(v8)) return uint32_t(v8);
+        if (tag == ext::INTEGER && u32(v32)) {
+            // OTP accepts a negative one and prints it; only a forged fun carries one.
+            if (int32_t(v32) < 0) return fail(at, "funs with a negative OldIndex or OldUniq are not supported");
+            return v32;
+        }
+        return fail(at, "bad fun OldIndex or OldUniq");
+    }
+    Result<void> new_fun(size_t at, Term* dest);
     Result<void> decode_one(Term* dest);
     Result<void> finish_map(size_t idx);
     Result<Term> big(size_t at, size_t nbytes);
@@ -196,16 +245,17 @@ private:
     size_t pos_ = 0;
     std::vector<Task> tasks_;
     std::vector<MapJob> maps_;
+    std::vector<PendingFun> funs_;
 };
 
 Result<Term> Decoder::big(size_t at, size_t nbytes) {
     uint8_t sign = 0;
     const uint8_t* p;
     if (!u8(sign) || !take(nbytes, p)) return fail(at, "truncated bignum");
-    if (sign > 1) return fail(at, "bad bignum sign");
+    // OTP reads any non-zero sign byte as negative.
     std::vector<uint64_t> limbs(std::max<size_t>(1, (nbytes + 7) / 8), 0);
     for (size_t i = 0; i < nbytes; ++i) limbs[i / 8] |= uint64_t(p[i]) << (8 * (i % 8));
-    return make_integer_limbs(a_, limbs.data(), limbs.size(), sign == 1);
+    return make_integer_limbs(a_, limbs.data(), limbs.size(), sign != 0);
 }
 
 Result<Term> Decoder::reference(size_t at, uint8_t tag) {
@@ -214,9 +264,15 @@ Result<Term> Decoder::reference(size_t at, uint8_t tag) {
     BEAM_TRY(read_local_node(at));
     uint32_t creation32 = 0;
     uint8_t creation8 = 0;
-    if (!(tag == ext::NEWER_REFERENCE ? u32(creation32) : u8(creation8))) return fail(at, "truncated reference");
-    if (len < 1 || len > 3) return fail(at, fmt::format("reference with {} id words is not supported yet", len));
     uint32_t ids[3] = {};
+    if (tag == ext::REFERENCE) {  // Node ID Creation: the one id word comes first
+        if (!u32(ids[0]) || !u8(creation8)) return fail(at, "truncated reference");
+        len = 0;
+    } else if (!(tag == ext::NEWER_REFERENCE ? u32(creation32) : u8(creation8))) {
+        return fail(at, "truncated reference");
+    } else if (len < 1 || len > 3) {
+        return fail(at, fmt::format("reference with {} id words is not supported yet", len));
+    }
     for (uint16_t i = 0; i < len; ++i)
         if (!u32(ids[i])) return fail(at, "truncated reference");
     Term* hp = a_.alloc(REF_WORDS);
@@ -358,6 +414,8 @@ Result<void> Decoder::decode_one(Term* dest) {
         uint8_t creation8;
         if (!u32(id) || !u32(serial) || !(tag == ext::NEW_PID ? u32(creation32) : u8(creation8)))
             return fail(at, "truncated pid");
+        // A local pid holds a 15-bit number and a 13-bit serial (OTP 25 refuses larger ones).
+        if (id > 0x7FFF || serial > 0x1FFF) return fail(at, "pid number out of range");
         *dest = make_local_pid(uint64_t(id) | uint64_t(serial) << ext::PID_SERIAL_SHIFT);
         return {};
     }
@@ -371,7 +429,7 @@ Result<void> Decoder::decode_one(Term* dest) {
                                          : u32(id32) && u8(creation8);
         if (!ok) return fail(at, "truncated port");
         if (tag != ext::V4_PORT) id = id32;
-        if (id >> 59) return fail(at, "port number out of range");
+        if (id >> 28) return fail(at, "port number out of range");  // 28 bits on a local node (OTP 25)
         *dest = make_local_port(id);
         return {};
     }
@@ -381,8 +439,13 @@ Result<void> Decoder::decode_one(Term* dest) {
     case ext::EXPORT: {
         Term m = BEAM_TRY(read_atom());
         Term f = BEAM_TRY(read_atom());
-        uint8_t t, arity;
-        if (!u8(t) || t != ext::SMALL_INTEGER || !u8(arity)) return fail(at, "bad export arity");
+        // The arity is an integer term: OTP writes SMALL_INTEGER and also reads INTEGER.
+        uint8_t t, arity = 0;
+        uint32_t arity32 = 0;
+        if (!u8(t)) return fail(at, "truncated export");
+        if (t == ext::SMALL_INTEGER ? !u8(arity) : t != ext::INTEGER || !u32(arity32) || arity32 > 255)
+            return fail(at, "bad export arity");
+        if (t == ext::INTEGER) arity = uint8_t(arity32);
         Export* e = opts_.resolve_export ? opts_.resolve_export(opts_.resolve_ctx, m, f, arity)
                                          : detached_export(m, f, arity);
         if (!e) return fail(at, "export cannot be resolved");
@@ -392,13 +455,38 @@ Result<void> Decoder::decode_one(Term* dest) {
         *dest = make_boxed(hp);
         return {};
     }
-    case ext::NEW_FUN: case ext::FUN:
-        return fail(at, "local funs in the external format are not supported yet");
+    case ext::NEW_FUN:
+        return new_fun(at, dest);
+    case ext::FUN:  // OTP 23 and later refuse it too
+        return fail(at, "FUN_EXT (pre-R8 funs) is not accepted");
     case ext::COMPRESSED:
         return fail(at, "compressed term nested inside a term");
     default:
         return fail(at, fmt::format("unknown tag {}", tag));
     }
+}
+
+// NEW_FUN_EXT: Size Arity Uniq[16] Index NumFree Module OldIndex OldUniq Pid FreeVars...
+// OTP 25 ignores Size, and decodes Pid as any term (it is only stored), so do we.
+Result<void> Decoder::new_fun(size_t at, Term* dest) {
+    uint32_t size, index, num_free;
+    uint8_t arity;
+    const uint8_t* uniq;
+    if (!u32(size) || !u8(arity) || !take(16, uniq) || !u32(index) || !u32(num_free)) return fail(at, "truncated fun");
+    Term module = BEAM_TRY(read_atom());
+    uint32_t old_index = BEAM_TRY(fun_u32(at));
+    uint32_t old_uniq = BEAM_TRY(fun_u32(at));
+    if (num_free >= remaining()) return fail(at, "fun free variable count exceeds the input");
+    FunRef ref{module, old_index, index, old_uniq, {}, arity, num_free};
+    std::copy(uniq, uniq + 16, ref.md5);
+    Term* hp = a_.alloc(FUN_HEADER_WORDS + size_t(num_free));
+    Term fun = make_fun_at(hp, nullptr, NIL, num_free);
+    for (size_t i = 0; i < num_free; ++i) fun_free_vars(fun)[i] = NIL;
+    funs_.push_back({ref, hp + 1});
+    for (size_t i = num_free; i > 0; --i) tasks_.push_back({Task::Decode, &fun_free_vars(fun)[i - 1], 0});
+    tasks_.push_back({Task::Decode, hp + 2, 0});  // the creator comes first
+    *dest = fun;
+    return {};
 }
 
 Result<void> Decoder::finish_map(size_t idx) {

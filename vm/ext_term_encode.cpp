@@ -4,8 +4,9 @@
 // when short), others SMALL_ATOM_UTF8_EXT / ATOM_UTF8_EXT; integers use the smallest of
 // SMALL_INTEGER, INTEGER, SMALL_BIG, LARGE_BIG; floats NEW_FLOAT_EXT (FLOAT_EXT text for
 // minor_version 0); a proper list of bytes shorter than 65536 is STRING_EXT; local pids, ports and
-// references carry node nonode@nohost with creation 0. Compression is used only when it makes
-// the result smaller. Encoding is iterative so deep terms cannot overflow the C stack.
+// references carry node nonode@nohost with creation 0; local funs are NEW_FUN_EXT. Compression is
+// used only when it makes the result smaller. Encoding is iterative so deep terms cannot overflow the C stack.
+#include <algorithm>
 #include <cstdio>
 #include <fmt/format.h>
 #include <vector>
@@ -18,6 +19,7 @@
 #include "vm/ext_term_tags.hpp"
 #include "vm/map.hpp"
 #include "vm/module.hpp"
+#include "vm/term_order.hpp"
 
 namespace beam {
 
@@ -32,12 +34,43 @@ public:
         while (!stack_.empty()) {
             Term t = stack_.back();
             stack_.pop_back();
+            if (t == SIZE_PATCH) {  // a NEW_FUN_EXT is complete: write its Size field
+                size_t at = size_t(small_value(stack_.back()));
+                stack_.pop_back();
+                uint32_t size = uint32_t(out_.size() - at);
+                for (int i = 0; i < 4; ++i) out_[at + i] = uint8_t(size >> (24 - 8 * i));
+                continue;
+            }
             BEAM_TRY_VOID(encode_one(t));
         }
         return {};
     }
 
 private:
+    // Stack marker (never a term to encode), below it the offset of a Size field to fill in.
+    static constexpr Term SIZE_PATCH = NON_VALUE;
+
+    // NEW_FUN_EXT. OTP 25: Uniq is the module's md5; Size counts from itself to the end of the
+    // free variables; OldIndex/OldUniq are ordinary integers; Pid is the closure's creator.
+    void local_fun(Term t) {
+        const FunEntry* fe = fun_entry(t);
+        size_t n = fun_num_free(t);
+        u8(ext::NEW_FUN);
+        size_t size_at = out_.size();
+        u32(0);
+        u8(uint8_t(fe->fun_arity()));
+        bytes(fe->md5, 16);
+        u32(fe->new_index);
+        u32(uint32_t(n));
+        atom(fe->module);
+        integer(make_small(fe->index));
+        integer(make_small(fe->old_uniq));
+        stack_.push_back(make_small(SWord(size_at)));
+        stack_.push_back(SIZE_PATCH);
+        for (size_t i = n; i > 0; --i) stack_.push_back(fun_free_vars(t)[i - 1]);
+        stack_.push_back(fun_creator(t));
+    }
+
     void u8(uint8_t v) { out_.push_back(v); }
     void u16(uint16_t v) { u8(uint8_t(v >> 8)), u8(uint8_t(v)); }
     void u32(uint32_t v) {
@@ -226,15 +259,19 @@ Result<void> Encoder::encode_one(Term t) {
     case Sub::HeapBin: case Sub::RefcBin: case Sub::SubBin:
         bitstring(t);
         return {};
-    case Sub::Map: {
-        size_t n = map_size(t);
+    case Sub::Map:
+    case Sub::HashMap: {
+        // OTP writes pairs in list order (vm/map.hpp): key order for a flat map, reverse
+        // iteration order for a trie; with `deterministic`, key order for both.
         u8(ext::MAP);
-        u32(uint32_t(n));
-        const Term* keys = map_keys(t);
-        const Term* vals = map_values(t);
-        for (size_t i = n; i > 0; --i) {
-            stack_.push_back(vals[i - 1]);
-            stack_.push_back(keys[i - 1]);
+        u32(uint32_t(map_size(t)));
+        auto pairs = map_pairs(t, MapOrder::List);
+        if (opts_.deterministic && !is_flat_map(t))
+            std::sort(pairs.begin(), pairs.end(),
+                      [](const auto& x, const auto& y) { return compare_terms_exact(x.first, y.first) < 0; });
+        for (size_t i = pairs.size(); i > 0; --i) {
+            stack_.push_back(pairs[i - 1].second);
+            stack_.push_back(pairs[i - 1].first);
         }
         return {};
     }
@@ -257,7 +294,8 @@ Result<void> Encoder::encode_one(Term t) {
         return {};
     }
     case Sub::Fun:
-        return make_error("term_to_binary: local funs are not supported yet");
+        local_fun(t);
+        return {};
     default:
         return make_error(fmt::format("term_to_binary: cannot encode object with subtag {}", int(header_sub(hdr))));
     }

@@ -84,7 +84,7 @@ Term* Copier::scan_area(Term* s, Term* const& top) {
             s += 1;
             break;
         case Sub::Fun:
-            s += 2;  // word 1 is the FunEntry pointer; free variables follow as terms
+            s += 2;  // word 1 is the FunEntry pointer; the creator pid and free variables follow as terms
             break;
         case Sub::SubBin:
         case Sub::MatchState:

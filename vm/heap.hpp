@@ -13,6 +13,15 @@ namespace beam {
 
 struct BinaryBlob;
 
+// Extra heap memory of a process outside its main block: what BIFs allocate when the heap is
+// full, and copied messages. Part of the young generation until the next GC merges it.
+struct HeapFragment {
+    HeapFragment* next;
+    size_t size;
+    size_t used;
+    Term words[1];
+};
+
 class TermAllocator {
 public:
     virtual ~TermAllocator() = default;

@@ -72,7 +72,7 @@ namespace {
 
 #define HEAP_CHECK(need, live)                                            \
     do {                                                                  \
-        if (E - HTOP < SWord((need) + S_RESERVED) || p->fragments) {     \
+        if (E - HTOP < SWord((need) + S_RESERVED) || fragments_due(p)) { \
             SWAPOUT;                                                      \
             garbage_collect(p, x, unsigned(live), size_t(need));          \
             SWAPIN;                                                       \
@@ -175,6 +175,12 @@ namespace {
         if (!t_) RAISE();                                            \
         CALL_TO(t_, arity);                                          \
     } while (0)
+
+// Heap fragments (BIF overflow, received messages) are merged by the next GC; collecting as
+// soon as any exists would mean one GC per received message.
+inline bool fragments_due(const Process* p) {
+    return p->fragments && p->fragment_words > size_t(p->hend - p->heap) / 2;
+}
 
 inline const Word* export_address(Word e) {
     return reinterpret_cast<Export*>(e)->address.load(std::memory_order_acquire);

@@ -14,6 +14,7 @@
 
 #include "bifs/bif_util.hpp"
 #include "vm/binary.hpp"
+#include "vm/bits_append.hpp"
 #include "vm/bignum.hpp"
 #include "vm/bits_codec.hpp"
 #include "vm/interp.hpp"
@@ -59,10 +60,7 @@ Term bs_error(Process* p, const BsCreateOp* op, Term reason, const BsSegment& s,
 
 bool is_binary_type(Term t) { return t == am::binary || t == am::append || t == am::private_append; }
 
-
 bool is_append(Term t) { return t == am::append || t == am::private_append; }
-
-uint8_t* refc_data(Term bin) { return reinterpret_cast<BinaryBlob*>(boxed_ptr(bin)[2].raw)->data; }
 
 // Writes segments [from, n) starting at bit `off` of `data`; values were checked in pass 2.
 void write_segments(const BsCreateOp* op, Term* x, Term* E, const size_t* bits, size_t from, uint8_t* data,
@@ -94,13 +92,17 @@ void write_segments(const BsCreateOp* op, Term* x, Term* E, const size_t* bits, 
     }
 }
 
+}  // namespace
+
+uint8_t* refc_bytes(Term bin) { return reinterpret_cast<BinaryBlob*>(boxed_ptr(bin)[2].raw)->data; }
+
 // The result of <<Acc/binary, ...>> when it is an off-heap binary of `bytes` bytes, with Acc
 // (acc_bits long) already in place. Appending in a loop must not copy Acc every time: the
 // blob gets spare capacity, and when Acc is the latest binary built in a blob (its size is
 // the blob's used size) the new bytes go right after it, claimed with a compare-and-swap so
 // two processes appending to the same binary never both write there. Older binaries keep
 // their own size and never see the bytes beyond it.
-Term append_result(Process* p, Term acc, size_t acc_bits, size_t bytes) {
+Term append_to_writable(Process* p, Term acc, size_t acc_bits, size_t bytes) {
     BinaryBlob* blob = nullptr;
     const Term* a = boxed_ptr(acc);
     if (header_sub(a[0]) == Sub::RefcBin) {
@@ -125,7 +127,6 @@ Term append_result(Process* p, Term acc, size_t acc_bits, size_t bytes) {
     p->link_offheap(hp);
     return make_boxed(hp);
 }
-}  // namespace
 
 Term bs_create_bin(Process* p, Term* x, Term* E, const BsCreateOp* op) {
     const size_t n = op->segs.size();
@@ -197,8 +198,8 @@ Term bs_create_bin(Process* p, Term* x, Term* E, const BsCreateOp* op) {
 
     // Pass 3: write.
     if (n > 0 && is_append(op->segs[0].type) && total % 8 == 0 && total / 8 > HEAP_BIN_LIMIT) {
-        Term bin = append_result(p, any_operand(op->segs[0].value, x, E), bits[0], total / 8);
-        write_segments(op, x, E, bits, 1, refc_data(bin), bits[0]);
+        Term bin = append_to_writable(p, any_operand(op->segs[0].value, x, E), bits[0], total / 8);
+        write_segments(op, x, E, bits, 1, refc_bytes(bin), bits[0]);
         any_dest(op->dst, x, E) = bin;
         return bin;
     }
@@ -216,7 +217,8 @@ Term bs_create_bin(Process* p, Term* x, Term* E, const BsCreateOp* op) {
 
 namespace beam {
 
-// Appends copy (no writable-binary reuse yet), so the hint only matters for speed.
+// The accumulator starts empty: once appends pass HEAP_BIN_LIMIT bytes append_to_writable gives
+// the blob spare capacity and extends it in place, so the size hint is not needed.
 Term bs_init_writable(Process* p, Term size_hint) {
     uint8_t* data;
     return make_binary_uninit(*p, 0, &data);

@@ -8,30 +8,36 @@ namespace beam {
 Term put_map(Process* p, Term src, bool exact, const Word* kv, Word n, Term* x) {
     Term* E = p->stop;
     if (!is_map(src)) return p->error2(am::badmap, src);
-    std::vector<std::pair<Term, Term>> pairs;
-    pairs.reserve(map_size(src) + n);
-    for (size_t i = 0; i < map_size(src); ++i) pairs.push_back({map_keys(src)[i], map_values(src)[i]});
-    for (Word i = 0; i < n; ++i) {
-        Term k = any_operand(kv[2 * i], x, E), v = any_operand(kv[2 * i + 1], x, E);
-        if (exact && !map_get(src, k)) return p->error2(am::badkey, k);
-        pairs.push_back({k, v});
-    }
     if (exact) {
-        // Same keys: reuse the key tuple and only write the new values.
-        size_t size = map_size(src);
-        Term* hp = p->alloc(flat_map_words(size));
-        hp[0] = box_header(src);
-        hp[1] = map_keys_tuple(src);
-        std::copy(map_values(src), map_values(src) + size, hp + 2);
-        Term m = make_boxed(hp);
         for (Word i = 0; i < n; ++i) {
             Term k = any_operand(kv[2 * i], x, E);
-            const Term* slot = map_get(m, k);
-            *const_cast<Term*>(slot) = any_operand(kv[2 * i + 1], x, E);
+            if (!map_get(src, k)) return p->error2(am::badkey, k);
         }
-        return m;
+        if (is_flat_map(src)) {
+            // Same keys: reuse the key tuple and only write the new values.
+            size_t size = map_size(src);
+            Term* hp = p->alloc(flat_map_words(size));
+            hp[0] = box_header(src);
+            hp[1] = map_keys_tuple(src);
+            std::copy(flat_map_values(src), flat_map_values(src) + size, hp + 2);
+            Term m = make_boxed(hp);
+            for (Word i = 0; i < n; ++i) {
+                Term k = any_operand(kv[2 * i], x, E);
+                const Term* slot = map_get(m, k);
+                *const_cast<Term*>(slot) = any_operand(kv[2 * i + 1], x, E);
+            }
+            return m;
+        }
+    } else if (is_flat_map(src) && map_size(src) + n > 1) {
+        // One sort for the whole instruction (literal #{...} with many keys lands here).
+        std::vector<std::pair<Term, Term>> pairs = map_pairs(src, MapOrder::Iteration);
+        for (Word i = 0; i < n; ++i) pairs.push_back({any_operand(kv[2 * i], x, E), any_operand(kv[2 * i + 1], x, E)});
+        return map_from_pairs(*p, std::move(pairs));
     }
-    return map_from_pairs(*p, std::move(pairs));
+    // A trie: each key is a path copy of a few small nodes.
+    Term m = src;
+    for (Word i = 0; i < n; ++i) m = map_put(*p, m, any_operand(kv[2 * i], x, E), any_operand(kv[2 * i + 1], x, E));
+    return m;
 }
 
 }  // namespace beam

@@ -87,6 +87,11 @@ Term bs_create_bin(Process* p, Term* x, Term* E, const BsCreateOp* op);
 // bs_init_writable: an empty binary that later appends extend (size_hint is in bytes).
 Term bs_init_writable(Process* p, Term size_hint);
 const Word* bs_match(Process* p, Term* x, Term* E, const BsMatchOp* op);
+// The construction instructions of OTP 24 and earlier (vm/bits_legacy.cpp), operands in a
+// BsMatchOp: init2/init_bits: [size words live dst]  append: [size extra live unit bin dst]
+//   private_append: [size unit bin dst]  add: [src1 src2 unit dst]  utf8/16_size: [src dst]
+//   put_integer/float/binary: [size unit flags src]  put_string: [bytes]  put_utf*: [flags src]
+const Word* bs_construct_legacy(Process* p, Term* x, Term* E, const BsMatchOp* op);
 
 // ---- messages (vm/mailbox.cpp) ----
 Term send_message(Process* p, Term to, Term msg);

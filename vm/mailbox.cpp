@@ -1,21 +1,33 @@
-// Messages and receive for a process running alone (issue 4 brings other processes, signal
-// queues and the I/O server). A message sent to oneself is already on one's own heap, so it
-// is queued without copying; the GC treats the mailbox as roots.
-#include <chrono>
-#include <thread>
-
+// The message side of the interpreter: `send` and the receive instructions. Messages from
+// others arrive as signals (scheduler/signals.cpp) and are appended to the mailbox by the
+// owner; a message to oneself is already on one's own heap and is appended directly.
+#include "bifs/bif_util.hpp"
+#include "scheduler/signals.hpp"
 #include "vm/interp_support.hpp"
+#include "vm/term_refs.hpp"
+#include "vm/vm.hpp"
 
 namespace beam {
 
 Term send_message(Process* p, Term to, Term msg) {
-    if (to == p->pid) {
+    Term dest = to;
+    if (is_atom(to)) {
+        dest = p->vm->procs.whereis(to);
+        if (dest == am::undefined) return p->badarg();
+    } else if (is_tuple(to) && tuple_arity(to) == 2 && is_atom(tuple_elem(to, 0)) && is_atom(tuple_elem(to, 1))) {
+        // {Name, Node}: only the local node exists.
+        if (tuple_elem(to, 1) != am::nonode_at_nohost) return msg;
+        dest = p->vm->procs.whereis(tuple_elem(to, 0));
+        if (dest == am::undefined) return msg;
+    } else if (!is_pid(to)) {
+        return p->badarg();
+    }
+    if (dest == p->pid) {
         p->mailbox.push_back(msg);
         return msg;
     }
-    if (is_atom(to)) return p->badarg();  // no registered processes yet
-    if (is_pid(to)) return msg;           // other processes do not exist: the message is dropped
-    return p->badarg();
+    post_message(*p->vm, dest, msg);
+    return msg;
 }
 
 Term peek_message(Process* p) {
@@ -25,26 +37,41 @@ Term peek_message(Process* p) {
 
 void advance_message(Process* p) { p->mailbox_save++; }
 
-void remove_message(Process* p) {
-    p->mailbox.erase(p->mailbox.begin() + long(p->mailbox_save));
-    p->mailbox_save = 0;
+static void stop_timer(Process* p) {
+    if (p->sched.timer_set) {
+        p->vm->timers.cancel(p->sched.timer_id);
+        p->sched.timer_set = false;
+    }
     p->timed_out = false;
 }
 
+void remove_message(Process* p) {
+    p->mailbox.erase(p->mailbox.begin() + long(p->mailbox_save));
+    p->mailbox_save = 0;
+    stop_timer(p);
+}
+
 bool set_timeout(Process* p, Term timeout) {
+    p->arity = 0;  // nothing is live in x registers across a receive
     if (timeout == am::infinity) return true;
     if (!is_small(timeout) || small_value(timeout) < 0) {
         p->error(am::timeout_value);
         return false;
     }
-    // Nothing else can send to a lone process, so the timeout always expires.
-    std::this_thread::sleep_for(std::chrono::milliseconds(small_value(timeout)));
-    p->timed_out = true;
+    if (small_value(timeout) == 0) {
+        p->timed_out = true;
+        return true;
+    }
+    if (!p->sched.timer_set && !p->timed_out) {
+        p->sched.timer_set = true;
+        p->sched.timer_id = next_ref_number();
+        p->vm->timers.start_receive_timeout(p->pid, p->sched.timer_id, small_value(timeout));
+    }
     return true;
 }
 
 void clear_timeout(Process* p) {
-    p->timed_out = false;
+    stop_timer(p);
     p->mailbox_save = 0;
 }
 

@@ -1,5 +1,5 @@
-// Flat maps: keys sorted in map-key order (compare_terms_exact) in a separate keys tuple, so
-// updating values of existing keys shares the keys tuple with the original map.
+// Map operations for both layouts (vm/map.hpp). Flat maps are handled here; trie maps in
+// vm/map_hamt.cpp. The conversions at MAP_SMALL_LIMIT live here because they need both.
 #include "vm/map.hpp"
 
 #include <algorithm>
@@ -12,7 +12,7 @@ namespace {
 
 // Index of the first key not less than `key`; `found` tells whether it is =:= key.
 size_t lower_bound(Term map, Term key, bool* found) {
-    const Term* keys = map_keys(map);
+    const Term* keys = flat_map_keys(map);
     size_t lo = 0, hi = map_size(map);
     while (lo < hi) {
         size_t mid = (lo + hi) / 2;
@@ -40,32 +40,11 @@ Term alloc_map(TermAllocator& a, Term keys, size_t n, Term** values) {
     return make_boxed(hp);
 }
 
-}  // namespace
-
-const Term* map_get(Term map, Term key) {
-    bool found;
-    size_t i = lower_bound(map, key, &found);
-    return found ? map_values(map) + i : nullptr;
-}
-
-Term empty_map(TermAllocator& a) {
+// `pairs` sorted by key and without duplicates.
+Term flat_from_sorted(TermAllocator& a, const std::vector<std::pair<Term, Term>>& pairs) {
     Term* ks;
     Term* vs;
-    Term keys = alloc_keys_tuple(a, 0, &ks);
-    return alloc_map(a, keys, 0, &vs);
-}
-
-Term map_from_pairs(TermAllocator& a, std::vector<std::pair<Term, Term>> pairs) {
-    // Stable sort keeps duplicates in input order, so the last of each run is the one that wins.
-    std::stable_sort(pairs.begin(), pairs.end(),
-                     [](const auto& x, const auto& y) { return compare_terms_exact(x.first, y.first) < 0; });
-    size_t n = 0;
-    for (size_t i = 0; i < pairs.size(); ++i) {
-        if (i + 1 < pairs.size() && compare_terms_exact(pairs[i].first, pairs[i + 1].first) == 0) continue;
-        pairs[n++] = pairs[i];
-    }
-    Term* ks;
-    Term* vs;
+    size_t n = pairs.size();
     Term keys = alloc_keys_tuple(a, n, &ks);
     Term map = alloc_map(a, keys, n, &vs);
     for (size_t i = 0; i < n; ++i) {
@@ -75,11 +54,11 @@ Term map_from_pairs(TermAllocator& a, std::vector<std::pair<Term, Term>> pairs) 
     return map;
 }
 
-Term map_put(TermAllocator& a, Term map, Term key, Term value) {
+Term flat_put(TermAllocator& a, Term map, Term key, Term value) {
     bool found;
     size_t pos = lower_bound(map, key, &found);
     size_t n = map_size(map);
-    const Term* old_vs = map_values(map);
+    const Term* old_vs = flat_map_values(map);
     Term* vs;
     if (found) {
         if (old_vs[pos] == value) return map;
@@ -88,7 +67,12 @@ Term map_put(TermAllocator& a, Term map, Term key, Term value) {
         vs[pos] = value;
         return m;
     }
-    const Term* old_ks = map_keys(map);
+    const Term* old_ks = flat_map_keys(map);
+    if (n == MAP_SMALL_LIMIT) {  // the 33rd key turns the map into a trie
+        auto pairs = map_pairs(map, MapOrder::Iteration);
+        pairs.emplace_back(key, value);
+        return hamt::from_pairs(a, pairs);
+    }
     Term* ks;
     Term keys = alloc_keys_tuple(a, n + 1, &ks);
     Term m = alloc_map(a, keys, n + 1, &vs);
@@ -101,13 +85,13 @@ Term map_put(TermAllocator& a, Term map, Term key, Term value) {
     return m;
 }
 
-Term map_remove(TermAllocator& a, Term map, Term key) {
+Term flat_remove(TermAllocator& a, Term map, Term key) {
     bool found;
     size_t pos = lower_bound(map, key, &found);
     if (!found) return map;
     size_t n = map_size(map);
-    const Term* old_ks = map_keys(map);
-    const Term* old_vs = map_values(map);
+    const Term* old_ks = flat_map_keys(map);
+    const Term* old_vs = flat_map_values(map);
     Term* ks;
     Term* vs;
     Term keys = alloc_keys_tuple(a, n - 1, &ks);
@@ -117,6 +101,85 @@ Term map_remove(TermAllocator& a, Term map, Term key) {
     std::copy(old_ks + pos + 1, old_ks + n, ks + pos);
     std::copy(old_vs + pos + 1, old_vs + n, vs + pos);
     return m;
+}
+
+}  // namespace
+
+const Term* map_get(Term map, Term key) {
+    if (!is_flat_map(map)) return hamt::get(map, key);
+    bool found;
+    size_t i = lower_bound(map, key, &found);
+    return found ? flat_map_values(map) + i : nullptr;
+}
+
+Term empty_map(TermAllocator& a) { return flat_from_sorted(a, {}); }
+
+Term map_from_pairs(TermAllocator& a, std::vector<std::pair<Term, Term>> pairs) {
+    // Stable sort keeps duplicates in input order, so the last of each run is the one that wins.
+    std::stable_sort(pairs.begin(), pairs.end(),
+                     [](const auto& x, const auto& y) { return compare_terms_exact(x.first, y.first) < 0; });
+    size_t n = 0;
+    for (size_t i = 0; i < pairs.size(); ++i) {
+        if (i + 1 < pairs.size() && compare_terms_exact(pairs[i].first, pairs[i + 1].first) == 0) continue;
+        pairs[n++] = pairs[i];
+    }
+    pairs.resize(n);
+    if (n > MAP_SMALL_LIMIT) return hamt::from_pairs(a, pairs);
+    return flat_from_sorted(a, pairs);
+}
+
+Term map_put(TermAllocator& a, Term map, Term key, Term value) {
+    return is_flat_map(map) ? flat_put(a, map, key, value) : hamt::put(a, map, key, value);
+}
+
+Term map_remove(TermAllocator& a, Term map, Term key) {
+    if (is_flat_map(map)) return flat_remove(a, map, key);
+    if (map_size(map) == MAP_SMALL_LIMIT + 1) {  // back to a flat map, as erl does
+        if (!hamt::get(map, key)) return map;
+        auto pairs = map_pairs(map, MapOrder::Iteration);
+        std::erase_if(pairs, [&](const auto& kv) { return eq_exact(kv.first, key); });
+        return map_from_pairs(a, std::move(pairs));
+    }
+    return hamt::remove(a, map, key);
+}
+
+MapIterator::MapIterator(Term map) : map_(map) {
+    if (!is_flat_map(map)) stack_.push_back({hamt_children(map), uint32_t(hamt_child_count(map)), 0});
+}
+
+bool MapIterator::next(Term* key, Term* value) {
+    if (is_flat_map(map_)) {
+        if (flat_at_ == map_size(map_)) return false;
+        *key = flat_map_keys(map_)[flat_at_];
+        *value = flat_map_values(map_)[flat_at_];
+        ++flat_at_;
+        return true;
+    }
+    while (!stack_.empty()) {
+        Frame& f = stack_.back();
+        if (f.at == f.count) {
+            stack_.pop_back();
+            continue;
+        }
+        Term c = f.children[f.at++];
+        if (is_list(c)) {
+            *key = head(c);
+            *value = tail(c);
+            return true;
+        }
+        stack_.push_back({hamt_children(c), uint32_t(hamt_child_count(c)), 0});
+    }
+    return false;
+}
+
+std::vector<std::pair<Term, Term>> map_pairs(Term map, MapOrder order) {
+    std::vector<std::pair<Term, Term>> out;
+    out.reserve(map_size(map));
+    MapIterator it(map);
+    Term k, v;
+    while (it.next(&k, &v)) out.emplace_back(k, v);
+    if (order == MapOrder::List && !is_flat_map(map)) std::reverse(out.begin(), out.end());
+    return out;
 }
 
 }  // namespace beam

@@ -44,15 +44,32 @@ struct FunEntry {
     uint32_t old_uniq;
     const Word* address = nullptr;
     ModuleCode* code = nullptr;
-    uint8_t md5[16] = {};
+    uint8_t md5[16] = {};  // the module's md5 (OTP 25 writes it as NEW_FUN_EXT's Uniq)
+    // Made by binary_to_term for a fun whose code was not loaded (or did not match) when it was
+    // decoded: `address` and `code` are null, `function` is [] (fun_info's name, as OTP). A call
+    // resolves it against the caller's namespace then (vm/fun_resolve.cpp).
+    bool detached = false;
+    uint32_t new_index = 0;  // NEW_FUN_EXT's Index (`index` is its OldIndex); equal for loaded code
     uint32_t fun_arity() const { return arity - num_free; }
 };
 
-//   Local fun  [hdr Fun arity=1+num_free][FunEntry*][free var 1]...[free var N]
+//   Local fun  [hdr Fun arity=2+num_free][FunEntry*][creator pid][free var 1]...[free var N]
 //   Export fun [hdr Export arity=1][Export*]
+// The creator is a term (the GC scans it with the free variables): OTP 25 keeps the pid of
+// the process that made the closure and writes it in NEW_FUN_EXT.
+inline constexpr size_t FUN_HEADER_WORDS = 3;  // header, FunEntry*, creator
 inline FunEntry* fun_entry(Term f) { return reinterpret_cast<FunEntry*>(boxed_ptr(f)[1].raw); }
-inline Term* fun_free_vars(Term f) { return boxed_ptr(f) + 2; }
-inline size_t fun_num_free(Term f) { return header_arity(box_header(f)) - 1; }
+inline Term fun_creator(Term f) { return boxed_ptr(f)[2]; }
+inline Term* fun_free_vars(Term f) { return boxed_ptr(f) + FUN_HEADER_WORDS; }
+inline size_t fun_num_free(Term f) { return header_arity(box_header(f)) - (FUN_HEADER_WORDS - 1); }
+// Writes the fixed part of a closure at hp (FUN_HEADER_WORDS + num_free words); the caller
+// fills fun_free_vars.
+inline Term make_fun_at(Term* hp, FunEntry* fe, Term creator, size_t num_free) {
+    hp[0] = make_header(Sub::Fun, FUN_HEADER_WORDS - 1 + num_free);
+    hp[1] = Term{reinterpret_cast<Word>(fe)};
+    hp[2] = creator;
+    return make_boxed(hp);
+}
 inline Export* export_of(Term f) { return reinterpret_cast<Export*>(boxed_ptr(f)[1].raw); }
 inline constexpr size_t EXPORT_FUN_WORDS = 2;
 

@@ -16,6 +16,7 @@
 
 #include "vm/atom_table.hpp"
 #include "vm/heap.hpp"
+#include "scheduler/process_sched.hpp"
 #include "vm/term.hpp"
 
 namespace beam {
@@ -30,12 +31,6 @@ inline constexpr size_t MAX_X_REGS = 1024;
 // Exception classes as stored in Process::fclass.
 enum class ErrorClass : uint8_t { Error, Exit, Throw };
 
-struct HeapFragment {
-    HeapFragment* next;
-    size_t size;
-    size_t used;
-    Term words[1];
-};
 
 class Process final : public TermAllocator {
 public:
@@ -96,8 +91,8 @@ public:
 
     // ---- execution state saved while not running ----
     const Word* pc = nullptr;
-    uint32_t arity = 0;  // live x registers at the save point
-    Term saved_x[MAX_X_REGS];
+    uint32_t arity = 0;           // live x registers at the save point
+    std::vector<Term> saved_x;    // x0..x(arity-1) while scheduled out
     int64_t reductions = 0;
     uint32_t catches = 0;
 
@@ -116,6 +111,9 @@ public:
     Term group_leader = NIL;
     bool trap_exit = false;
     Term priority = am::normal;
+
+    // ---- scheduling (scheduler/) ----
+    ProcessSched sched;
     uint64_t gc_count = 0;
     uint32_t minor_gcs_since_full = 0;  // the GC forces a full sweep after FULLSWEEP_AFTER minors
 };

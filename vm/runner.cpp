@@ -1,42 +1,29 @@
 #include "vm/runner.hpp"
 
-#include <fmt/format.h>
-
-#include "vm/interp.hpp"
-#include "vm/interp_support.hpp"
-#include "vm/term_print.hpp"
-
 namespace beam {
 
-RunResult run_call(VM& vm, Namespace& ns, Term module, Term function,
-                   std::vector<Term> (*make_args)(Process& p, void* ctx), void* ctx) {
-    static const Word exit_code[1] = {handler_word(Op::normal_exit)};
-    auto p = std::make_unique<Process>(&vm, &ns, make_local_pid(vm.next_pid()), 233);
-    std::vector<Term> args = make_args(*p, ctx);
-    std::vector<Term> x(MAX_X_REGS, NIL);
-    std::copy(args.begin(), args.end(), x.begin());
-    Export* e = ns.export_entry(module, function, uint32_t(args.size()));
-    // The first frame: a return address that ends the process normally.
-    *--p->stop = Term{reinterpret_cast<Word>(exit_code)};
-    p->pc = e->address.load(std::memory_order_acquire);
-    for (;;) {
-        switch (execute(p.get(), x.data())) {
-        case RunStatus::Yielded: continue;
-        case RunStatus::Exited: std::fflush(vm.out); return {0};
-        case RunStatus::Halted: std::fflush(vm.out); return {p->halt_status};
-        case RunStatus::Waiting:
-            std::fflush(vm.out);
-            std::fprintf(stderr, "beamvm: the only process is waiting for a message that cannot arrive\n");
-            return {1};
-        case RunStatus::Crashed: {
-            std::fflush(vm.out);
-            std::fprintf(stderr, "Error in process %s with exit value:\n{%s,%s,%s}\n", display_string(p->pid).c_str(),
-                         display_string(class_atom(p->fclass)).c_str(), display_string(p->fvalue).c_str(),
-                         display_string(p->ftrace).c_str());
-            return {1};
-        }
-        }
-    }
+int run_vm(VM& vm, int schedulers, Term module, Term function, Term (*make_args)(TermAllocator& a, void* ctx),
+           void* ctx) {
+    vm.start(schedulers);
+    // The I/O server, registered as `user`, is every process's group leader.
+    Process* io = vm.new_process(vm.root(), 0, NIL, true);
+    vm.setup_call(io, atom("beamvm_io_server"), atom("init"), NIL);
+    vm.procs.register_name(atom("user"), io);
+    Term user = io->pid;
+    io->group_leader = user;
+    vm.start_process(io);
+    ProcessTable::release(io);
+
+    LiteralArea scratch;
+    Term args = make_args(scratch, ctx);
+    Process* p = vm.new_process(vm.root(), 0, user);
+    vm.setup_call(p, module, function, args);
+    vm.start_process(p);
+    ProcessTable::release(p);
+    int status = vm.scheds->run_until_done();
+    std::fflush(vm.out);
+    vm.timers.stop();
+    return status;
 }
 
 }  // namespace beam

@@ -1,21 +1,15 @@
-// Runs a process to completion on the calling thread. Issue 4 replaces this with per-core
-// schedulers; until then the start process is the only process.
+// Runs the VM: starts the schedulers, spawns the first process, and waits until erlang:halt
+// is called or no process is left.
 #pragma once
 
-#include <vector>
-
-#include "vm/process.hpp"
+#include "vm/heap.hpp"
 #include "vm/vm.hpp"
 
 namespace beam {
 
-struct RunResult {
-    int exit_status;  // halt status, 0 when the process ended normally, 1 when it crashed
-};
-
-// Spawns a process in `ns` that calls Module:Function(Args...) and runs it until it ends or
-// the VM halts. Args are built by `make_args` on the new process's heap.
-RunResult run_call(VM& vm, Namespace& ns, Term module, Term function,
-                   std::vector<Term> (*make_args)(Process& p, void* ctx), void* ctx);
+// Spawns Module:Function(Args...) as the first process, where Args is the list `make_args`
+// builds, and runs everything until the VM halts. Returns the exit status.
+int run_vm(VM& vm, int schedulers, Term module, Term function, Term (*make_args)(TermAllocator& a, void* ctx),
+           void* ctx);
 
 }  // namespace beam

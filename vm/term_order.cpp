@@ -2,6 +2,9 @@
 // final tuple elements are followed in a loop, so long lists do not grow the C stack.
 #include "vm/term_order.hpp"
 
+#include <algorithm>
+#include <vector>
+
 #include "vm/atom_table.hpp"
 #include "vm/binary.hpp"
 #include "vm/bignum.hpp"
@@ -131,19 +134,39 @@ int compare_funs(Term a, Term b, bool exact) {
     return 0;
 }
 
+// Pairs of a trie map in key order (flat maps already are).
+std::vector<std::pair<Term, Term>> sorted_pairs(Term m) {
+    auto pairs = map_pairs(m, MapOrder::Iteration);
+    std::sort(pairs.begin(), pairs.end(),
+              [](const auto& x, const auto& y) { return compare_impl(x.first, y.first, true) < 0; });
+    return pairs;
+}
+
+// OTP: by size, then keys in map-key order, then values in key order. A flat map and a trie
+// never have the same size, so two maps of one size have the same layout.
 int compare_maps(Term a, Term b, bool exact) {
     size_t n = map_size(a);
     if (int c = cmp_u(n, map_size(b))) return c;
     // Keys always compare in exact order: #{1 => x} and #{1.0 => x} are different maps.
-    const Term* ka = map_keys(a);
-    const Term* kb = map_keys(b);
-    for (size_t i = 0; i < n; ++i) {
-        if (int c = compare_impl(ka[i], kb[i], true)) return c;
+    if (is_flat_map(a) && is_flat_map(b)) {
+        const Term* ka = flat_map_keys(a);
+        const Term* kb = flat_map_keys(b);
+        for (size_t i = 0; i < n; ++i) {
+            if (int c = compare_impl(ka[i], kb[i], true)) return c;
+        }
+        const Term* va = flat_map_values(a);
+        const Term* vb = flat_map_values(b);
+        for (size_t i = 0; i < n; ++i) {
+            if (int c = compare_impl(va[i], vb[i], exact)) return c;
+        }
+        return 0;
     }
-    const Term* va = map_values(a);
-    const Term* vb = map_values(b);
+    auto pa = sorted_pairs(a), pb = sorted_pairs(b);
     for (size_t i = 0; i < n; ++i) {
-        if (int c = compare_impl(va[i], vb[i], exact)) return c;
+        if (int c = compare_impl(pa[i].first, pb[i].first, true)) return c;
+    }
+    for (size_t i = 0; i < n; ++i) {
+        if (int c = compare_impl(pa[i].second, pb[i].second, exact)) return c;
     }
     return 0;
 }

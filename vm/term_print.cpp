@@ -218,10 +218,26 @@ void append_boxed(std::string& out, Term t) {
         append_u(out, ep->arity);
         return;
     }
+    case Sub::HashMap: {
+        // erts prints a trie as its structure: #<bitmap>{...} for the head, <bitmap>{...} for
+        // inner nodes (bitmaps in lower-case hex), leaves as the cons cells [K|V] they are.
+        out += hamt_is_head(t) ? "#<" : "<";
+        char hex[16];
+        std::snprintf(hex, sizeof hex, "%x", unsigned(hamt_bitmap(t)));
+        out += hex;
+        out += ">{";
+        const Term* ch = hamt_children(t);
+        for (size_t i = 0, n = hamt_child_count(t); i < n; ++i) {
+            if (i) out.push_back(',');
+            append_term(out, ch[i]);
+        }
+        out.push_back('}');
+        return;
+    }
     case Sub::Map: {
         out += "#{";
-        const Term* ks = map_keys(t);
-        const Term* vs = map_values(t);
+        const Term* ks = flat_map_keys(t);
+        const Term* vs = flat_map_values(t);
         for (size_t i = 0, n = map_size(t); i < n; ++i) {
             if (i) out.push_back(',');
             append_term(out, ks[i]);

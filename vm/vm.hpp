@@ -12,6 +12,9 @@
 #include <string>
 #include <vector>
 
+#include "scheduler/process_table.hpp"
+#include "scheduler/scheduler.hpp"
+#include "scheduler/timers.hpp"
 #include "vm/code_table.hpp"
 #include "vm/result.hpp"
 
@@ -44,6 +47,27 @@ public:
 
     // Where erlang:display and the built-in I/O server write.
     FILE* out = stdout;
+
+    ProcessTable procs;
+
+    // persistent_term: keys and values copied into memory that is never collected.
+    struct PersistentTerms {
+        std::mutex mutex;
+        LiteralArea area;
+        std::vector<std::pair<Term, Term>> items;
+    } persistent;
+    TimerService timers{this};
+    std::unique_ptr<Schedulers> scheds;  // created by start()
+
+    // Starts `count` scheduler threads and the timer thread.
+    void start(int scheduler_count);
+    // A new process in the table, not yet runnable, with a reference held for the caller
+    // (ProcessTable::release when done). Set it up with setup_call/setup_fun_call, add links
+    // or monitors, then scheds->activate it.
+    Process* new_process(Namespace& ns, size_t min_heap, Term group_leader, bool system = false);
+    void setup_call(Process* p, Term m, Term f, Term args);  // M:F(Args...), args copied
+    void setup_fun_call(Process* p, Term fun);               // Fun(), copied
+    void start_process(Process* p);                          // makes it runnable
 
 private:
     std::unique_ptr<Namespace> root_;

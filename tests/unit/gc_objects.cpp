@@ -11,12 +11,11 @@ using namespace beam::gctest;
 TEST_CASE("gc: a closure keeps its FunEntry pointer and updates its free variables", "[gc]") {
     static FunEntry entry{make_atom(1), make_atom(2), 3, 2, 0, 0};
     auto p = new_process();
-    Term* f = p->alloc(4);
-    f[0] = make_header(Sub::Fun, 3);
-    f[1] = Term{reinterpret_cast<Word>(&entry)};
-    f[2] = int_list(*p, 1, 4);
-    f[3] = flt(*p, 9.75);
-    std::vector<Term> x{make_boxed(f)};
+    Term* f = p->alloc(FUN_HEADER_WORDS + 2);
+    Term made = make_fun_at(f, &entry, make_local_pid(7), 2);
+    fun_free_vars(made)[0] = int_list(*p, 1, 4);
+    fun_free_vars(made)[1] = flt(*p, 9.75);
+    std::vector<Term> x{made};
     int_list(*p, 1, 100);
     gc(*p, x);
     gc(*p, x);
@@ -25,6 +24,7 @@ TEST_CASE("gc: a closure keeps its FunEntry pointer and updates its free variabl
     CHECK(in_old(*p, fun));
     CHECK(fun_entry(fun) == &entry);
     CHECK(fun_num_free(fun) == 2);
+    CHECK(fun_creator(fun) == make_local_pid(7));
     CHECK(is_int_list(fun_free_vars(fun)[0], 1, 4));
     CHECK(float_value(fun_free_vars(fun)[1]) == 9.75);
     CHECK(in_old(*p, fun_free_vars(fun)[0]));

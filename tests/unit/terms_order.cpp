@@ -121,11 +121,9 @@ TEST_CASE("order: funs", "[order]") {
     f1.module = f2.module = atom("p");
     f1.index = 0, f2.index = 1;
     auto lfun = [&](FunEntry& fe, Term free) {
-        Term* hp = a.alloc(3);
-        hp[0] = make_header(Sub::Fun, 2);
-        hp[1] = Term{reinterpret_cast<Word>(&fe)};
-        hp[2] = free;
-        return make_boxed(hp);
+        Term f = make_fun_at(a.alloc(FUN_HEADER_WORDS + 1), &fe, make_local_pid(1), 1);
+        fun_free_vars(f)[0] = free;
+        return f;
     };
     // fun() -> ok end < fun lists:map/2; [fun erlang:abs/1, fun lists:map/2, fun lists:map/3] sorted
     CHECK(compare_terms(lfun(f2, NIL), xfun(e2)) < 0);

@@ -159,9 +159,7 @@ TEST_CASE("print: maps, pids, refs, funs", "[print]") {
     fe.module = atom("p");
     fe.index = 1;
     fe.old_uniq = 48603542;
-    Term* fp = a.alloc(3);
-    fp[0] = make_header(Sub::Fun, 2);
-    fp[1] = Term{reinterpret_cast<Word>(&fe)};
-    fp[2] = make_small(1);
-    CHECK(d(make_boxed(fp)) == "#Fun<p.1.48603542>");
+    Term f = make_fun_at(a.alloc(FUN_HEADER_WORDS + 1), &fe, make_local_pid(1), 1);
+    fun_free_vars(f)[0] = make_small(1);
+    CHECK(d(f) == "#Fun<p.1.48603542>");
 }

@@ -10,6 +10,8 @@
 %% Commands: [{Module, Function, Args | none}]. Mode: noshell (as erl: stay up, which for
 %% beamvm means end when nothing is left to run) or script (halt when main returns).
 do_boot(Commands, Mode, _Flags) ->
+    %% OTP's init traps exits, and -s functions run in it: programs can tell.
+    process_flag(trap_exit, true),
     case catch start_em(Commands) of
         {'EXIT', Reason} ->
             erlang:display({"init terminating in do_boot", Reason}),

@@ -18,7 +18,9 @@ main() ->
     t(hashed_map_remove, fun() -> Big = maps:from_list([{K, K} || K <- lists:seq(1, 40)]),
                                   maps:keys(maps:without(lists:seq(1, 20), Big)) end),
     t(hashed_map_fold, fun() -> maps:fold(fun(K, V, A) -> A + K * V end, 0, maps:from_list([{K, K} || K <- lists:seq(1, 500)])) end),
-    t(hashed_map_tuple_keys, fun() -> maps:keys(maps:from_list([{{K, x}, K} || K <- lists:seq(1, 35)])) end),
+    %% Keys hold no atoms: OTP places an atom in the trie by its atom-table index, which depends
+    %% on the order atoms were created since boot (vm/map_hash.hpp), so it cannot be compared.
+    t(hashed_map_tuple_keys, fun() -> maps:keys(maps:from_list([{{K, "x"}, K} || K <- lists:seq(1, 35)])) end),
     t(hashed_map_string_keys, fun() -> maps:values(maps:from_list([{integer_to_list(K), K} || K <- lists:seq(1, 35)])) end),
     %% Moved from stdlib_maps: a 50-key map iterates in hash order, not key order.
     t(large_keys_sorted, fun() -> Big = maps:from_list([{K, K} || K <- lists:seq(50, 1, -1)]),

@@ -1,0 +1,229 @@
+// Time and timers: erlang:monotonic_time, system_time, time_offset, timestamp,
+// convert_time_unit, send_after, start_timer, cancel_timer, read_timer, statistics.
+#include <chrono>
+#include <ctime>
+
+#include "bifs/bif_families.hpp"
+#include "bifs/bif_util.hpp"
+#include "vm/bignum.hpp"
+#include "vm/copy_term.hpp"
+#include "vm/term_refs.hpp"
+#include "vm/vm.hpp"
+
+namespace beam {
+
+namespace {
+
+using namespace std::chrono;
+
+// The native unit is the nanosecond, as OTP's on Linux.
+constexpr int64_t NATIVE_PER_SECOND = 1'000'000'000;
+
+// Parts per second of a time unit, or 0 if `u` is not one.
+int64_t unit_parts(Term u) {
+    if (u == am::second || u == atom("seconds")) return 1;
+    if (u == am::millisecond || u == atom("milli_seconds")) return 1000;
+    if (u == am::microsecond || u == atom("micro_seconds")) return 1'000'000;
+    if (u == am::nanosecond || u == atom("nano_seconds") || u == am::native || u == atom("perf_counter"))
+        return NATIVE_PER_SECOND;
+    if (is_small(u) && small_value(u) > 0) return small_value(u);
+    return 0;
+}
+
+// floor(value * to / from), as OTP converts (rounding towards negative infinity).
+int64_t convert(int64_t value, int64_t from, int64_t to) {
+    __int128 v = __int128(value) * to;
+    __int128 q = v / from;
+    if ((v % from != 0) && ((v < 0) != (from < 0))) --q;
+    return int64_t(q);
+}
+
+int64_t monotonic_ns() {
+    // OTP's monotonic clock starts at a large negative value; any fixed offset is valid.
+    static const int64_t start = duration_cast<nanoseconds>(steady_clock::now().time_since_epoch()).count();
+    return duration_cast<nanoseconds>(steady_clock::now().time_since_epoch()).count() - start -
+           int64_t(576460752303423488LL);
+}
+int64_t system_ns() { return duration_cast<nanoseconds>(system_clock::now().time_since_epoch()).count(); }
+
+Term int_term(Process* p, int64_t v) { return make_integer(*p, v); }
+
+Term monotonic_time_0(Process* p, const Term*) { return int_term(p, monotonic_ns()); }
+Term monotonic_time_1(Process* p, const Term* a) {
+    int64_t parts = unit_parts(a[0]);
+    if (!parts) return p->badarg();
+    return int_term(p, convert(monotonic_ns(), NATIVE_PER_SECOND, parts));
+}
+Term system_time_0(Process* p, const Term*) { return int_term(p, system_ns()); }
+Term system_time_1(Process* p, const Term* a) {
+    int64_t parts = unit_parts(a[0]);
+    if (!parts) return p->badarg();
+    return int_term(p, convert(system_ns(), NATIVE_PER_SECOND, parts));
+}
+Term time_offset_0(Process* p, const Term*) { return int_term(p, system_ns() - monotonic_ns()); }
+Term time_offset_1(Process* p, const Term* a) {
+    int64_t parts = unit_parts(a[0]);
+    if (!parts) return p->badarg();
+    return int_term(p, convert(system_ns() - monotonic_ns(), NATIVE_PER_SECOND, parts));
+}
+Term timestamp_0(Process* p, const Term*) {
+    int64_t us = system_ns() / 1000;
+    return make_tuple(*p, {make_small(us / 1'000'000'000'000), make_small(us / 1'000'000 % 1'000'000),
+                           make_small(us % 1'000'000)});
+}
+Term convert_time_unit_3(Process* p, const Term* a) {
+    int64_t from = unit_parts(a[1]), to = unit_parts(a[2]);
+    auto v = int_to_int64(a[0]);
+    if (!is_integer(a[0]) || !from || !to || !v) return p->badarg();
+    return int_term(p, convert(*v, from, to));
+}
+
+Term make_date_time(Process* p, const std::tm& t) {
+    return make_tuple(*p, {make_tuple(*p, {make_small(t.tm_year + 1900), make_small(t.tm_mon + 1), make_small(t.tm_mday)}),
+                           make_tuple(*p, {make_small(t.tm_hour), make_small(t.tm_min), make_small(t.tm_sec)})});
+}
+Term universaltime_0(Process* p, const Term*) {
+    std::time_t now = std::time(nullptr);
+    std::tm t;
+    gmtime_r(&now, &t);
+    return make_date_time(p, t);
+}
+Term localtime_0(Process* p, const Term*) {
+    std::time_t now = std::time(nullptr);
+    std::tm t;
+    localtime_r(&now, &t);
+    return make_date_time(p, t);
+}
+
+// ---- timers ----
+
+// Milliseconds until the timer fires, honouring {abs, true} (Time is then monotonic ms).
+bool timer_ms(Process* p, Term time, Term opts, int64_t* ms) {
+    if (!is_small(time)) return false;
+    bool abs = false;
+    for (; is_list(opts); opts = tail(opts)) {
+        Term o = head(opts);
+        if (!is_tuple(o) || tuple_arity(o) != 2 || tuple_elem(o, 0) != atom("abs")) return false;
+        abs = tuple_elem(o, 1) == am::true_;
+    }
+    if (!is_nil(opts)) return false;
+    int64_t t = small_value(time);
+    if (abs) t -= convert(monotonic_ns(), NATIVE_PER_SECOND, 1000);
+    else if (t < 0) return false;
+    *ms = t < 0 ? 0 : t;
+    return true;
+}
+
+Term start_message_timer(Process* p, Term time, Term dest, Term msg, Term opts, bool wrap) {
+    int64_t ms;
+    if (!timer_ms(p, time, opts, &ms) || !(is_local_pid(dest) || is_atom(dest))) return p->badarg();
+    uint64_t n = next_ref_number();
+    Term ref = make_ref_from_number(*p, n);
+    Term payload = wrap ? make_tuple(*p, {am::timeout, ref, msg}) : msg;
+    p->vm->timers.start_message_timer(n, dest, copy_to_buffer(payload), ms);
+    return ref;
+}
+
+Term send_after_3(Process* p, const Term* a) { return start_message_timer(p, a[0], a[1], a[2], NIL, false); }
+Term send_after_4(Process* p, const Term* a) { return start_message_timer(p, a[0], a[1], a[2], a[3], false); }
+Term start_timer_3(Process* p, const Term* a) { return start_message_timer(p, a[0], a[1], a[2], NIL, true); }
+Term start_timer_4(Process* p, const Term* a) { return start_message_timer(p, a[0], a[1], a[2], a[3], true); }
+
+Term timer_result(std::optional<int64_t> left) { return left ? make_small(*left) : am::false_; }
+
+Term cancel_timer(Process* p, Term ref, Term opts) {
+    if (!is_boxed_sub(ref, Sub::Ref)) return p->badarg();
+    bool async = false, info = true;
+    for (; is_list(opts); opts = tail(opts)) {
+        Term o = head(opts);
+        if (!is_tuple(o) || tuple_arity(o) != 2) return p->badarg();
+        if (tuple_elem(o, 0) == atom("async")) async = tuple_elem(o, 1) == am::true_;
+        else if (tuple_elem(o, 0) == atom("info")) info = tuple_elem(o, 1) == am::true_;
+        else return p->badarg();
+    }
+    Term r = timer_result(p->vm->timers.cancel(ref_number(ref)));
+    if (!async) return info ? r : am::ok;
+    if (info) p->mailbox.push_back(make_tuple(*p, {atom("cancel_timer"), ref, r}));
+    return am::ok;
+}
+Term cancel_timer_1(Process* p, const Term* a) { return cancel_timer(p, a[0], NIL); }
+Term cancel_timer_2(Process* p, const Term* a) { return cancel_timer(p, a[0], a[1]); }
+
+Term read_timer(Process* p, Term ref, Term opts) {
+    if (!is_boxed_sub(ref, Sub::Ref)) return p->badarg();
+    bool async = false;
+    for (; is_list(opts); opts = tail(opts)) {
+        Term o = head(opts);
+        if (!is_tuple(o) || tuple_arity(o) != 2 || tuple_elem(o, 0) != atom("async")) return p->badarg();
+        async = tuple_elem(o, 1) == am::true_;
+    }
+    Term r = timer_result(p->vm->timers.remaining(ref_number(ref)));
+    if (!async) return r;
+    p->mailbox.push_back(make_tuple(*p, {atom("read_timer"), ref, r}));
+    return am::ok;
+}
+Term read_timer_1(Process* p, const Term* a) { return read_timer(p, a[0], NIL); }
+Term read_timer_2(Process* p, const Term* a) { return read_timer(p, a[0], a[1]); }
+
+// ---- statistics ----
+
+int64_t cpu_ms() { return int64_t(std::clock()) * 1000 / CLOCKS_PER_SEC; }
+int64_t wall_ms() { return monotonic_ns() / 1'000'000; }
+
+Term statistics_1(Process* p, const Term* a) {
+    Term what = a[0];
+    // {Total, SinceLastCall}: the "since last call" part is per VM, as OTP's.
+    static std::atomic<int64_t> last_runtime{0}, last_wall{0}, last_reds{0};
+    auto pair = [&](int64_t now, std::atomic<int64_t>& last) {
+        int64_t prev = last.exchange(now);
+        return make_tuple(*p, {int_term(p, now), int_term(p, now - prev)});
+    };
+    if (what == atom("runtime")) return pair(cpu_ms(), last_runtime);
+    if (what == atom("wall_clock")) {
+        static const int64_t start = wall_ms();
+        return pair(wall_ms() - start, last_wall);
+    }
+    if (what == atom("reductions") || what == atom("exact_reductions"))
+        return pair(p->reductions, last_reds);
+    if (what == atom("run_queue") || what == atom("total_run_queue_lengths")) return make_small(0);
+    if (what == atom("context_switches")) return make_tuple(*p, {make_small(0), make_small(0)});
+    if (what == atom("garbage_collection")) return make_tuple(*p, {int_term(p, p->gc_count), make_small(0), make_small(0)});
+    if (what == atom("io")) {
+        Term zero_in = make_tuple(*p, {atom("input"), make_small(0)});
+        Term zero_out = make_tuple(*p, {atom("output"), make_small(0)});
+        return make_tuple(*p, {zero_in, zero_out});
+    }
+    return p->badarg();
+}
+
+const BifSpec table[] = {
+    {"erlang", "monotonic_time", 0, &monotonic_time_0},
+    {"erlang", "monotonic_time", 1, &monotonic_time_1},
+    {"erlang", "system_time", 0, &system_time_0},
+    {"erlang", "system_time", 1, &system_time_1},
+    {"os", "system_time", 0, &system_time_0},
+    {"os", "system_time", 1, &system_time_1},
+    {"erlang", "time_offset", 0, &time_offset_0},
+    {"erlang", "time_offset", 1, &time_offset_1},
+    {"erlang", "timestamp", 0, &timestamp_0},
+    {"os", "timestamp", 0, &timestamp_0},
+    {"erlang", "now", 0, &timestamp_0},
+    {"erlang", "convert_time_unit", 3, &convert_time_unit_3},
+    {"erlang", "universaltime", 0, &universaltime_0},
+    {"erlang", "localtime", 0, &localtime_0},
+    {"erlang", "send_after", 3, &send_after_3},
+    {"erlang", "send_after", 4, &send_after_4},
+    {"erlang", "start_timer", 3, &start_timer_3},
+    {"erlang", "start_timer", 4, &start_timer_4},
+    {"erlang", "cancel_timer", 1, &cancel_timer_1},
+    {"erlang", "cancel_timer", 2, &cancel_timer_2},
+    {"erlang", "read_timer", 1, &read_timer_1},
+    {"erlang", "read_timer", 2, &read_timer_2},
+    {"erlang", "statistics", 1, &statistics_1},
+};
+
+}  // namespace
+
+std::span<const BifSpec> time_bifs() { return table; }
+
+}  // namespace beam

@@ -1,0 +1,53 @@
+// The part of a process that schedulers and other processes touch: its run state (atomic
+// flags changed by compare-and-swap: a process is in at most one run queue and run by at most
+// one thread), its signal queue, and the bookkeeping for links, monitors and timers that its
+// owner keeps while handling signals.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <mutex>
+#include <vector>
+
+#include "scheduler/signal.hpp"
+#include "vm/term.hpp"
+
+namespace beam {
+
+namespace run_state {
+inline constexpr uint32_t QUEUED = 1;    // in a run queue
+inline constexpr uint32_t RUNNING = 2;   // a scheduler is running it or handling its signals
+inline constexpr uint32_t PENDING = 4;   // signals arrived while RUNNING: look again before idling
+inline constexpr uint32_t EXITED = 8;    // gone; signals to it are refused
+}  // namespace run_state
+
+// Kept outside the heap (the GC does not scan these tables): a reference by its id words.
+struct MonitorEntry {
+    Word ref[3];       // the reference's id words (vm/term.hpp: [hdr Ref][id0][id1][id2])
+    Term pid;          // the other process (immediate)
+    Term name = NIL;   // monitored by registered name: the name (DOWN reports {Name, Node})
+};
+
+struct ProcessSched {
+    std::atomic<uint32_t> state{0};
+    std::atomic<uint32_t> refc{1};  // the process table holds one reference
+    SignalQueue inbox;
+    int home = 0;                   // scheduler it last ran on
+    int prio = 2;                   // 0 max, 1 high, 2 normal, 3 low
+
+    bool waiting = false;           // stopped in a receive with nothing to match
+    bool timer_set = false;         // a receive ... after timer is running for this wait
+    uint64_t timer_id = 0;
+
+    // Owner-only, except under info_mutex for process_info from other processes.
+    std::mutex info_mutex;
+    std::vector<Term> links;                  // pids
+    std::vector<MonitorEntry> monitors;       // processes this one monitors
+    std::vector<MonitorEntry> monitored_by;   // processes monitoring this one
+    Term registered_name = NIL;
+    Term initial_m = NIL, initial_f = NIL;  // initial call {M, F, A}
+    uint32_t initial_a = 0;
+    bool system = false;            // VM-internal process (the I/O server): not counted as user work
+};
+
+}  // namespace beam

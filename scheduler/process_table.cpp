@@ -1,0 +1,93 @@
+#include "scheduler/process_table.hpp"
+
+#include <algorithm>
+
+namespace beam {
+
+void ProcessTable::insert(Process* p) {
+    uint64_t n = local_pid_number(p->pid);
+    Shard& s = shards_[n % SHARDS];
+    std::lock_guard lock(s.mutex);
+    s.procs.emplace(n, p);
+    count_.fetch_add(1, std::memory_order_relaxed);
+}
+
+Process* ProcessTable::lookup(Term pid) {
+    if (!is_local_pid(pid)) return nullptr;
+    uint64_t n = local_pid_number(pid);
+    Shard& s = shards_[n % SHARDS];
+    std::lock_guard lock(s.mutex);
+    auto it = s.procs.find(n);
+    if (it == s.procs.end()) return nullptr;
+    retain(it->second);
+    return it->second;
+}
+
+void ProcessTable::remove(Process* p) {
+    uint64_t n = local_pid_number(p->pid);
+    Shard& s = shards_[n % SHARDS];
+    {
+        std::lock_guard lock(s.mutex);
+        if (s.procs.erase(n) == 0) return;
+    }
+    count_.fetch_sub(1, std::memory_order_relaxed);
+    if (p->sched.registered_name != NIL) unregister_name(p->sched.registered_name);
+    release(p);
+}
+
+void ProcessTable::release(Process* p) {
+    if (p->sched.refc.fetch_sub(1, std::memory_order_acq_rel) == 1) delete p;
+}
+
+std::vector<Term> ProcessTable::pids() {
+    std::vector<Term> out;
+    for (Shard& s : shards_) {
+        std::lock_guard lock(s.mutex);
+        for (auto& [n, p] : s.procs) out.push_back(p->pid);
+    }
+    std::sort(out.begin(), out.end(), [](Term a, Term b) { return a.raw < b.raw; });
+    return out;
+}
+
+bool ProcessTable::register_name(Term name, Process* p) {
+    std::lock_guard lock(names_mutex_);
+    if (names_.contains(name) || p->sched.registered_name != NIL) return false;
+    names_.emplace(name, p->pid);
+    std::lock_guard info(p->sched.info_mutex);
+    p->sched.registered_name = name;
+    return true;
+}
+
+bool ProcessTable::unregister_name(Term name) {
+    Term pid;
+    {
+        std::lock_guard lock(names_mutex_);
+        auto it = names_.find(name);
+        if (it == names_.end()) return false;
+        pid = it->second;
+        names_.erase(it);
+    }
+    if (Process* p = lookup(pid)) {
+        {
+            std::lock_guard info(p->sched.info_mutex);
+            if (p->sched.registered_name == name) p->sched.registered_name = NIL;
+        }
+        release(p);
+    }
+    return true;
+}
+
+Term ProcessTable::whereis(Term name) {
+    std::lock_guard lock(names_mutex_);
+    auto it = names_.find(name);
+    return it == names_.end() ? am::undefined : it->second;
+}
+
+std::vector<Term> ProcessTable::registered() {
+    std::lock_guard lock(names_mutex_);
+    std::vector<Term> out;
+    for (auto& [name, pid] : names_) out.push_back(name);
+    return out;
+}
+
+}  // namespace beam

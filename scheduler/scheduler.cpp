@@ -1,0 +1,240 @@
+#include "scheduler/scheduler.hpp"
+
+#include <cstdio>
+
+#include "scheduler/signals.hpp"
+#include "vm/interp.hpp"
+#include "vm/vm.hpp"
+
+namespace beam {
+
+using namespace run_state;
+
+namespace {
+thread_local int tls_index = -1;
+}
+
+int Schedulers::current_index() { return tls_index; }
+
+Schedulers::Schedulers(VM* vm, int count) : vm_(vm) {
+    for (int i = 0; i < count; ++i) {
+        auto s = std::make_unique<Scheduler>();
+        s->index = i;
+        s->x.assign(MAX_X_REGS, NIL);
+        scheds_.push_back(std::move(s));
+    }
+}
+
+Schedulers::~Schedulers() {
+    halt(halt_status_.load());
+    for (auto& s : scheds_)
+        if (s->thread.joinable()) s->thread.join();
+}
+
+void Schedulers::start() {
+    for (auto& s : scheds_) {
+        Scheduler* sp = s.get();
+        s->thread = std::thread([this, sp] { loop(*sp); });
+    }
+}
+
+void Schedulers::halt(int status) {
+    bool expected = false;
+    if (halting_.compare_exchange_strong(expected, true)) halt_status_.store(status);
+    for (auto& s : scheds_) {
+        std::lock_guard lock(s->mutex);
+        s->wake.notify_all();
+    }
+    std::lock_guard lock(done_mutex_);
+    done_cv_.notify_all();
+}
+
+void Schedulers::user_process_ended() {
+    if (live_user_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+        std::lock_guard lock(done_mutex_);
+        done_cv_.notify_all();
+    }
+}
+
+int Schedulers::run_until_done() {
+    std::unique_lock lock(done_mutex_);
+    done_cv_.wait(lock, [this] { return halting() || live_user_.load(std::memory_order_acquire) == 0; });
+    bool halted = halting();
+    lock.unlock();
+    halt(halted ? halt_status_.load() : 0);
+    for (auto& s : scheds_)
+        if (s->thread.joinable()) s->thread.join();
+    return halt_status_.load();
+}
+
+void Schedulers::activate(Process* p) {
+    std::atomic<uint32_t>& st = p->sched.state;
+    uint32_t f = st.load(std::memory_order_acquire);
+    for (;;) {
+        if (f & EXITED) return;
+        if (f & RUNNING) {
+            // Its scheduler looks at the signals again before letting it idle.
+            if (f & PENDING) return;
+            if (st.compare_exchange_weak(f, f | PENDING, std::memory_order_acq_rel)) return;
+            continue;
+        }
+        if (f & QUEUED) return;
+        if (st.compare_exchange_weak(f, f | QUEUED, std::memory_order_acq_rel)) break;
+    }
+    int target = p->sched.home;
+    if (target < 0 || target >= count()) target = 0;
+    enqueue(*scheds_[size_t(target)], p);
+}
+
+void Schedulers::enqueue(Scheduler& s, Process* p) {
+    bool was_busy;
+    {
+        std::lock_guard lock(s.mutex);
+        s.queues[p->sched.prio].push_back(p);
+        s.queued++;
+        was_busy = !s.sleeping;
+        if (s.sleeping) s.wake.notify_one();
+    }
+    // The target is busy with another process: let a sleeping scheduler come and steal.
+    if (was_busy && sleepers_.load(std::memory_order_acquire) > 0) {
+        for (auto& other : scheds_) {
+            if (other.get() == &s) continue;
+            std::lock_guard lock(other->mutex);
+            if (other->sleeping) {
+                other->wake.notify_one();
+                break;
+            }
+        }
+    }
+}
+
+Process* Schedulers::pop_local(Scheduler& s) {
+    // Max and high run first. Low shares with normal: one low process per 8 normal ones.
+    for (int q = 0; q < 2; ++q)
+        if (!s.queues[q].empty()) {
+            Process* p = s.queues[q].front();
+            s.queues[q].pop_front();
+            s.queued--;
+            return p;
+        }
+    bool take_low = !s.queues[3].empty() && (s.queues[2].empty() || ++s.low_credit % 8 == 0);
+    int q = take_low ? 3 : 2;
+    if (s.queues[q].empty()) return nullptr;
+    Process* p = s.queues[q].front();
+    s.queues[q].pop_front();
+    s.queued--;
+    return p;
+}
+
+Process* Schedulers::steal(Scheduler& thief) {
+    for (auto& other : scheds_) {
+        if (other.get() == &thief) continue;
+        std::unique_lock lock(other->mutex, std::try_to_lock);
+        if (!lock.owns_lock() || other->queued == 0) continue;
+        for (int q = 3; q >= 0; --q) {
+            if (other->queues[q].empty()) continue;
+            Process* p = other->queues[q].back();
+            other->queues[q].pop_back();
+            other->queued--;
+            return p;
+        }
+    }
+    return nullptr;
+}
+
+Process* Schedulers::next(Scheduler& s) {
+    for (;;) {
+        {
+            std::lock_guard lock(s.mutex);
+            if (halting()) return nullptr;
+            if (Process* p = pop_local(s)) return p;
+        }
+        if (Process* p = steal(s)) return p;
+        std::unique_lock lock(s.mutex);
+        if (halting()) return nullptr;
+        if (s.queued > 0) continue;
+        s.sleeping = true;
+        sleepers_.fetch_add(1, std::memory_order_acq_rel);
+        s.wake.wait(lock, [&] { return s.queued > 0 || halting(); });
+        sleepers_.fetch_sub(1, std::memory_order_acq_rel);
+        s.sleeping = false;
+        // Woken for work elsewhere: try stealing before our own queue is empty-checked again.
+        if (s.queued == 0) {
+            lock.unlock();
+            if (Process* p = steal(s)) return p;
+        }
+    }
+}
+
+void Schedulers::loop(Scheduler& s) {
+    tls_index = s.index;
+    while (Process* p = next(s)) {
+        // QUEUED -> RUNNING
+        std::atomic<uint32_t>& st = p->sched.state;
+        uint32_t f = st.load(std::memory_order_acquire);
+        while (!st.compare_exchange_weak(f, (f & ~QUEUED) | RUNNING, std::memory_order_acq_rel)) {
+        }
+        run_one(s, p);
+    }
+}
+
+bool Schedulers::go_idle(Process* p) {
+    std::atomic<uint32_t>& st = p->sched.state;
+    uint32_t f = st.load(std::memory_order_acquire);
+    for (;;) {
+        if (f & PENDING) {
+            if (st.compare_exchange_weak(f, f & ~PENDING, std::memory_order_acq_rel)) return true;
+            continue;
+        }
+        if (st.compare_exchange_weak(f, f & ~RUNNING, std::memory_order_acq_rel)) return false;
+    }
+}
+
+void Schedulers::run_one(Scheduler& s, Process* p) {
+    p->sched.home = s.index;
+    for (;;) {
+        // Clear PENDING before looking at the inbox: a signal pushed after this is seen by
+        // go_idle, one pushed before it is in the batch.
+        p->sched.state.fetch_and(~PENDING, std::memory_order_acq_rel);
+        SignalResult sr = handle_signals(*vm_, p);
+        if (sr.exit) {
+            exit_process(*vm_, p, sr.reason);
+            return;
+        }
+        bool runnable = !p->sched.waiting || sr.new_messages > 0 || p->timed_out;
+        if (runnable && !halting()) {
+            p->sched.waiting = false;
+            Term* x = s.x.data();
+            for (uint32_t i = 0; i < p->arity; ++i) x[i] = p->saved_x[i];
+            RunStatus rs = execute(p, x);
+            switch (rs) {
+            case RunStatus::Yielded: {
+                p->saved_x.assign(x, x + p->arity);
+                std::atomic<uint32_t>& st = p->sched.state;
+                uint32_t f = st.load(std::memory_order_acquire);
+                while (!st.compare_exchange_weak(f, (f & ~(RUNNING | PENDING)) | QUEUED, std::memory_order_acq_rel)) {
+                }
+                enqueue(s, p);
+                return;
+            }
+            case RunStatus::Waiting:
+                p->saved_x.assign(x, x + p->arity);
+                p->sched.waiting = true;
+                break;
+            case RunStatus::Exited:
+                exit_process(*vm_, p, am::normal);
+                return;
+            case RunStatus::Crashed:
+                exit_process(*vm_, p, crash_reason(p));
+                return;
+            case RunStatus::Halted:
+                halt(p->halt_status);
+                p->sched.state.fetch_and(~RUNNING, std::memory_order_acq_rel);
+                return;
+            }
+        }
+        if (!go_idle(p)) return;
+    }
+}
+
+}  // namespace beam

@@ -1,0 +1,75 @@
+// Scheduler threads (design notes §4): one per core by default, each with a run queue per
+// priority. A scheduler runs a process for its reduction budget, then puts it at the back of
+// its queue. An idle scheduler steals from the others before sleeping; a sleeping scheduler is
+// woken when work arrives for it, never by polling.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "vm/process.hpp"
+
+namespace beam {
+
+class VM;
+
+class Schedulers {
+public:
+    Schedulers(VM* vm, int count);
+    ~Schedulers();
+
+    int count() const { return int(scheds_.size()); }
+    void start();
+    // Makes `p` runnable if it is neither queued nor running (any thread, any time).
+    void activate(Process* p);
+    // Blocks until erlang:halt is called or no user process is left; returns the exit status.
+    int run_until_done();
+    void halt(int status);
+    bool halting() const { return halting_.load(std::memory_order_acquire); }
+
+    // Processes that count towards "the VM has work": all but VM-internal ones.
+    void user_process_started() { live_user_.fetch_add(1, std::memory_order_relaxed); }
+    void user_process_ended();
+
+    // Index of the scheduler running on this thread, or -1 on other threads.
+    static int current_index();
+
+private:
+    struct Scheduler {
+        int index;
+        std::thread thread;
+        std::mutex mutex;
+        std::condition_variable wake;
+        std::deque<Process*> queues[4];  // max, high, normal, low
+        size_t queued = 0;
+        bool sleeping = false;
+        unsigned low_credit = 0;  // lets low priority run now and then while normal is busy
+        std::vector<Term> x;      // x registers of whatever process runs here
+    };
+
+    void loop(Scheduler& s);
+    Process* next(Scheduler& s);
+    Process* pop_local(Scheduler& s);
+    Process* steal(Scheduler& thief);
+    void enqueue(Scheduler& s, Process* p);
+    void run_one(Scheduler& s, Process* p);
+    // After a run: the process stops (idle) unless signals arrived meanwhile. True if it
+    // must be looked at again.
+    bool go_idle(Process* p);
+
+    VM* vm_;
+    std::vector<std::unique_ptr<Scheduler>> scheds_;
+    std::atomic<bool> halting_{false};
+    std::atomic<int> halt_status_{0};
+    std::atomic<size_t> live_user_{0};
+    std::atomic<int> sleepers_{0};
+    std::mutex done_mutex_;
+    std::condition_variable done_cv_;
+};
+
+}  // namespace beam

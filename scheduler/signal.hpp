@@ -1,0 +1,65 @@
+// Signals: everything one process tells another (design notes §3). Messages, exit signals,
+// link/unlink, monitor/demonitor and timeouts all travel through one queue per process, so
+// signals from one sender arrive in the order sent. Any thread may push; only the owner
+// (the scheduler running the process) takes them out.
+#pragma once
+
+#include <mutex>
+#include <vector>
+
+#include "vm/copy_term.hpp"
+#include "vm/term.hpp"
+
+namespace beam {
+
+enum class SignalKind : uint8_t {
+    Message,     // data: the message
+    Exit,        // data: the reason; from exit/2 (linked = false) or a dying linked process
+    Link,        // from wants a link
+    Unlink,      // from drops its link
+    Monitor,     // data: the monitor reference; from monitors this process
+    Demonitor,   // data: the monitor reference
+    Timeout,     // timer_id: a receive ... after expired
+    GroupLeader, // data: the new group leader pid
+};
+
+struct Signal {
+    SignalKind kind;
+    bool linked = false;  // Exit: sent because a linked process died (vs exit/2)
+    Term from = NIL;      // sender pid (immediate)
+    uint64_t timer_id = 0;
+    MessageBuffer data;
+};
+
+class SignalQueue {
+public:
+    // Returns false if the queue is closed (the owner has exited); the caller keeps the signal.
+    bool push(Signal* s) {
+        std::lock_guard lock(mutex_);
+        if (closed_) return false;
+        items_.push_back(s);
+        return true;
+    }
+    // Takes everything queued so far, in order.
+    void take(std::vector<Signal*>& out) {
+        std::lock_guard lock(mutex_);
+        out.swap(items_);
+    }
+    bool empty() {
+        std::lock_guard lock(mutex_);
+        return items_.empty();
+    }
+    // No more signals after this; returns what was still queued.
+    void close(std::vector<Signal*>& rest) {
+        std::lock_guard lock(mutex_);
+        closed_ = true;
+        rest.swap(items_);
+    }
+
+private:
+    std::mutex mutex_;
+    std::vector<Signal*> items_;
+    bool closed_ = false;
+};
+
+}  // namespace beam

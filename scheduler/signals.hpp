@@ -1,0 +1,40 @@
+// Sending signals (any thread) and handling them (the owner, on its scheduler).
+#pragma once
+
+#include "scheduler/signal.hpp"
+#include "vm/process.hpp"
+
+namespace beam {
+
+class VM;
+
+// Queues `s` for the process `to` and makes it runnable. False if `to` does not exist (any
+// more): the signal is then still the caller's.
+bool deliver_signal(VM& vm, Term to, Signal* s);
+
+// Copies `msg` and sends it from `sender` to the pid `to`; a message to a dead process is
+// dropped, as in OTP.
+void post_message(VM& vm, Term to, Term msg);
+
+// An exit signal from `from` (exit/2 when !linked; a dying linked process when linked).
+void send_exit_signal(VM& vm, Term from, Term to, Term reason, bool linked);
+
+// Owner side: takes every queued signal and acts on it. Messages join the mailbox.
+// Returns true if the process must exit; the reason (on its heap) is in *reason.
+struct SignalResult {
+    bool exit = false;
+    Term reason = NIL;
+    size_t new_messages = 0;
+};
+SignalResult handle_signals(VM& vm, Process* p);
+
+// Everything a dying process owes others: exit signals to links, DOWN to monitors, its
+// refused late signals answered, its name and table entry removed. Ends with the process
+// released (it may be freed at once).
+void exit_process(VM& vm, Process* p, Term reason);
+
+// The exit reason of a crash: {Reason, Stack} for errors, {{nocatch, V}, Stack} for throws,
+// Reason for exits; and prints OTP's error report for errors and throws.
+Term crash_reason(Process* p);
+
+}  // namespace beam

@@ -1,0 +1,107 @@
+#include "scheduler/timers.hpp"
+
+#include "scheduler/signals.hpp"
+#include "vm/vm.hpp"
+
+namespace beam {
+
+TimerService::TimerService(VM* vm) : vm_(vm) {}
+
+TimerService::~TimerService() { stop(); }
+
+void TimerService::start() { thread_ = std::thread([this] { loop(); }); }
+
+void TimerService::stop() {
+    {
+        std::lock_guard lock(mutex_);
+        stopping_ = true;
+    }
+    cv_.notify_all();
+    if (thread_.joinable()) thread_.join();
+    for (auto& [id, e] : entries_) discard_buffer(e.msg);
+    entries_.clear();
+}
+
+void TimerService::start_receive_timeout(Term pid, uint64_t id, int64_t ms) {
+    std::lock_guard lock(mutex_);
+    auto deadline = Clock::now() + std::chrono::milliseconds(ms);
+    entries_.emplace(id, Entry{deadline, pid, true, {}});
+    heap_.push({deadline, id});
+    if (heap_.top().second == id) cv_.notify_one();
+}
+
+void TimerService::start_message_timer(uint64_t id, Term dest, MessageBuffer msg, int64_t ms) {
+    std::lock_guard lock(mutex_);
+    auto deadline = Clock::now() + std::chrono::milliseconds(ms);
+    entries_.emplace(id, Entry{deadline, dest, false, msg});
+    heap_.push({deadline, id});
+    if (heap_.top().second == id) cv_.notify_one();
+}
+
+static int64_t ms_left(TimerService::Clock::time_point deadline) {
+    auto left = std::chrono::duration_cast<std::chrono::microseconds>(deadline - TimerService::Clock::now());
+    // OTP rounds the remaining time up to whole milliseconds, and never reports less than 0.
+    return left.count() <= 0 ? 0 : (left.count() + 999) / 1000;
+}
+
+std::optional<int64_t> TimerService::cancel(uint64_t id) {
+    std::lock_guard lock(mutex_);
+    auto it = entries_.find(id);
+    if (it == entries_.end()) return std::nullopt;
+    int64_t left = ms_left(it->second.deadline);
+    discard_buffer(it->second.msg);
+    entries_.erase(it);  // its heap item is skipped when it comes up
+    return left;
+}
+
+std::optional<int64_t> TimerService::remaining(uint64_t id) {
+    std::lock_guard lock(mutex_);
+    auto it = entries_.find(id);
+    if (it == entries_.end()) return std::nullopt;
+    return ms_left(it->second.deadline);
+}
+
+void TimerService::loop() {
+    std::unique_lock lock(mutex_);
+    while (!stopping_) {
+        if (heap_.empty()) {
+            cv_.wait(lock);
+            continue;
+        }
+        auto [deadline, id] = heap_.top();
+        if (!entries_.contains(id)) {
+            heap_.pop();
+            continue;
+        }
+        if (Clock::now() < deadline) {
+            cv_.wait_until(lock, deadline);
+            continue;
+        }
+        heap_.pop();
+        Entry e = std::move(entries_.at(id));
+        entries_.erase(id);
+        lock.unlock();
+        fire(id, e);
+        lock.lock();
+    }
+}
+
+void TimerService::fire(uint64_t id, Entry& e) {
+    if (e.receive_timeout) {
+        auto* s = new Signal{SignalKind::Timeout};
+        s->timer_id = id;
+        if (!deliver_signal(*vm_, e.dest, s)) delete s;
+        return;
+    }
+    Term to = e.dest;
+    if (is_atom(to)) to = vm_->procs.whereis(to);
+    auto* s = new Signal{SignalKind::Message};
+    s->data = e.msg;
+    e.msg = MessageBuffer{};
+    if (!is_local_pid(to) || !deliver_signal(*vm_, to, s)) {
+        discard_buffer(s->data);
+        delete s;
+    }
+}
+
+}  // namespace beam

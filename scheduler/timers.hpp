@@ -1,0 +1,62 @@
+// Timers: receive ... after, erlang:send_after/start_timer. One timer thread per VM keeps a
+// min-heap of deadlines and sleeps on a condition variable until the earliest one (design notes
+// §4 ask for a timer wheel per scheduler; a heap on its own thread is simpler and keeps timers
+// exact while every scheduler is busy — see docs/architecture.md).
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <mutex>
+#include <optional>
+#include <queue>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+#include "vm/copy_term.hpp"
+#include "vm/term.hpp"
+
+namespace beam {
+
+class VM;
+
+class TimerService {
+public:
+    using Clock = std::chrono::steady_clock;
+
+    explicit TimerService(VM* vm);
+    ~TimerService();
+    void start();
+    void stop();
+
+    // A receive ... after: at expiry, a Timeout signal with `id` goes to `pid`.
+    void start_receive_timeout(Term pid, uint64_t id, int64_t ms);
+    // erlang:send_after / start_timer: at expiry, `msg` goes to `dest` (pid or registered name).
+    void start_message_timer(uint64_t id, Term dest, MessageBuffer msg, int64_t ms);
+    // Removes a timer. Returns the milliseconds that were left, or nullopt if it already fired
+    // or never existed.
+    std::optional<int64_t> cancel(uint64_t id);
+    std::optional<int64_t> remaining(uint64_t id);
+
+private:
+    struct Entry {
+        Clock::time_point deadline;
+        Term dest;
+        bool receive_timeout;
+        MessageBuffer msg;
+    };
+    void loop();
+    void fire(uint64_t id, Entry& e);
+
+    VM* vm_;
+    std::mutex mutex_;
+    std::condition_variable cv_;
+    std::unordered_map<uint64_t, Entry> entries_;
+    using HeapItem = std::pair<Clock::time_point, uint64_t>;
+    std::priority_queue<HeapItem, std::vector<HeapItem>, std::greater<>> heap_;
+    std::thread thread_;
+    bool stopping_ = false;
+};
+
+}  // namespace beam

@@ -1,0 +1,167 @@
+#include "vm/copy_term.hpp"
+
+#include <cstdlib>
+#include <new>
+#include <vector>
+
+#include "vm/binary.hpp"
+#include "vm/gc_internal.hpp"
+
+namespace beam {
+
+namespace {
+
+// Which words of a boxed object are terms: [first, last) counted from the header (index 0).
+// Mirrors the GC's scanning rules (vm/gc_copy.cpp).
+void term_words(Term header, size_t* first, size_t* last) {
+    Sub s = header_sub(header);
+    size_t n = header_arity(header) + 1;
+    switch (s) {
+    case Sub::Tuple:
+    case Sub::Map:
+    case Sub::HashMap: *first = 1, *last = n; return;
+    case Sub::Fun: *first = 2, *last = n; return;
+    case Sub::SubBin:
+    case Sub::MatchState: *first = 1, *last = 2; return;
+    default: *first = *last = 0; return;  // raw payload
+    }
+}
+
+size_t object_words(Term header) {
+    if (header_sub(header) == Sub::RefcBin) return REFC_BIN_WORDS;
+    return header_arity(header) + 1;
+}
+
+// Copies the outermost layer of `t` to `hp` and returns the new term; children still point
+// into the source until the scan reaches them.
+Term shallow_copy(Term t, Term*& hp, Term** offheap) {
+    if (is_list(t)) {
+        Term* cell = hp;
+        hp += 2;
+        cell[0] = head(t);
+        cell[1] = tail(t);
+        return make_list(cell);
+    }
+    Term* src = boxed_ptr(t);
+    size_t n = object_words(src[0]);
+    Term* obj = hp;
+    hp += n;
+    for (size_t i = 0; i < n; ++i) obj[i] = src[i];
+    if (header_sub(src[0]) == Sub::RefcBin) {
+        reinterpret_cast<BinaryBlob*>(obj[2].raw)->retain();
+        gc::set_offheap_next(obj, *offheap);
+        *offheap = obj;
+    }
+    return make_boxed(obj);
+}
+
+bool needs_copy(Term t) { return is_list(t) || is_boxed(t); }
+
+Term copy_into(Term t, Term* to, Term** offheap) {
+    if (!needs_copy(t)) return t;
+    Term* hp = to;
+    Term root = shallow_copy(t, hp, offheap);
+    // Cheney scan over what has been copied: every term word that still points at the
+    // source is replaced by a shallow copy of its referent.
+    Term* scan = to;
+    while (scan < hp) {
+        Term w = *scan;
+        if (is_header(w)) {
+            size_t first, last;
+            term_words(w, &first, &last);
+            for (size_t i = first; i < last; ++i)
+                if (needs_copy(scan[i])) scan[i] = shallow_copy(scan[i], hp, offheap);
+            scan += object_words(w);
+        } else {
+            if (needs_copy(w)) *scan = shallow_copy(w, hp, offheap);
+            ++scan;
+        }
+    }
+    return root;
+}
+
+}  // namespace
+
+size_t copy_size(Term t) {
+    size_t words = 0;
+    std::vector<Term> todo;
+    for (;;) {
+        while (is_list(t) || is_boxed(t)) {
+            if (is_list(t)) {
+                words += 2;
+                if (needs_copy(head(t))) todo.push_back(head(t));
+                t = tail(t);
+                continue;
+            }
+            Term* obj = boxed_ptr(t);
+            words += object_words(obj[0]);
+            size_t first, last;
+            term_words(obj[0], &first, &last);
+            t = NIL;
+            for (size_t i = first; i < last; ++i)
+                if (needs_copy(obj[i])) todo.push_back(obj[i]);
+        }
+        if (todo.empty()) return words;
+        t = todo.back();
+        todo.pop_back();
+    }
+}
+
+MessageBuffer copy_to_buffer(Term t) {
+    MessageBuffer buf;
+    if (!needs_copy(t)) {
+        buf.term = t;
+        return buf;
+    }
+    size_t words = copy_size(t);
+    void* m = std::malloc(sizeof(HeapFragment) + (words - 1) * sizeof(Term));
+    if (!m) throw std::bad_alloc();
+    auto* f = static_cast<HeapFragment*>(m);
+    f->next = nullptr;
+    f->size = words;
+    f->used = words;
+    buf.fragment = f;
+    buf.term = copy_into(t, f->words, &buf.offheap);
+    return buf;
+}
+
+Term adopt_buffer(Process* p, MessageBuffer& buf) {
+    if (buf.fragment) {
+        // Behind the fragment Process::alloc bumps into, so that one stays first.
+        if (p->fragments) {
+            buf.fragment->next = p->fragments->next;
+            p->fragments->next = buf.fragment;
+        } else {
+            p->fragments = buf.fragment;
+        }
+        p->fragment_words += buf.fragment->used;
+    }
+    while (Term* pb = buf.offheap) {
+        buf.offheap = gc::offheap_next(pb);
+        p->link_offheap(pb);
+    }
+    Term t = buf.term;
+    buf = MessageBuffer{};
+    return t;
+}
+
+void discard_buffer(MessageBuffer& buf) {
+    gc::release_offheap_list(buf.offheap);
+    std::free(buf.fragment);
+    buf = MessageBuffer{};
+}
+
+Term copy_term(Term t, TermAllocator& a) {
+    if (!needs_copy(t)) return t;
+    size_t words = copy_size(t);
+    Term* to = a.alloc(words);
+    Term* offheap = nullptr;
+    Term r = copy_into(t, to, &offheap);
+    while (Term* pb = offheap) {
+        offheap = gc::offheap_next(pb);
+        a.link_offheap(pb);
+    }
+    return r;
+}
+
+}  // namespace beam

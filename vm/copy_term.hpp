@@ -1,0 +1,34 @@
+// Copying a term out of one process into memory another process will own (messages, spawn
+// arguments, exit reasons). As in OTP, sharing inside the term is not preserved: a subterm
+// referenced twice is copied twice. Literals (module constants, outside any process heap) are
+// copied too, so a message never points into code that may be purged.
+#pragma once
+
+#include "vm/heap.hpp"
+
+namespace beam {
+
+class Process;
+
+// Words a copy of `t` needs.
+size_t copy_size(Term t);
+
+// A self-contained heap fragment holding one copied term, ready to be adopted by a receiver.
+// RefcBins inside it are retained and listed in `offheap` (linked through their word 3).
+struct MessageBuffer {
+    HeapFragment* fragment = nullptr;  // nullptr when the term is immediate
+    Term term = NIL;
+    Term* offheap = nullptr;
+};
+
+MessageBuffer copy_to_buffer(Term t);
+// Moves the buffer's memory into `p` (fragments and off-heap list); returns the term, now
+// owned by `p`. The buffer is empty afterwards.
+Term adopt_buffer(Process* p, MessageBuffer& buf);
+// Frees a buffer that will never be adopted (receiver died).
+void discard_buffer(MessageBuffer& buf);
+
+// Copies `t` onto an allocator directly (spawn arguments into a new process's heap).
+Term copy_term(Term t, TermAllocator& a);
+
+}  // namespace beam
