@@ -29,6 +29,7 @@ struct Registry {
         add(system_bifs());
         add(process_bifs());
         add(time_bifs());
+        add(process_info_bifs());
     }
 
     void add(std::span<const BifSpec> specs) {

@@ -5,7 +5,8 @@
 // (vm/map.hpp): maps:next and maps:fold visit a trie depth first in ascending slots, and
 // maps:to_list comes out in the reverse of that, as on erl; a flat map is in key order for both. OTP walks a
 // trie in chunks and returns [Path', Map | Acc] to be called again; here every pair comes at
-// once, which gives the same results, so the only Path that arrives is the initial 0.
+// once, which gives the same results; Path is only range-checked (0..size for a flat map, as
+// the earlier flat-only version did against erl; only 0 for a trie, since no later Path is made).
 #include "bifs/bif.hpp"
 #include "bifs/bif_families.hpp"
 #include "bifs/bif_util.hpp"
@@ -20,7 +21,6 @@ Term map_next_3(Process* p, const Term* a) {
     SWord limit = is_flat_map(map) ? SWord(map_size(map)) : 0;
     if (small_value(path) < 0 || small_value(path) > limit) return p->badarg();
     auto pairs = map_pairs(map, MapOrder::Iteration);
-    if (is_flat_map(map)) pairs.erase(pairs.begin(), pairs.begin() + small_value(path));
     if (acc == am::iterator) {
         Term chain = am::none;
         for (size_t i = pairs.size(); i-- > 0;) chain = make_tuple(*p, {pairs[i].first, pairs[i].second, chain});

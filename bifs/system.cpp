@@ -199,44 +199,6 @@ Term group_leader_0(Process* p, const Term*) { return p->group_leader == NIL ? p
 
 Term pre_loaded_0(Process* p, const Term*) { return NIL; }
 
-// Only the calling process exists until issue 4; other pids are not alive.
-Term process_info_item(Process* p, Term item) {
-    if (item == atom("message_queue_len")) return make_small(SWord(p->mailbox.size()));
-    if (item == atom("messages")) return make_list_from(*p, p->mailbox.data(), p->mailbox.size());
-    if (item == atom("dictionary")) return p->dictionary;
-    if (item == atom("heap_size")) return make_small(SWord(p->hend - p->heap));
-    if (item == atom("total_heap_size"))
-        return make_small(SWord((p->hend - p->heap) + (p->old_hend - p->old_heap)));
-    if (item == atom("stack_size")) return make_small(SWord(p->hend - p->stop));
-    if (item == atom("reductions")) return make_small(p->reductions);
-    if (item == atom("registered_name")) return NIL;
-    if (item == atom("status")) return atom("running");
-    if (item == atom("trap_exit")) return make_bool(p->trap_exit);
-    if (item == atom("links") || item == atom("monitors") || item == atom("monitored_by")) return NIL;
-    if (item == atom("group_leader")) return group_leader_0(p, nullptr);
-    if (item == atom("priority")) return am::normal;
-    if (item == atom("garbage_collection")) return NIL;
-    return NON_VALUE;
-}
-
-Term process_info_2(Process* p, const Term* a) {
-    if (!is_pid(a[0])) return p->badarg();
-    if (a[0] != p->pid) return am::undefined;
-    if (is_atom(a[1])) {
-        Term v = process_info_item(p, a[1]);
-        if (is_non_value(v)) return p->badarg();
-        if (a[1] == atom("registered_name") && is_nil(v)) return NIL;
-        return make_tuple(*p, {a[1], v});
-    }
-    std::vector<Term> items;
-    for (Term l = a[1]; is_list(l); l = tail(l)) {
-        Term v = process_info_item(p, head(l));
-        if (is_non_value(v)) return p->badarg();
-        items.push_back(make_tuple(*p, {head(l), v}));
-    }
-    return make_list_from(*p, items.data(), items.size());
-}
-
 Term process_flag_2(Process* p, const Term* a) {
     if (a[0] == atom("trap_exit")) {
         if (!is_boolean_atom(a[1])) return p->badarg();
@@ -450,7 +412,6 @@ const BifSpec table[] = {
     {"erlang", "fun_info", 2, &fun_info_2},
     {"erlang", "group_leader", 0, &group_leader_0},
     {"erlang", "pre_loaded", 0, &pre_loaded_0},
-    {"erlang", "process_info", 2, &process_info_2},
     {"erlang", "process_flag", 2, &process_flag_2},
     {"erlang", "is_builtin", 3, &is_builtin_3},
     {"beamvm_internal", "report_boot_crash", 1, &report_boot_crash_1},

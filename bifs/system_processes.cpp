@@ -139,14 +139,18 @@ Term link_1(Process* p, const Term* a) {
     Term other = a[0];
     if (!is_pid(other)) return p->badarg();
     if (other == p->pid) return am::true_;
-    add_link_local(p, other);
     auto* s = new Signal{SignalKind::Link};
     s->from = p->pid;
     if (!deliver_signal(*p->vm, other, s)) {
         delete s;
-        // As OTP: the link stands until the noproc exit signal it causes arrives.
+        // As OTP: a caller that does not trap exits gets a noproc error; one that traps gets
+        // {'EXIT', Pid, noproc} through the link, which then is gone.
+        if (!p->trap_exit) return p->error(am::noproc);
+        add_link_local(p, other);
         send_exit_signal(*p->vm, other, p->pid, am::noproc, true);
+        return am::true_;
     }
+    add_link_local(p, other);
     return am::true_;
 }
 
@@ -191,16 +195,17 @@ Term monitor_2(Process* p, const Term* a) {
     Term who = name != NIL ? make_tuple(*p, {name, am::nonode_at_nohost}) : target;
     if (target == am::undefined || target == p->pid) {
         if (target == p->pid) return ref;  // monitoring oneself never fires
-        p->mailbox.push_back(make_tuple(*p, {am::DOWN, ref, am::process, who, am::noproc}));
+        p->mailbox_push(make_tuple(*p, {am::DOWN, ref, am::process, who, am::noproc}));
         return ref;
     }
     auto* s = new Signal{SignalKind::Monitor};
     s->from = p->pid;
+    s->name = name;
     s->data = copy_to_buffer(ref);
     if (!deliver_signal(*p->vm, target, s)) {
         discard_buffer(s->data);
         delete s;
-        p->mailbox.push_back(make_tuple(*p, {am::DOWN, ref, am::process, who, am::noproc}));
+        p->mailbox_push(make_tuple(*p, {am::DOWN, ref, am::process, who, am::noproc}));
         return ref;
     }
     std::lock_guard lock(p->sched.info_mutex);
@@ -213,7 +218,7 @@ bool flush_down(Process* p, Term ref) {
     for (size_t i = 0; i < p->mailbox.size(); ++i) {
         Term m = p->mailbox[i];
         if (is_tuple(m) && tuple_arity(m) == 5 && tuple_elem(m, 0) == am::DOWN && eq_exact(tuple_elem(m, 1), ref)) {
-            p->mailbox.erase(p->mailbox.begin() + long(i));
+            p->mailbox_erase(i);
             if (p->mailbox_save > i) p->mailbox_save--;
             return true;
         }
@@ -266,7 +271,7 @@ Term exit_2(Process* p, const Term* a) {
         // caller now; trapping turns it into a message.
         if (a[1] == am::kill) return p->raise(ErrorClass::Exit, am::killed);
         if (p->trap_exit) {
-            p->mailbox.push_back(make_tuple(*p, {am::EXIT, p->pid, a[1]}));
+            p->mailbox_push(make_tuple(*p, {am::EXIT, p->pid, a[1]}));
             return am::true_;
         }
         return p->raise(ErrorClass::Exit, a[1]);

@@ -143,7 +143,7 @@ Term cancel_timer(Process* p, Term ref, Term opts) {
     }
     Term r = timer_result(p->vm->timers.cancel(ref_number(ref)));
     if (!async) return info ? r : am::ok;
-    if (info) p->mailbox.push_back(make_tuple(*p, {atom("cancel_timer"), ref, r}));
+    if (info) p->mailbox_push(make_tuple(*p, {atom("cancel_timer"), ref, r}));
     return am::ok;
 }
 Term cancel_timer_1(Process* p, const Term* a) { return cancel_timer(p, a[0], NIL); }
@@ -159,7 +159,7 @@ Term read_timer(Process* p, Term ref, Term opts) {
     }
     Term r = timer_result(p->vm->timers.remaining(ref_number(ref)));
     if (!async) return r;
-    p->mailbox.push_back(make_tuple(*p, {atom("read_timer"), ref, r}));
+    p->mailbox_push(make_tuple(*p, {atom("read_timer"), ref, r}));
     return am::ok;
 }
 Term read_timer_1(Process* p, const Term* a) { return read_timer(p, a[0], NIL); }

@@ -47,7 +47,9 @@ struct ProcessSched {
     Term registered_name = NIL;
     Term initial_m = NIL, initial_f = NIL;  // initial call {M, F, A}
     uint32_t initial_a = 0;
-    bool system = false;            // VM-internal process (the I/O server): not counted as user work
+    bool system = false;
+    bool exit_pending = false;      // an exit signal arrived while running (RunStatus::Killed)
+    Term exit_reason = NIL;         // its reason, on the process's heap            // VM-internal process (the I/O server): not counted as user work
 };
 
 }  // namespace beam

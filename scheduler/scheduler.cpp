@@ -227,6 +227,9 @@ void Schedulers::run_one(Scheduler& s, Process* p) {
             case RunStatus::Crashed:
                 exit_process(*vm_, p, crash_reason(p));
                 return;
+            case RunStatus::Killed:
+                exit_process(*vm_, p, p->sched.exit_reason);
+                return;
             case RunStatus::Halted:
                 halt(p->halt_status);
                 p->sched.state.fetch_and(~RUNNING, std::memory_order_acq_rel);

@@ -19,6 +19,7 @@ enum class SignalKind : uint8_t {
     Unlink,      // from drops its link
     Monitor,     // data: the monitor reference; from monitors this process
     Demonitor,   // data: the monitor reference
+    Down,        // data: the {'DOWN', ...} message; ref: the monitor it ends
     Timeout,     // timer_id: a receive ... after expired
     GroupLeader, // data: the new group leader pid
 };
@@ -28,6 +29,8 @@ struct Signal {
     bool linked = false;  // Exit: sent because a linked process died (vs exit/2)
     Term from = NIL;      // sender pid (immediate)
     uint64_t timer_id = 0;
+    Term name = NIL;      // Monitor: the registered name it was made through, if any
+    Word ref[3] = {};     // Down: the monitor's reference id words
     MessageBuffer data;
 };
 

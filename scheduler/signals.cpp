@@ -66,6 +66,7 @@ void refuse(VM& vm, Process* dead, Signal* s, Term reason) {
     case SignalKind::Monitor: {
         MonitorEntry m{};
         ref_words_of(s->data.term, m.ref);
+        m.name = s->name;
         deliver_message_buffer(vm, s->from, copy_to_buffer(down_message(dead, m, dead->pid, am::noproc)));
         break;
     }
@@ -118,7 +119,7 @@ SignalResult handle_signals(VM& vm, Process* p) {
         }
         switch (s->kind) {
         case SignalKind::Message:
-            p->mailbox.push_back(adopt_buffer(p, s->data));
+            p->mailbox_push(adopt_buffer(p, s->data));
             r.new_messages++;
             break;
         case SignalKind::Exit: {
@@ -133,7 +134,7 @@ SignalResult handle_signals(VM& vm, Process* p) {
                 r.exit = true;
                 r.reason = am::killed;
             } else if (p->trap_exit) {
-                p->mailbox.push_back(make_tuple(*p, {am::EXIT, s->from, reason}));
+                p->mailbox_push(make_tuple(*p, {am::EXIT, s->from, reason}));
                 r.new_messages++;
             } else if (reason != am::normal || s->from == p->pid) {
                 r.exit = true;
@@ -156,6 +157,7 @@ SignalResult handle_signals(VM& vm, Process* p) {
             MonitorEntry m{};
             ref_words_of(s->data.term, m.ref);
             m.pid = s->from;
+            m.name = s->name;
             std::lock_guard lock(ps.info_mutex);
             ps.monitored_by.push_back(m);
             break;
@@ -165,6 +167,16 @@ SignalResult handle_signals(VM& vm, Process* p) {
             ref_words_of(s->data.term, ref);
             std::lock_guard lock(ps.info_mutex);
             erase_if_first(ps.monitored_by, [&](const MonitorEntry& m) { return same_ref(m.ref, ref); });
+            break;
+        }
+        case SignalKind::Down: {
+            // The monitor is over: demonitor(Ref, [info]) must now say false.
+            {
+                std::lock_guard lock(ps.info_mutex);
+                erase_if_first(ps.monitors, [&](const MonitorEntry& m) { return same_ref(m.ref, s->ref); });
+            }
+            p->mailbox_push(adopt_buffer(p, s->data));
+            r.new_messages++;
             break;
         }
         case SignalKind::Timeout:
@@ -202,8 +214,12 @@ void exit_process(VM& vm, Process* p, Term reason) {
     if (ps.timer_set) vm.timers.cancel(ps.timer_id);
 
     for (Term linked : ps.links) send_exit_signal(vm, p->pid, linked, reason, true);
-    for (const MonitorEntry& m : ps.monitored_by)
-        deliver_message_buffer(vm, m.pid, copy_to_buffer(down_message(p, m, p->pid, reason)));
+    for (const MonitorEntry& m : ps.monitored_by) {
+        Signal* s = new_signal(SignalKind::Down, p->pid);
+        std::copy(m.ref, m.ref + 3, s->ref);
+        s->data = copy_to_buffer(down_message(p, m, p->pid, reason));
+        if (!deliver_signal(vm, m.pid, s)) free_signal(s);
+    }
     for (const MonitorEntry& m : ps.monitors) {
         Signal* s = new_signal(SignalKind::Demonitor, p->pid);
         s->data = copy_to_buffer(ref_from_words(*p, m.ref));

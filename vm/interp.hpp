@@ -32,6 +32,7 @@ enum class RunStatus : uint8_t {
     Exited,   // returned from its initial call
     Crashed,  // uncaught exception: class/reason/trace in p->fclass/fvalue/ftrace
     Halted,   // erlang:halt was called
+    Killed,   // an exit signal ended it while it looked for messages: reason in p->sched.exit_reason
 };
 
 inline constexpr int64_t REDUCTION_BUDGET = 4000;

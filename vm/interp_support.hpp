@@ -95,7 +95,9 @@ const Word* bs_construct_legacy(Process* p, Term* x, Term* E, const BsMatchOp* o
 
 // ---- messages (vm/mailbox.cpp) ----
 Term send_message(Process* p, Term to, Term msg);
-Term peek_message(Process* p);  // NON_VALUE when none left after the save position
+// The next message after the save position once queued signals are taken in; NON_VALUE if
+// none (p->sched.exit_pending if an exit signal ended the process meanwhile).
+Term fetch_signals(Process* p);
 void advance_message(Process* p);
 void remove_message(Process* p);
 bool set_timeout(Process* p, Term timeout);

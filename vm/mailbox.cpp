@@ -23,14 +23,22 @@ Term send_message(Process* p, Term to, Term msg) {
         return p->badarg();
     }
     if (dest == p->pid) {
-        p->mailbox.push_back(msg);
+        p->mailbox_push(msg);
         return msg;
     }
     post_message(*p->vm, dest, msg);
     return msg;
 }
 
-Term peek_message(Process* p) {
+Term fetch_signals(Process* p) {
+    if (p->mailbox_save >= p->mailbox.size()) {
+        SignalResult r = handle_signals(*p->vm, p);
+        if (r.exit) {
+            p->sched.exit_pending = true;
+            p->sched.exit_reason = r.reason;
+            return NON_VALUE;
+        }
+    }
     if (p->mailbox_save < p->mailbox.size()) return p->mailbox[p->mailbox_save];
     return NON_VALUE;
 }
@@ -46,7 +54,7 @@ static void stop_timer(Process* p) {
 }
 
 void remove_message(Process* p) {
-    p->mailbox.erase(p->mailbox.begin() + long(p->mailbox_save));
+    p->mailbox_erase(p->mailbox_save);
     p->mailbox_save = 0;
     stop_timer(p);
 }

@@ -10,6 +10,7 @@
 // is stop[i] and the return address of the frame sits at stop[N].
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -103,7 +104,17 @@ public:
     int halt_status = 0;
 
     // ---- mailbox (GC roots) ----
+    // Change it only through these two, which keep the length other processes may read.
+    void mailbox_push(Term msg) {
+        mailbox.push_back(msg);
+        mailbox_len.store(mailbox.size(), std::memory_order_relaxed);
+    }
+    void mailbox_erase(size_t i) {
+        mailbox.erase(mailbox.begin() + long(i));
+        mailbox_len.store(mailbox.size(), std::memory_order_relaxed);
+    }
     std::vector<Term> mailbox;  // message terms, oldest first
+    std::atomic<size_t> mailbox_len{0};
     size_t mailbox_save = 0;    // receive scan position
     bool timed_out = false;
 
