@@ -18,6 +18,7 @@ namespace {
 Term mfa_tuple(Process* p, Term m, Term f, uint32_t a) { return make_tuple(*p, {m, f, make_small(a)}); }
 
 Term current_function(Process* p, Process* q) {
+    if (q->sched.hibernating) return mfa_tuple(p, am::erlang, atom("hibernate"), 3);
     if (ModuleCode* mc = p->vm->code_at(q->pc))
         if (const FunctionInfo* fi = mc->function_at(q->pc)) return mfa_tuple(p, mc->name, fi->name, fi->arity);
     return mfa_tuple(p, q->sched.initial_m, q->sched.initial_f, q->sched.initial_a);
@@ -58,6 +59,7 @@ Term item_value(Process* p, Process* q, Term item, bool* owner_only) {
     if (item == atom("group_leader")) return q->group_leader == NIL ? q->pid : q->group_leader;
     if (item == atom("error_handler")) return am::error_handler;
     if (item == atom("suspending")) return NIL;
+    if (item == atom("current_function") && !(qs.state.load() & run_state::RUNNING)) return current_function(p, q);
     if (item == atom("garbage_collection")) return NIL;
     if (!self) {
         *owner_only = true;

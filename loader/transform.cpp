@@ -307,6 +307,10 @@ void Transformer::call_ext(const Operand& arity, const Operand& imp_op, int mode
         em_.emit(imp->arity == 3 ? "apply_mfa_list" : "apply_fun_list", {ux(Word(mode)), ux(dealloc)});
         return;
     }
+    if (imp->module == am::erlang && atom_name(imp->function) == "hibernate" && imp->arity == 3) {
+        em_.emit("hibernate", {});  // never returns: the stack goes, whatever the call mode
+        return;
+    }
     if (const BifSpec* b = find_bif(imp->module, imp->function, imp->arity)) {
         if (mode == 0) em_.emit("call_bif", {px(b)});
         else if (mode == 1) em_.emit("call_bif_only", {px(b)});

@@ -60,6 +60,7 @@ void create_bin(const GenericInstr& gi, const ParsedModule& pm, ModuleCode& mc, 
     const auto& a = gi.args;
     auto op = std::make_shared<BsCreateOp>();
     op->live = Word(a[2].value);
+    op->alloc = Word(a[1].value);  // words the following instructions allocate without a check
     op->dst = any_word(a[4], mc);
     const auto& list = a[5].list;
     if (list.size() % 6 != 0) return em.fail("bs_create_bin: segment list is not a multiple of 6");

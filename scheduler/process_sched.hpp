@@ -36,6 +36,7 @@ struct ProcessSched {
     int prio = 2;                   // 0 max, 1 high, 2 normal, 3 low
 
     bool waiting = false;           // stopped in a receive with nothing to match
+    bool hibernating = false;       // in erlang:hibernate/3, waiting for any message
     bool timer_set = false;         // a receive ... after timer is running for this wait
     uint64_t timer_id = 0;
 

@@ -60,7 +60,7 @@ void bad_apply_list(Process* p, Term m_or_fun, Term f, Term args) {
     p->fskip_pc_frame = true;
 }
 
-const Word* fun_target(Process* p, Term* x, unsigned arity, Term fun) {
+const Word* fun_target(Process* p, Term* x, unsigned arity, Term fun, unsigned* total) {
     if (is_boxed_sub(fun, Sub::Fun)) {
         FunEntry* fe = fun_entry(fun);
         if (fe->detached && fe->fun_arity() == arity) {
@@ -75,6 +75,7 @@ const Word* fun_target(Process* p, Term* x, unsigned arity, Term fun) {
         size_t n = fun_num_free(fun);
         const Term* env = fun_free_vars(fun);
         for (size_t i = 0; i < n; ++i) x[arity + i] = env[i];
+        *total = arity + unsigned(n);
         return fe->address;
     }
     if (is_boxed_sub(fun, Sub::Export)) {

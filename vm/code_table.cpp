@@ -19,7 +19,11 @@ Export* Namespace::export_entry(Term module, Term function, uint32_t arity) {
     e->module = module;
     e->function = function;
     e->arity = arity;
-    if (const BifSpec* b = find_bif(module, function, arity)) {
+    if (module == am::erlang && atom_name(function) == "hibernate" && arity == 3) {
+        // Reached through apply or fun erlang:hibernate/3: the instruction does the work.
+        e->stub[0] = handler_word(Op::hibernate);
+        e->stub[1] = 0;
+    } else if (const BifSpec* b = find_bif(module, function, arity)) {
         e->bif = b;
         e->stub[0] = handler_word(Op::bif_body_p);
         e->stub[1] = reinterpret_cast<Word>(b);

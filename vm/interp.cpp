@@ -82,6 +82,13 @@ namespace {
 #define CALL_TO(target_, arity_)                  \
     do {                                          \
         const Word* call_target_ = (target_);     \
+        if (p->fragments && fragments_due(p)) {   \
+            /* Fragments pile up in loops that     \
+               never reach a heap check. */        \
+            SWAPOUT;                              \
+            garbage_collect(p, x, unsigned(arity_), 0); \
+            SWAPIN;                               \
+        }                                         \
         if (--reds <= 0) {                        \
             p->pc = call_target_;                 \
             p->arity = unsigned(arity_);          \
@@ -167,13 +174,15 @@ namespace {
         CALL_TO(t_, arity);                                          \
     } while (0)
 
+// The callee of a closure takes its free variables as extra arguments: they are live too.
 #define DO_CALL_FUN(arity, fun)                                      \
     do {                                                             \
         SWAPOUT;                                                     \
-        const Word* t_ = fun_target(p, x, unsigned(arity), fun);     \
+        unsigned total_ = unsigned(arity);                           \
+        const Word* t_ = fun_target(p, x, unsigned(arity), fun, &total_); \
         SWAPIN;                                                      \
         if (!t_) RAISE();                                            \
-        CALL_TO(t_, arity);                                          \
+        CALL_TO(t_, total_);                                         \
     } while (0)
 
 // Heap fragments (BIF overflow, received messages) are merged by the next GC; collecting as

@@ -51,6 +51,13 @@ inline Term any_operand(Word w, Term* x, Term* E) {
 }
 inline Term& any_dest(Word w, Term* x, Term* E) { return (w & 4) ? E[w >> 3] : x[w >> 3]; }
 
+// Live x registers after an instruction that wrote `dst` (any-encoded): Live, or more if the
+// destination is an x register at or above it.
+inline Word live_with_dest(Word live, Word dst) {
+    if ((dst & 3) == 0 && !(dst & 4) && (dst >> 3) >= live) return (dst >> 3) + 1;
+    return live;
+}
+
 inline Term make_cp(const Word* addr) { return Term{reinterpret_cast<Word>(addr)}; }
 inline const Word* cp_of(Term t) { return reinterpret_cast<const Word*>(t.raw); }
 inline bool is_cp(Term t) { return is_header(t); }

@@ -31,7 +31,8 @@ const BifSpec* bif_minus();
 // ---- calls (vm/calls.cpp) ----
 const Word* resolve_undefined(Process* p, Term* x, Export* e);
 const Word* apply_target(Process* p, Term* x, unsigned arity);  // M in x[arity], F in x[arity+1]
-const Word* fun_target(Process* p, Term* x, unsigned arity, Term fun);
+// The code a fun call enters; *total receives the live argument count (arity + free vars).
+const Word* fun_target(Process* p, Term* x, unsigned arity, Term fun, unsigned* total);
 // Copies the elements of a proper list into x[0..n); false if not a proper list (or too long).
 bool unpack_args(Term list, Term* x, unsigned* n);
 // badarg from erlang:apply/2,3 with a bad argument list (f is NON_VALUE for apply/2).
@@ -60,6 +61,7 @@ inline constexpr Word BS_LITTLE = 1, BS_SIGNED = 2, BS_NATIVE = 4;
 struct BsCreateOp {
     const Word* fail = nullptr;
     Word live = 0;
+    Word alloc = 0;  // heap words guaranteed free afterwards (the compiler's Alloc operand)
     Word dst = 0;  // any-encoded destination
     std::vector<BsSegment> segs;
     const uint8_t* strings = nullptr;  // the bytes string segments refer to (string_bytes)
