@@ -66,7 +66,10 @@ Term item_value(Process* p, Process* q, Term item, bool* owner_only) {
         return NON_VALUE;
     }
     if (item == atom("current_function")) return current_function(p, q);
-    if (item == atom("messages")) return make_list_from(*p, q->mailbox.data(), q->mailbox.size());
+    if (item == atom("messages")) {
+        std::vector<Term> msgs(q->mailbox.begin(), q->mailbox.end());
+        return make_list_from(*p, msgs.data(), msgs.size());
+    }
     if (item == atom("dictionary")) return q->dictionary;
     if (item == atom("heap_size")) return make_small(SWord(q->hend - q->heap));
     if (item == atom("total_heap_size"))

@@ -54,7 +54,7 @@ void copy_roots_and_scan(Process* p, gc::Copier& c, Term* x, unsigned live, Term
     c.root(p->ftrace);
     c.root(p->ftop);
     c.root(p->group_leader);
-    c.roots(p->mailbox.data(), p->mailbox.size());
+    for (Term& m : p->mailbox) c.root(m);
     c.scan();
 }
 

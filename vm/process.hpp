@@ -11,6 +11,7 @@
 #pragma once
 
 #include <atomic>
+#include <deque>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -113,7 +114,9 @@ public:
         mailbox.erase(mailbox.begin() + long(i));
         mailbox_len.store(mailbox.size(), std::memory_order_relaxed);
     }
-    std::vector<Term> mailbox;  // message terms, oldest first
+    // Message terms, oldest first. A deque: most receives take the oldest message, and a
+    // vector's erase at the front made a long queue quadratic to drain.
+    std::deque<Term> mailbox;
     std::atomic<size_t> mailbox_len{0};
     size_t mailbox_save = 0;    // receive scan position
     bool timed_out = false;

@@ -3,7 +3,7 @@
 %% dictionary and group leaders. Only deterministic facts are printed (no pids, refs, sizes that
 %% depend on the emulator's allocation history).
 -module(proc_spawn).
--export([main/0, reply/2, add/3, woke/2, wait_forever/0]).
+-export([main/0, reply/2, add/3, woke/2, wait_forever/0, id/1]).
 
 t(Label, F) -> erlang:display({Label, try F() catch C:R -> {C, R} end}).
 
@@ -18,6 +18,7 @@ quiet_logger() ->
 reply(To, Msg) -> To ! {reply, Msg}.
 add(To, A, B) -> To ! {reply, A + B}.
 wait_forever() -> receive never -> ok end.
+id(X) -> X.
 
 %% Entry point after erlang:hibernate/3 and a message.
 woke(To, Tag) -> receive M -> To ! {woke, Tag, M} end.
@@ -90,9 +91,9 @@ spawn_errors() ->
     t(spawn_3_module_not_atom, fun() -> spawn("m", f, []) end),
     t(spawn_undef_function, fun() -> down_reason(spawn(?MODULE, no_such_function, [1, 2])) end),
     t(spawn_undef_module, fun() -> down_reason(spawn(no_such_module_xyz, f, [])) end),
-    t(spawn_fun_badarity, fun() -> {bad, R} = {bad, down_reason(spawn(fun(X) -> X end))}, element(1, element(1, R)) end),
+    t(spawn_monitor_fun_badarity, fun() -> spawn_monitor(fun(X, Y) -> {X, Y} end) end),
     t(spawn_child_error, fun() -> down_reason(spawn(fun() -> error(child_error) end)) end),
-    t(spawn_child_badmatch, fun() -> down_reason(spawn(fun() -> 1 = erlang:length([a, b]) end)) end),
+    t(spawn_child_badmatch, fun() -> down_reason(spawn(fun() -> 1 = id(2) end)) end),
     ok.
 
 links_and_monitors() ->
@@ -193,7 +194,7 @@ spawn_opt_checks() ->
     t(spawn_opt_not_list, fun() -> spawn_opt(fun() -> ok end, link) end),
     ok.
 
-grow(Acc) -> grow([Acc | Acc]) .
+grow(Acc) -> grow([Acc | Acc]).
 
 liveness() ->
     t(self_is_pid, fun() -> is_pid(self()) end),
@@ -251,7 +252,12 @@ hibernate_yield() ->
                                         receive {woke, T, M} -> {T, M} end
                                 end),
     t(hibernate_badarg, fun() -> in_fresh(fun() -> erlang:hibernate(?MODULE, woke, not_a_list) end) end),
-    t(hibernate_undef, fun() -> down_reason(spawn(fun() -> erlang:hibernate(?MODULE, nope, []) end)) end),
+    t(hibernate_undef_on_wake, fun() ->
+                                       P = spawn(fun() -> erlang:hibernate(?MODULE, nope, []) end),
+                                       wait_status(P, waiting),
+                                       P ! wake_up,
+                                       down_reason(P)
+                               end),
     ok.
 
 %% Waits (by yielding, not by time) until P reports Status.
@@ -303,7 +309,8 @@ group_leaders() ->
                                                       NewGL = spawn(fun wait_forever/0),
                                                       group_leader(NewGL, self()),
                                                       Now = group_leader(),
-                                                      spawn(fun() -> Self ! {gl2, group_leader()} end),
+                                                      Me = self(),
+                                                      spawn(fun() -> Me ! {gl2, group_leader()} end),
                                                       Child = receive {gl2, C} -> C end,
                                                       exit(NewGL, kill),
                                                       {Now =:= NewGL, Now =/= Old, Child =:= NewGL}
