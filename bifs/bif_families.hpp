@@ -41,5 +41,6 @@ std::span<const BifSpec> system_bifs();        // bifs/system.cpp (needs the VM:
 std::span<const BifSpec> process_bifs();       // bifs/system_processes.cpp (beam_runtime)
 std::span<const BifSpec> time_bifs();          // bifs/system_time.cpp (beam_runtime)
 std::span<const BifSpec> process_info_bifs();  // bifs/system_process_info.cpp (beam_runtime)
+std::span<const BifSpec> code_bifs();          // bifs/system_code.cpp (beam_runtime)
 
 }  // namespace beam

@@ -30,6 +30,7 @@ struct Registry {
         add(process_bifs());
         add(time_bifs());
         add(process_info_bifs());
+        add(code_bifs());
     }
 
     void add(std::span<const BifSpec> specs) {

@@ -75,6 +75,34 @@ Result<void> Namespace::commit(std::unique_ptr<ModuleCode> code) {
     return {};
 }
 
+bool Namespace::delete_module(Term module) {
+    std::lock_guard lock(mutex_);
+    auto it = modules_.find(module);
+    if (it == modules_.end() || !it->second.current || it->second.old) return false;
+    ModuleSlot& slot = it->second;
+    for (auto& [key, e] : exports_) {
+        if (key.module != module || e->bif) continue;
+        e->address.store(e->stub, std::memory_order_release);
+        e->code = nullptr;
+    }
+    slot.old = std::move(slot.current);
+    return true;
+}
+
+bool Namespace::purge_module(Term module) {
+    std::lock_guard lock(mutex_);
+    auto it = modules_.find(module);
+    if (it == modules_.end() || !it->second.old) return false;
+    purged_.push_back(std::move(it->second.old));
+    return true;
+}
+
+bool Namespace::has_old_code(Term module) {
+    std::lock_guard lock(mutex_);
+    auto it = modules_.find(module);
+    return it != modules_.end() && it->second.old;
+}
+
 std::vector<Term> Namespace::loaded_modules() {
     std::lock_guard lock(mutex_);
     std::vector<Term> out;

@@ -50,6 +50,13 @@ public:
     Result<void> commit(std::unique_ptr<ModuleCode> code);
     // Every module currently loaded here (not including the parent's).
     std::vector<Term> loaded_modules();
+    // erlang:delete_module/1: the current version becomes old and its exports go back to
+    // their undefined stubs. False if there is no current version or old code is in the way.
+    bool delete_module(Term module);
+    // erlang:purge_module/1: forgets the old version. Processes still running it are not
+    // killed yet (hot code loading is a later issue); its memory is kept so they stay safe.
+    bool purge_module(Term module);
+    bool has_old_code(Term module);
 
     VM* vm() const { return vm_; }
     Term name() const { return name_; }
@@ -61,6 +68,7 @@ private:
     std::recursive_mutex mutex_;
     std::unordered_map<MfaKey, std::unique_ptr<Export>, MfaKeyHash> exports_;
     std::unordered_map<Term, ModuleSlot> modules_;
+    std::vector<std::unique_ptr<ModuleCode>> purged_;  // see purge_module
 };
 
 }  // namespace beam

@@ -90,6 +90,7 @@ struct LineRecord {
 // One version of a module's code. Immutable once committed.
 struct ModuleCode {
     Term name;
+    std::string path;  // the file it was loaded from ("" for code loaded from a binary)
     std::vector<Word> code;
     LiteralArea literals;
     std::vector<std::unique_ptr<FunEntry>> funs;

@@ -19,6 +19,7 @@ void VM::add_path_back(const std::string& dir) { code_path_.push_back(dir); }
 
 void VM::set_otp_root(const std::string& root) {
     namespace fs = std::filesystem;
+    otp_root_ = root;
     std::error_code ec;
     std::vector<std::string> dirs;
     for (const auto& entry : fs::directory_iterator(fs::path(root) / "lib", ec)) {
@@ -69,6 +70,7 @@ Result<ModuleCode*> VM::load_binary(Namespace& ns, std::span<const uint8_t> byte
     auto t = loader::transform_module(pm, *mc, ns);
     if (!t.ok()) return make_error(fmt::format("{}: module {}: {}", origin, atom_name(pm.name), t.error().message));
     ModuleCode* raw = mc.get();
+    raw->path = origin;
     {
         std::unique_lock rl(ranges_mutex_);
         code_ranges_[raw->code.data()] = raw;
@@ -88,16 +90,22 @@ Result<ModuleCode*> VM::load_file(Namespace& ns, const std::string& path) {
     return load_binary(ns, bytes.value(), path);
 }
 
-Result<ModuleCode*> VM::ensure_loaded(Namespace& ns, Term module) {
-    std::lock_guard lock(load_mutex_);
-    if (ModuleCode* mc = ns.current(module)) return mc;
+std::string VM::find_on_path(Term module) {
     std::string file = std::string(atom_name(module)) + ".beam";
     for (const std::string& dir : code_path_) {
         std::filesystem::path path = std::filesystem::path(dir) / file;
         std::error_code ec;
-        if (std::filesystem::exists(path, ec)) return load_file(ns, path.string());
+        if (std::filesystem::exists(path, ec)) return path.string();
     }
-    return make_error(fmt::format("not found: {} on the code path", file));
+    return "";
+}
+
+Result<ModuleCode*> VM::ensure_loaded(Namespace& ns, Term module) {
+    std::lock_guard lock(load_mutex_);
+    if (ModuleCode* mc = ns.current(module)) return mc;
+    std::string path = find_on_path(module);
+    if (path.empty()) return make_error(fmt::format("not found: {}.beam on the code path", atom_name(module)));
+    return load_file(ns, path);
 }
 
 ModuleCode* VM::code_at(const Word* pc) {

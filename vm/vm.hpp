@@ -32,6 +32,9 @@ public:
     void add_path_back(const std::string& dir);   // -pz
     void set_otp_root(const std::string& root);   // adds root/lib/*/ebin at the end
     const std::vector<std::string>& code_path() const { return code_path_; }
+    const std::string& otp_root() const { return otp_root_; }
+    // Mod.beam's path on the code path, or "" if it is not there.
+    std::string find_on_path(Term module);
 
     // Loads a module from bytes into `ns` (prepare + commit). Errors name the module and reason.
     Result<ModuleCode*> load_binary(Namespace& ns, std::span<const uint8_t> bytes, const std::string& origin);
@@ -73,6 +76,7 @@ private:
     std::unique_ptr<Namespace> root_;
     std::vector<std::string> code_path_;
     std::vector<std::string> otp_paths_;
+    std::string otp_root_;
     std::recursive_mutex load_mutex_;
     std::shared_mutex ranges_mutex_;
     std::map<const Word*, ModuleCode*> code_ranges_;  // keyed by code start

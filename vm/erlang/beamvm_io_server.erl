@@ -27,7 +27,7 @@ request({put_chars, Enc, Chars}, Opts) ->
     {write_chars(Enc, Chars), Opts};
 request({put_chars, Enc, M, F, A}, Opts) ->
     case catch apply(M, F, A) of
-        {'EXIT', _} -> {{error, F}, Opts};
+        {'EXIT', _} -> {{error, put_chars}, Opts};  % io turns this into badarg, cause {device, put_chars}
         Chars -> {write_chars(Enc, Chars), Opts}
     end;
 request({put_chars, Chars}, Opts) ->
