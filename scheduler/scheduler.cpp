@@ -101,6 +101,7 @@ void Schedulers::enqueue(Scheduler& s, Process* p) {
             if (other.get() == &s) continue;
             std::lock_guard lock(other->mutex);
             if (other->sleeping) {
+                other->steal_hint = true;
                 other->wake.notify_one();
                 break;
             }
@@ -155,9 +156,10 @@ Process* Schedulers::next(Scheduler& s) {
         if (s.queued > 0) continue;
         s.sleeping = true;
         sleepers_.fetch_add(1, std::memory_order_acq_rel);
-        s.wake.wait(lock, [&] { return s.queued > 0 || halting(); });
+        s.wake.wait(lock, [&] { return s.queued > 0 || s.steal_hint || halting(); });
         sleepers_.fetch_sub(1, std::memory_order_acq_rel);
         s.sleeping = false;
+        s.steal_hint = false;
         // Woken for work elsewhere: try stealing before our own queue is empty-checked again.
         if (s.queued == 0) {
             lock.unlock();

@@ -48,6 +48,7 @@ private:
         std::deque<Process*> queues[4];  // max, high, normal, low
         size_t queued = 0;
         bool sleeping = false;
+        bool steal_hint = false;  // woken because another scheduler has queued work
         unsigned low_credit = 0;  // lets low priority run now and then while normal is busy
         std::vector<Term> x;      // x registers of whatever process runs here
     };
