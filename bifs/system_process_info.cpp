@@ -1,11 +1,13 @@
-// erlang:process_info/1,2. For the calling process every item is read directly. For another
-// process, the items its owner keeps under info_mutex (links, monitors, names, flags) and the
-// message count are read at once; items that live on its heap (messages, dictionary) would need
-// the owner's cooperation and are refused with a clear error until that exists.
+// erlang:process_info/1,2. For another process, the caller borrows it (scheduler/
+// Schedulers::borrow: it is not running and cannot be scheduled meanwhile), first takes in the
+// signals queued for it — so a monitor or link the caller made just before is visible, as OTP
+// orders process_info after earlier signals — and then reads it as its owner would.
 #include <cstdio>
 
 #include "bifs/bif_families.hpp"
 #include "bifs/bif_util.hpp"
+#include "scheduler/signals.hpp"
+#include "vm/copy_term.hpp"
 #include "vm/interp.hpp"
 #include "vm/module.hpp"
 #include "vm/term_refs.hpp"
@@ -36,15 +38,14 @@ Term monitors_list(Process* p, const std::vector<MonitorEntry>& ms, bool by) {
 
 Term status_of(Process* p, Process* q) {
     if (p == q) return atom("running");
+    // q is borrowed (its RUNNING bit is ours): it is waiting or runnable.
     uint32_t st = q->sched.state.load(std::memory_order_acquire);
     if (st & run_state::EXITED) return atom("exiting");
-    if (st & run_state::RUNNING) return atom("running");
-    if (st & run_state::QUEUED) return atom("runnable");
-    return q->sched.waiting ? atom("waiting") : atom("runnable");
+    return q->sched.waiting || q->sched.hibernating ? atom("waiting") : atom("runnable");
 }
 
-// NON_VALUE: not an item (badarg). `owner_only` is set for items only the owner can read.
-Term item_value(Process* p, Process* q, Term item, bool* owner_only) {
+// NON_VALUE: not an item (badarg).
+Term item_value(Process* p, Process* q, Term item) {
     bool self = p == q;
     ProcessSched& qs = q->sched;
     if (item == atom("message_queue_len")) return make_small(SWord(q->mailbox_len.load(std::memory_order_relaxed)));
@@ -59,18 +60,16 @@ Term item_value(Process* p, Process* q, Term item, bool* owner_only) {
     if (item == atom("group_leader")) return q->group_leader == NIL ? q->pid : q->group_leader;
     if (item == atom("error_handler")) return am::error_handler;
     if (item == atom("suspending")) return NIL;
-    if (item == atom("current_function") && !(qs.state.load() & run_state::RUNNING)) return current_function(p, q);
     if (item == atom("garbage_collection")) return NIL;
-    if (!self) {
-        *owner_only = true;
-        return NON_VALUE;
-    }
+    // The rest lives on q's heap: copied when q is another (borrowed) process.
+    auto mine = [&](Term t) { return self ? t : copy_term(t, *p); };
     if (item == atom("current_function")) return current_function(p, q);
     if (item == atom("messages")) {
-        std::vector<Term> msgs(q->mailbox.begin(), q->mailbox.end());
+        std::vector<Term> msgs;
+        for (Term m : q->mailbox) msgs.push_back(mine(m));
         return make_list_from(*p, msgs.data(), msgs.size());
     }
-    if (item == atom("dictionary")) return q->dictionary;
+    if (item == atom("dictionary")) return mine(q->dictionary);
     if (item == atom("heap_size")) return make_small(SWord(q->hend - q->heap));
     if (item == atom("total_heap_size"))
         return make_small(SWord((q->hend - q->heap) + (q->old_hend - q->old_heap)));
@@ -81,16 +80,10 @@ Term item_value(Process* p, Process* q, Term item, bool* owner_only) {
 
 // One {Item, Value}; for registered_name of an unregistered process OTP gives [].
 Term item_pair(Process* p, Process* q, Term item) {
-    bool owner_only = false;
     Term v;
     {
         std::lock_guard lock(q->sched.info_mutex);
-        v = item_value(p, q, item, &owner_only);
-    }
-    if (owner_only) {
-        std::fprintf(stderr, "beamvm: process_info(Other, %s) is not implemented yet\n",
-                     std::string(atom_name(item)).c_str());
-        return p->error(make_tuple(*p, {atom("not_implemented"), item}));
+        v = item_value(p, q, item);
     }
     if (is_non_value(v)) return p->badarg();
     if (item == atom("registered_name") && v == NIL) return NIL;
@@ -100,12 +93,23 @@ Term item_pair(Process* p, Process* q, Term item) {
 Term with_target(Process* p, Term pid, Term (*fn)(Process*, Process*, Term), Term arg) {
     if (!is_pid(pid)) return p->badarg();
     if (pid == p->pid) return fn(p, p, arg);
-    Process* q = p->vm->procs.lookup(pid);
-    if (!q || (q->sched.state.load() & run_state::EXITED)) {
-        if (q) ProcessTable::release(q);
+    VM& vm = *p->vm;
+    Process* q = vm.procs.lookup(pid);
+    if (!q) return am::undefined;
+    if (!vm.scheds->borrow(q)) {
+        bool gone = q->sched.state.load() & run_state::EXITED;
+        ProcessTable::release(q);
+        if (gone) return am::undefined;
+        return p->error(make_tuple(*p, {atom("not_implemented"), atom("process_info_of_busy_process")}));
+    }
+    SignalResult sr = handle_signals(vm, q);
+    if (sr.exit) {
+        exit_process(vm, q, sr.reason);  // it is gone, as it would be once it ran
+        ProcessTable::release(q);
         return am::undefined;
     }
     Term r = fn(p, q, arg);
+    vm.scheds->give_back(q, sr.new_messages > 0 || q->timed_out);
     ProcessTable::release(q);
     return r;
 }

@@ -322,6 +322,10 @@ Term is_process_alive_1(Process* p, const Term* a) {
 
 Term send_2(Process* p, const Term* a) { return send_message(p, a[0], a[1]); }
 Term send_3(Process* p, const Term* a) {
+    Term opts = a[2];
+    for (; is_list(opts); opts = tail(opts))
+        if (head(opts) != atom("noconnect") && head(opts) != atom("nosuspend")) return p->badarg();
+    if (!is_nil(opts)) return p->badarg();
     Term r = send_message(p, a[0], a[1]);
     return is_value(r) ? am::ok : r;
 }

@@ -120,6 +120,13 @@ Term start_message_timer(Process* p, Term time, Term dest, Term msg, Term opts, 
     uint64_t n = next_ref_number();
     Term ref = make_ref_from_number(*p, n);
     Term payload = wrap ? make_tuple(*p, {am::timeout, ref, msg}) : msg;
+    // A timer to a pid that is not alive is cancelled at once (its ref reads as false).
+    if (is_local_pid(dest) && dest != p->pid) {
+        Process* q = p->vm->procs.lookup(dest);
+        bool alive = q && !(q->sched.state.load() & run_state::EXITED);
+        if (q) ProcessTable::release(q);
+        if (!alive) return ref;
+    }
     p->vm->timers.start_message_timer(n, dest, copy_to_buffer(payload), ms);
     return ref;
 }

@@ -49,6 +49,7 @@ struct ProcessSched {
     Term initial_m = NIL, initial_f = NIL;  // initial call {M, F, A}
     uint32_t initial_a = 0;
     bool system = false;
+    std::vector<Signal*> leftover;  // signals after a fatal one: answered by exit_process
     bool exit_pending = false;      // an exit signal arrived while running (RunStatus::Killed)
     Term exit_reason = NIL;         // its reason, on the process's heap            // VM-internal process (the I/O server): not counted as user work
 };

@@ -171,13 +171,39 @@ Process* Schedulers::next(Scheduler& s) {
 void Schedulers::loop(Scheduler& s) {
     tls_index = s.index;
     while (Process* p = next(s)) {
-        // QUEUED -> RUNNING
+        // QUEUED -> RUNNING; a borrower (process_info) may hold RUNNING for a moment.
         std::atomic<uint32_t>& st = p->sched.state;
         uint32_t f = st.load(std::memory_order_acquire);
-        while (!st.compare_exchange_weak(f, (f & ~QUEUED) | RUNNING, std::memory_order_acq_rel)) {
+        for (;;) {
+            if (f & RUNNING) {
+                std::this_thread::yield();
+                f = st.load(std::memory_order_acquire);
+                continue;
+            }
+            if (st.compare_exchange_weak(f, (f & ~QUEUED) | RUNNING, std::memory_order_acq_rel)) break;
         }
         run_one(s, p);
     }
+}
+
+bool Schedulers::borrow(Process* p) {
+    std::atomic<uint32_t>& st = p->sched.state;
+    for (int tries = 0; tries < 200000; ++tries) {
+        uint32_t f = st.load(std::memory_order_acquire);
+        if (f & EXITED) return false;
+        if (!(f & RUNNING) && st.compare_exchange_weak(f, f | RUNNING, std::memory_order_acq_rel)) return true;
+        std::this_thread::yield();
+    }
+    return false;
+}
+
+void Schedulers::give_back(Process* p, bool woken) {
+    if (woken) p->sched.waiting = false;
+    std::atomic<uint32_t>& st = p->sched.state;
+    uint32_t f = st.load(std::memory_order_acquire);
+    while (!st.compare_exchange_weak(f, f & ~(RUNNING | PENDING), std::memory_order_acq_rel)) {
+    }
+    if ((f & (QUEUED | EXITED)) == 0 && (woken || (f & PENDING))) activate(p);
 }
 
 bool Schedulers::go_idle(Process* p) {

@@ -36,6 +36,13 @@ public:
     void user_process_started() { live_user_.fetch_add(1, std::memory_order_relaxed); }
     void user_process_ended();
 
+    // Takes `p` out of scheduling for a moment so another process can act as its owner (read
+    // its heap, take in its signals): true once p is idle and marked RUNNING by the caller.
+    // Gives up (false) if p stays busy or has exited.
+    bool borrow(Process* p);
+    // Ends a borrow; `woken` if the borrower gave p new messages to look at.
+    void give_back(Process* p, bool woken);
+
     // Index of the scheduler running on this thread, or -1 on other threads.
     static int current_index();
 

@@ -114,7 +114,7 @@ SignalResult handle_signals(VM& vm, Process* p) {
     for (size_t i = 0; i < batch.size(); ++i) {
         Signal* s = batch[i];
         if (r.exit) {  // already dying: the rest are answered by exit_process via refuse()
-            free_signal(s);
+            ps.leftover.push_back(s);
             continue;
         }
         switch (s->kind) {
@@ -210,8 +210,11 @@ void exit_process(VM& vm, Process* p, Term reason) {
     std::vector<Signal*> late;
     ps.inbox.close(late);
     ps.state.fetch_or(run_state::EXITED, std::memory_order_acq_rel);
+    for (Signal* s : ps.leftover) refuse(vm, p, s, reason);
+    ps.leftover.clear();
     for (Signal* s : late) refuse(vm, p, s, reason);
     if (ps.timer_set) vm.timers.cancel(ps.timer_id);
+    vm.timers.cancel_for(p->pid);  // send_after/start_timer to a pid die with it
 
     for (Term linked : ps.links) send_exit_signal(vm, p->pid, linked, reason, true);
     for (const MonitorEntry& m : ps.monitored_by) {

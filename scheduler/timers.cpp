@@ -34,6 +34,7 @@ void TimerService::start_message_timer(uint64_t id, Term dest, MessageBuffer msg
     std::lock_guard lock(mutex_);
     auto deadline = Clock::now() + std::chrono::milliseconds(ms);
     entries_.emplace(id, Entry{deadline, dest, false, msg});
+    if (is_local_pid(dest)) by_pid_.emplace(dest, id);
     heap_.push({deadline, id});
     if (heap_.top().second == id) cv_.notify_one();
 }
@@ -49,9 +50,32 @@ std::optional<int64_t> TimerService::cancel(uint64_t id) {
     auto it = entries_.find(id);
     if (it == entries_.end()) return std::nullopt;
     int64_t left = ms_left(it->second.deadline);
+    if (!it->second.receive_timeout) forget_dest(it->second.dest, id);
     discard_buffer(it->second.msg);
     entries_.erase(it);  // its heap item is skipped when it comes up
     return left;
+}
+
+void TimerService::forget_dest(Term dest, uint64_t id) {
+    if (!is_local_pid(dest)) return;
+    auto [lo, hi] = by_pid_.equal_range(dest);
+    for (auto it = lo; it != hi; ++it)
+        if (it->second == id) {
+            by_pid_.erase(it);
+            return;
+        }
+}
+
+void TimerService::cancel_for(Term pid) {
+    std::lock_guard lock(mutex_);
+    auto [lo, hi] = by_pid_.equal_range(pid);
+    for (auto it = lo; it != hi; ++it) {
+        auto e = entries_.find(it->second);
+        if (e == entries_.end()) continue;
+        discard_buffer(e->second.msg);
+        entries_.erase(e);
+    }
+    by_pid_.erase(lo, hi);
 }
 
 std::optional<int64_t> TimerService::remaining(uint64_t id) {
@@ -80,6 +104,7 @@ void TimerService::loop() {
         heap_.pop();
         Entry e = std::move(entries_.at(id));
         entries_.erase(id);
+        if (!e.receive_timeout) forget_dest(e.dest, id);
         lock.unlock();
         fire(id, e);
         lock.lock();

@@ -38,6 +38,8 @@ public:
     // or never existed.
     std::optional<int64_t> cancel(uint64_t id);
     std::optional<int64_t> remaining(uint64_t id);
+    // Cancels every message timer addressed to `pid` (it has exited).
+    void cancel_for(Term pid);
 
 private:
     struct Entry {
@@ -47,12 +49,14 @@ private:
         MessageBuffer msg;
     };
     void loop();
+    void forget_dest(Term dest, uint64_t id);  // caller holds mutex_
     void fire(uint64_t id, Entry& e);
 
     VM* vm_;
     std::mutex mutex_;
     std::condition_variable cv_;
     std::unordered_map<uint64_t, Entry> entries_;
+    std::unordered_multimap<Term, uint64_t> by_pid_;  // message timers addressed to a pid
     using HeapItem = std::pair<Clock::time_point, uint64_t>;
     std::priority_queue<HeapItem, std::vector<HeapItem>, std::greater<>> heap_;
     std::thread thread_;

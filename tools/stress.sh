@@ -1,22 +1,101 @@
 #!/usr/bin/env bash
 # Long-running checks that stay out of the default test command. Each runs on erl and on beamvm
-# in the same run and prints time and peak memory for both.
-#   tools/stress.sh            full sizes (gc_10gb allocates about 13 GB; minutes)
-#   tools/stress.sh --quick    the same programs at a size that takes seconds
-set -euo pipefail
+# (BEAMVM, default build/beamvm) in the same run and prints figures for both.
+#   tools/stress.sh [--quick] [CHECK...]
+#     --quick   the same programs at a size that takes seconds
+#     CHECK     any of gc_10gb spawn_million fairness idle (default: all)
+# gc_10gb        allocates about 13 GB with a small live set: time and peak RSS
+# spawn_million  1,000,000 waiting processes messaged and answered: time, peak RSS, bytes per process
+# fairness       a 10 ms ticker next to one busy loop per scheduler: worst lateness, ok if < 50 ms
+# idle           1,000 processes in receive for 2 s: user and sys CPU seconds of the whole run,
+#                start-up included (erl spends about 0.15 s starting)
+set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 beamvm=${BEAMVM:-$root/build/beamvm}
-ebin=$(mktemp -d)
-trap 'rm -rf "$ebin"' EXIT
-erlc -o "$ebin" "$root"/tests/stress/*.erl
+limit=${STRESS_TIMEOUT:-900}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+ebin=$work/ebin
+mkdir -p "$ebin"
+erlc -o "$ebin" "$root"/tests/stress/*.erl || exit 1
 
-rounds=700
-[ "${1:-}" = "--quick" ] && rounds=40
+quick=0
+if [ "${1:-}" = "--quick" ]; then quick=1; shift; fi
+checks=("$@")
+[ ${#checks[@]} -eq 0 ] && checks=(gc_10gb spawn_million fairness idle)
 
-printf '%-8s %-22s %9s %10s\n' vm output seconds peak_KB
-for vm in erl "$beamvm"; do
-  out=$(mktemp)
-  stats=$( { /usr/bin/time -f "%e %M" "$vm" -noshell -pa "$ebin" -run gc_10gb main "$rounds" -s erlang halt >"$out"; } 2>&1 | tail -1)
-  printf '%-8s %-22s %9s %10s\n' "$(basename "$vm")" "$(tr -d '\r\n' <"$out")" $stats
-  rm -f "$out"
+rounds=700 procs=1000000
+[ $quick -eq 1 ] && rounds=40 procs=100000
+
+# measure VM ARGS...: runs VM with ARGS (stdin /dev/null) under /usr/bin/time and sets
+# out (stdout on one line), note (last stderr line), secs, peak_kb, cpu_user, cpu_sys, rc.
+measure() {
+  local vm=$1; shift
+  rc=0
+  if [ "$vm" != erl ] && [ ! -x "$vm" ]; then
+    out="(no beamvm at $vm)" note="" secs=- peak_kb=- cpu_user=- cpu_sys=- rc=127
+    return
+  fi
+  : >"$work/time"
+  timeout "$limit" /usr/bin/time -o "$work/time" -f "%e %M %U %S" "$vm" "$@" \
+    </dev/null >"$work/out" 2>"$work/err" || rc=$?
+  out=$(tr -d '\r\n' <"$work/out")
+  [ $rc -eq 124 ] && out="TIMEOUT after ${limit}s"
+  [ $rc -ne 0 ] && [ $rc -ne 124 ] && out="FAIL (status $rc) $out"
+  note=$(tail -n 1 "$work/err")
+  secs=- peak_kb=- cpu_user=- cpu_sys=-
+  read -r secs peak_kb cpu_user cpu_sys < <(tail -n 1 "$work/time" | grep -E '^[0-9.]+ [0-9]+ ') || true
+}
+
+vms=(erl "$beamvm")
+name() { basename "$1"; }
+
+run_gc_10gb() {
+  echo "== gc_10gb ($rounds rounds)"
+  printf '%-8s %-22s %9s %10s\n' vm output seconds peak_KB
+  for vm in "${vms[@]}"; do
+    measure "$vm" -noshell -pa "$ebin" -run gc_10gb main "$rounds" -s erlang halt
+    printf '%-8s %-22s %9s %10s\n' "$(name "$vm")" "$out" "$secs" "$peak_kb"
+  done
+}
+
+run_spawn_million() {
+  echo "== spawn_million ($procs processes)"
+  printf '%-8s %-40s %9s %10s %9s\n' vm output seconds peak_KB B/proc
+  for vm in "${vms[@]}"; do
+    # erl refuses more than 262,144 processes unless +P raises the limit.
+    local extra=()
+    [ "$vm" = erl ] && extra=(+P $((procs + 100000)))
+    measure "$vm" "${extra[@]}" -noshell -pa "$ebin" -run spawn_million main "$procs" -s erlang halt
+    local per=-
+    [ "$peak_kb" != - ] && per=$((peak_kb * 1024 / procs))
+    printf '%-8s %-40s %9s %10s %9s\n' "$(name "$vm")" "$out" "$secs" "$peak_kb" "$per"
+    [ -n "$note" ] && echo "         $note"
+  done
+}
+
+run_fairness() {
+  echo "== fairness (ticker every 10 ms, one busy loop per scheduler)"
+  for vm in "${vms[@]}"; do
+    measure "$vm" -noshell -pa "$ebin" -s fairness main -s erlang halt
+    printf '%-8s %-26s %s\n' "$(name "$vm")" "$out" "$note"
+  done
+}
+
+run_idle() {
+  echo "== idle (1,000 processes in receive, 2 s)"
+  printf '%-8s %-16s %9s %9s %9s %9s\n' vm output seconds user_s sys_s cpu_s
+  for vm in "${vms[@]}"; do
+    measure "$vm" -noshell -pa "$ebin" -s idle main -s erlang halt
+    local cpu=-
+    [ "$cpu_user" != - ] && cpu=$(printf '%.2f' "$(echo "$cpu_user + $cpu_sys" | bc)")
+    printf '%-8s %-16s %9s %9s %9s %9s\n' "$(name "$vm")" "$out" "$secs" "$cpu_user" "$cpu_sys" "$cpu"
+  done
+}
+
+for c in "${checks[@]}"; do
+  case $c in
+    gc_10gb | spawn_million | fairness | idle) "run_$c" ;;
+    *) echo "unknown check '$c' (gc_10gb spawn_million fairness idle)" >&2; exit 2 ;;
+  esac
 done

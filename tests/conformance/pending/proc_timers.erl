@@ -73,11 +73,15 @@ send_after_checks() ->
                                               end),
     ok.
 
-%% A timer whose receiver died is cancelled by the runtime; wait (yielding) until it is.
-wait_timer_gone(T) ->
+%% A timer whose receiver died is cancelled by the runtime; wait (yielding) until it is. The
+%% bound only stops a VM that never cancels it (erl has cancelled it by the time the DOWN arrives).
+wait_timer_gone(T) -> wait_timer_gone(T, 100000).
+
+wait_timer_gone(_, 0) -> still_armed;
+wait_timer_gone(T, N) ->
     case erlang:read_timer(T) of
         false -> gone;
-        _ -> erlang:yield(), wait_timer_gone(T)
+        _ -> erlang:yield(), wait_timer_gone(T, N - 1)
     end.
 
 start_timer_checks() ->
