@@ -42,5 +42,6 @@ std::span<const BifSpec> process_bifs();       // bifs/system_processes.cpp (bea
 std::span<const BifSpec> time_bifs();          // bifs/system_time.cpp (beam_runtime)
 std::span<const BifSpec> process_info_bifs();  // bifs/system_process_info.cpp (beam_runtime)
 std::span<const BifSpec> code_bifs();          // bifs/system_code.cpp (beam_runtime)
+std::span<const BifSpec> io_bifs();            // bifs/system_io.cpp (beam_runtime)
 
 }  // namespace beam

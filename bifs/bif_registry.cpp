@@ -31,6 +31,7 @@ struct Registry {
         add(time_bifs());
         add(process_info_bifs());
         add(code_bifs());
+        add(io_bifs());
     }
 
     void add(std::span<const BifSpec> specs) {

@@ -268,7 +268,10 @@ bool flatten_chars(Term t, bool utf8, std::vector<uint32_t>& out) {
     return true;
 }
 
-Term put_chars_2(Process* p, const Term* a) {
+// beamvm_internal:put_chars(Fd, Encoding, Chars): Fd 1 is stdout, 2 is stderr.
+Term put_chars_3(Process* p, const Term* a) {
+    FILE* out_file = a[0] == make_small(2) ? stderr : p->vm->out;
+    a++;
     bool utf8 = a[0] == am::unicode || a[0] == am::utf8;
     std::vector<uint32_t> cps;
     if (!flatten_chars(a[1], utf8, cps)) return atom("badarg");
@@ -277,14 +280,15 @@ Term put_chars_2(Process* p, const Term* a) {
             if (c > 255) return atom("badarg");
     }
     // stdout is latin1, as erl -noshell writing to a pipe: wider characters are escaped.
-    std::string out;
-    out.reserve(cps.size());
+    std::string text;
+    text.reserve(cps.size());
     for (uint32_t c : cps) {
-        if (c < 256) out.push_back(char(c));
-        else out += fmt::format("\\x{{{:X}}}", c);
+        if (c < 256) text.push_back(char(c));
+        else text += fmt::format("\\x{{{:X}}}", c);
     }
-    std::fwrite(out.data(), 1, out.size(), p->vm->out);
-    std::fflush(p->vm->out);
+    if (out_file == stderr) std::fflush(p->vm->out);  // keep the two streams in program order
+    std::fwrite(text.data(), 1, text.size(), out_file);
+    std::fflush(out_file);
     return am::ok;
 }
 
@@ -416,7 +420,7 @@ const BifSpec table[] = {
     {"erlang", "process_flag", 2, &process_flag_2},
     {"erlang", "is_builtin", 3, &is_builtin_3},
     {"beamvm_internal", "report_boot_crash", 1, &report_boot_crash_1},
-    {"beamvm_internal", "put_chars", 2, &put_chars_2},
+    {"beamvm_internal", "put_chars", 3, &put_chars_3},
     {"net_kernel", "dflag_unicode_io", 1, &dflag_unicode_io_1},
     {"os", "getenv", 0, &os_getenv_0},
     {"os", "getenv", 1, &os_getenv_1},

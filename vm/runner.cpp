@@ -1,18 +1,25 @@
 #include "vm/runner.hpp"
 
+#include "bifs/bif_util.hpp"
+
 namespace beam {
 
 int run_vm(VM& vm, int schedulers, Term module, Term function, Term (*make_args)(TermAllocator& a, void* ctx),
            void* ctx) {
     vm.start(schedulers);
-    // The I/O server, registered as `user`, is every process's group leader.
-    Process* io = vm.new_process(vm.root(), 0, NIL, true);
-    vm.setup_call(io, atom("beamvm_io_server"), atom("init"), NIL);
-    vm.procs.register_name(atom("user"), io);
-    Term user = io->pid;
-    io->group_leader = user;
-    vm.start_process(io);
-    ProcessTable::release(io);
+    // The I/O servers: `user` (stdout) is every process's group leader; `standard_error`.
+    Term user = NIL;
+    for (int fd : {1, 2}) {
+        Process* io = vm.new_process(vm.root(), 0, NIL, true);
+        LiteralArea tmp;
+        Term fd_arg = make_list_from(tmp, std::initializer_list<Term>{make_small(fd)}.begin(), 1);
+        vm.setup_call(io, atom("beamvm_io_server"), atom("init"), fd_arg);
+        vm.procs.register_name(atom(fd == 1 ? "user" : "standard_error"), io);
+        if (fd == 1) user = io->pid;
+        io->group_leader = user;
+        vm.start_process(io);
+        ProcessTable::release(io);
+    }
 
     LiteralArea scratch;
     Term args = make_args(scratch, ctx);

@@ -3,15 +3,11 @@
 %% OTP's own io and io_lib modules run unmodified. Like erl -noshell with output to a pipe, its
 %% encoding is latin1: characters above 255 are written as \x{...}.
 -module(beamvm_io_server).
--export([start/0, init/0]).
+-export([init/1]).
 
-start() ->
-    Pid = spawn(?MODULE, init, []),
-    register(user, Pid),
-    Pid.
-
-init() ->
-    loop(#{encoding => latin1, binary => false}).
+%% Fd 1: the server registered as `user` (stdout); Fd 2: `standard_error` (stderr).
+init(Fd) ->
+    loop(#{encoding => latin1, binary => false, fd => Fd}).
 
 loop(Opts) ->
     receive
@@ -24,14 +20,14 @@ loop(Opts) ->
     end.
 
 request({put_chars, Enc, Chars}, Opts) ->
-    {write_chars(Enc, Chars), Opts};
+    {write_chars(Opts, Enc, Chars), Opts};
 request({put_chars, Enc, M, F, A}, Opts) ->
     case catch apply(M, F, A) of
         {'EXIT', _} -> {{error, put_chars}, Opts};  % io turns this into badarg, cause {device, put_chars}
-        Chars -> {write_chars(Enc, Chars), Opts}
+        Chars -> {write_chars(Opts, Enc, Chars), Opts}
     end;
 request({put_chars, Chars}, Opts) ->
-    {write_chars(latin1, Chars), Opts};
+    {write_chars(Opts, latin1, Chars), Opts};
 request({put_chars, M, F, A}, Opts) ->
     request({put_chars, latin1, M, F, A}, Opts);
 request({get_line, Enc, Prompt}, Opts) ->
@@ -76,8 +72,8 @@ setopts([{encoding, E} | T], Opts) when E =:= latin1; E =:= unicode; E =:= utf8 
 setopts([_ | T], Opts) -> setopts(T, Opts);
 setopts(_, Opts) -> {{error, enotsup}, Opts}.
 
-write_chars(Enc, Chars) ->
-    case beamvm_internal:put_chars(Enc, Chars) of
+write_chars(#{fd := Fd}, Enc, Chars) ->
+    case beamvm_internal:put_chars(Fd, Enc, Chars) of
         ok -> ok;
         Error -> {error, Error}
     end.
@@ -86,7 +82,7 @@ prompt('') -> ok;
 prompt(Prompt) ->
     case catch io_lib:format("~ts", [io_lib:format_prompt(Prompt)]) of
         {'EXIT', _} -> ok;
-        Chars -> beamvm_internal:put_chars(unicode, Chars)
+        Chars -> beamvm_internal:put_chars(1, unicode, Chars)
     end.
 
 %% Bytes read from stdin (a binary, or eof) as the caller asked for them.
