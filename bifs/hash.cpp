@@ -60,20 +60,6 @@ void hash_small(uint32_t& h, SWord v) {
     }
 }
 
-void hash_binary(uint32_t& h, Term bin) {
-    BitView v = bit_view(bin);
-    size_t sz = v.byte_size();
-    size_t extra_bits = v.bit_size & 7;
-    uint32_t con = hconst(13) + h;
-    if (v.bit_size == 0) {
-        h = con;
-        return;
-    }
-    std::vector<uint8_t> buf(sz + 1, 0);
-    copy_bits(v.base, v.bit_offset, buf.data(), 0, v.bit_size);
-    h = block_hash(buf.data(), sz, con);
-    if (extra_bits) hash2(h, uint32_t(extra_bits), uint32_t(buf[sz] >> (8 - extra_bits)), hconst(15));
-}
 
 // Work items: a term to hash, or a marker closing a map pair / a whole map.
 struct Item {
@@ -178,7 +164,7 @@ uint32_t make_hash2(Term top) {
             for (size_t i = 0; i < big_limb_count(t); ++i)
                 hash2(h, uint32_t(limbs[i]), uint32_t(limbs[i] >> 32), con);
         } else if (is_binary_obj(t)) {
-            hash_binary(h, t);
+            jenkins::hash_bitstring(h, t);
         } else if (is_boxed_sub(t, Sub::Ref)) {
             hash1(h, uint32_t(boxed_ptr(t)[1].raw), hconst(7));
         } else if (is_boxed_sub(t, Sub::Export)) {

@@ -6,8 +6,10 @@
 
 #include "bifs/bif_families.hpp"
 #include "bifs/bif_util.hpp"
+#include "bifs/system_heap_options.hpp"
 #include "scheduler/signals.hpp"
 #include "vm/copy_term.hpp"
+#include "vm/gc.hpp"
 #include "vm/interp.hpp"
 #include "vm/module.hpp"
 #include "vm/term_refs.hpp"
@@ -44,6 +46,12 @@ Term status_of(Process* p, Process* q) {
     return q->sched.waiting || q->sched.hibernating ? atom("waiting") : atom("runnable");
 }
 
+// As OTP counts it: the process structure, its heap blocks and fragments, and its queue.
+size_t memory_bytes(const Process* q) {
+    return sizeof(Process) + gc::total_heap_words(q) * sizeof(Term) +
+           q->mailbox_len.load(std::memory_order_relaxed) * sizeof(Term) + q->saved_x.capacity() * sizeof(Term);
+}
+
 // NON_VALUE: not an item (badarg).
 Term item_value(Process* p, Process* q, Term item) {
     bool self = p == q;
@@ -58,9 +66,14 @@ Term item_value(Process* p, Process* q, Term item) {
     if (item == atom("status")) return status_of(p, q);
     if (item == atom("initial_call")) return mfa_tuple(p, qs.initial_m, qs.initial_f, qs.initial_a);
     if (item == atom("group_leader")) return q->group_leader == NIL ? q->pid : q->group_leader;
-    if (item == atom("error_handler")) return am::error_handler;
+    if (item == atom("error_handler")) return q->error_handler;
     if (item == atom("suspending")) return NIL;
-    if (item == atom("garbage_collection")) return NIL;
+    if (item == atom("garbage_collection")) return garbage_collection_info(p, q);
+    if (item == atom("min_heap_size")) return make_small(SWord(q->min_heap_size));
+    if (item == atom("min_bin_vheap_size")) return make_small(SWord(q->min_bin_vheap_size));
+    if (item == atom("max_heap_size")) return max_heap_size_term(p, q->max_heap);
+    if (item == atom("fullsweep_after")) return make_small(q->fullsweep_after);
+    if (item == atom("message_queue_data")) return message_queue_data_term(q->message_queue_off_heap);
     // The rest lives on q's heap: copied when q is another (borrowed) process.
     auto mine = [&](Term t) { return self ? t : copy_term(t, *p); };
     if (item == atom("current_function")) return current_function(p, q);
@@ -75,11 +88,18 @@ Term item_value(Process* p, Process* q, Term item) {
         return make_small(SWord((q->hend - q->heap) + (q->old_hend - q->old_heap)));
     if (item == atom("stack_size")) return make_small(SWord(q->hend - q->stop));
     if (item == atom("reductions")) return make_small(q->reductions);
+    if (item == atom("memory")) return make_small(SWord(memory_bytes(q)));
     return NON_VALUE;
 }
 
 // One {Item, Value}; for registered_name of an unregistered process OTP gives [].
 Term item_pair(Process* p, Process* q, Term item) {
+    if (item == atom("last_calls")) {
+        // save_calls is accepted but calls are not recorded: only "off" can be answered.
+        if (q->save_calls.load() != 0)
+            return p->error(make_tuple(*p, {atom("not_implemented"), atom("last_calls")}));
+        return make_tuple(*p, {item, am::false_});
+    }
     Term v;
     {
         std::lock_guard lock(q->sched.info_mutex);

@@ -17,6 +17,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <new>
+#include <cstdio>
 
 #include "vm/gc_internal.hpp"
 
@@ -24,12 +25,13 @@ namespace beam {
 
 namespace {
 
-// Garbage promoted to the old heap (including RefcBins pinning large off-heap blobs, which
-// the heap size does not show) is only reclaimed by a full sweep. OTP's default
-// (fullsweep_after 65535) relies on its binary virtual-heap accounting for that; we have no
-// such accounting yet, so we sweep fully every 64 minors: at a few percent of collections
-// it bounds how long old garbage and dead binaries linger.
-constexpr uint32_t FULLSWEEP_AFTER = 64;
+// fullsweep_after: a full sweep after that many minor collections. OTP's default (65535)
+// relies on its binary virtual-heap accounting to sweep when dead off-heap binaries pile up on
+// the old heap; we have no such accounting yet, so a process never goes more than
+// FULLSWEEP_CAP minors without a full sweep: at a few percent of collections it bounds how
+// long old garbage and dead binaries linger. Smaller settings (0: every collection is full)
+// are honoured as given.
+constexpr uint32_t FULLSWEEP_CAP = 64;
 
 // Also sums the words in use: that, not Process::fragment_words, bounds the to-space, so a
 // fragment linked in by other code without updating the counter cannot overflow it.
@@ -98,13 +100,14 @@ void resize_young(Process* p, Term* x, unsigned live, size_t need) {
     size_t used = size_t(p->htop - p->heap) + size_t(p->hend - p->stop) + need + S_RESERVED;
     size_t want = size;
     // The young heap is not shrunk below a quarter of the old generation: the full sweeps
-    // that come every FULLSWEEP_AFTER minors copy the old generation, and a young heap that
+    // that come every FULLSWEEP_CAP minors (at most) copy the old generation, and a young heap that
     // small would make them dominate (measured with a 4 MB live set: about 1 word copied per
     // word allocated with a 1.6k-word young heap, 0.08 with this floor).
     size_t floor = std::max(p->min_heap_size, gc::next_heap_size(size_t(p->old_htop - p->old_heap) / 4));
     if (used * 4 > size * 3) want = gc::next_heap_size(used * 2);
     else if (used * 4 < size) want = std::max(floor, gc::next_heap_size(used * 2));
     if (want == size) return;
+    if (getenv("GCLOG")) fprintf(stderr, "  resize %zu -> %zu\n", size, want);
     gc::CopyPlan plan;
     plan.young = {p->heap, p->htop};
     plan.promote_limit = p->heap;
@@ -117,7 +120,7 @@ void collect(Process* p, Term* x, unsigned live, size_t need, bool full) {
     size_t promote = size_t(p->high_water - p->heap);
 
     if (!full && p->old_heap && size_t(p->old_hend - p->old_htop) < promote) full = true;
-    if (!full && p->minor_gcs_since_full >= FULLSWEEP_AFTER) full = true;
+    if (!full && p->minor_gcs_since_full >= std::min(p->fullsweep_after, FULLSWEEP_CAP)) full = true;
     if (!full && promote && !p->old_heap) {
         size_t old_size = gc::next_heap_size(std::max(promote * 2, size_t(p->hend - p->heap)));
         p->old_heap = p->old_htop = gc::alloc_words(old_size);
@@ -140,10 +143,12 @@ void collect(Process* p, Term* x, unsigned live, size_t need, bool full) {
     size_t size = std::max(p->min_heap_size, gc::next_heap_size(worst + stack_words + need + S_RESERVED));
     Term* old_to = full ? nullptr : p->old_htop;
     evacuate_into(p, std::move(plan), old_to, x, live, size, full);
+    if (getenv("GCLOG")) fprintf(stderr, "gc full=%d young=%zu frag=%zu promote=%zu stack=%zu size=%zu live=%zu old=%zu/%zu\n", full, young_used, fragment_words, promote, stack_words, size, size_t(p->htop-p->heap), size_t(p->old_htop-p->old_heap), size_t(p->old_hend-p->old_heap));
 
     p->gc_count++;
     p->minor_gcs_since_full = full ? 0 : p->minor_gcs_since_full + 1;
     resize_young(p, x, live, need);
+    gc::check_max_heap(p);
 }
 
 }  // namespace
@@ -164,21 +169,44 @@ void free_fragments(HeapFragment* f) {
     }
 }
 
-// OTP's sequence: Fibonacci-like steps while small (each step ~1.6x), then +20% per step
-// once above a million words, so very large heaps do not double at once.
-size_t next_heap_size(size_t words) {
-    size_t a = DEFAULT_MIN_HEAP, b = 377;
-    if (words <= a) return a;
-    while (b < words) {
-        if (b < (size_t(1) << 20)) {
-            size_t c = a + b;
-            a = b;
-            b = c;
-        } else {
-            b += b / 5;
+namespace {
+
+// OTP's heap size series (erl_gc.c): 12, 38, then each step the sum of the two before plus one
+// (a block header word in OTP) up to 23 steps (233, 376, 610, 987, 1598, ...; 833,026 words),
+// then +20% per step so very large heaps do not grow by 1.6x at once, up to MAX_HEAP_WORDS.
+// Sizes requested with min_heap_size and min_bin_vheap_size are rounded up to it, and
+// process_info reports the rounded value, so the series is observable.
+struct HeapSizeSeries {
+    std::vector<size_t> steps;
+    HeapSizeSeries() {
+        steps = {12, 38};
+        while (steps.size() < 23) steps.push_back(steps[steps.size() - 1] + steps[steps.size() - 2] + 1);
+        for (;;) {
+            size_t next = steps.back() + steps.back() / 5;
+            if (next > MAX_HEAP_WORDS) break;
+            steps.push_back(next);
         }
     }
-    return b;
+};
+
+const HeapSizeSeries& series() {
+    static const HeapSizeSeries s;
+    return s;
+}
+
+}  // namespace
+
+size_t next_heap_size(size_t words) {
+    if (words <= DEFAULT_MIN_HEAP) return DEFAULT_MIN_HEAP;
+    const std::vector<size_t>& st = series().steps;
+    auto it = std::lower_bound(st.begin(), st.end(), words);
+    return it == st.end() ? words : *it;
+}
+
+size_t round_heap_option(size_t words, size_t floor) { return std::max(floor, next_heap_size(words)); }
+
+size_t total_heap_words(const Process* p) {
+    return size_t(p->hend - p->heap) + size_t(p->old_hend - p->old_heap) + p->fragment_words;
 }
 
 }  // namespace gc

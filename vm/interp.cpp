@@ -76,6 +76,8 @@ namespace {
             SWAPOUT;                                                      \
             garbage_collect(p, x, unsigned(live), size_t(need));          \
             SWAPIN;                                                       \
+            /* max_heap_size exceeded with kill (vm/gc_max_heap.cpp) */   \
+            if (p->sched.exit_pending) return RunStatus::Killed;          \
         }                                                                 \
     } while (0)
 
@@ -88,6 +90,7 @@ namespace {
             SWAPOUT;                              \
             garbage_collect(p, x, unsigned(arity_), 0); \
             SWAPIN;                               \
+            if (p->sched.exit_pending) return RunStatus::Killed; \
         }                                         \
         if (--reds <= 0) {                        \
             p->pc = call_target_;                 \

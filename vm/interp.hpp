@@ -32,7 +32,8 @@ enum class RunStatus : uint8_t {
     Exited,   // returned from its initial call
     Crashed,  // uncaught exception: class/reason/trace in p->fclass/fvalue/ftrace
     Halted,   // erlang:halt was called
-    Killed,   // an exit signal ended it while it looked for messages: reason in p->sched.exit_reason
+    Killed,   // an exit signal ended it while it looked for messages, or the GC found it over its
+              // max_heap_size (kill): reason in p->sched.exit_reason
 };
 
 inline constexpr int64_t REDUCTION_BUDGET = 4000;

@@ -4,6 +4,8 @@
 // order of maps above 32 keys. Shared here so the two hashes cannot drift apart.
 #pragma once
 
+#include "vm/term.hpp"
+
 #include <cstddef>
 #include <cstdint>
 
@@ -64,5 +66,8 @@ inline uint32_t block_hash(const uint8_t* k, size_t length, uint32_t initval) {
     mix(a, b, c);
     return c;
 }
+
+// Folds a bitstring into h (OTP's hashing of binaries in phash2 and the map hash).
+void hash_bitstring(uint32_t& h, Term bin);
 
 }  // namespace beam::jenkins

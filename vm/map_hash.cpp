@@ -33,11 +33,18 @@ inline void hash_word(uint32_t& h, Word w, uint32_t k) { hash2(h, uint32_t(w), u
 
 inline bool is_byte(Term t) { return is_small(t) && small_value(t) >= 0 && small_value(t) <= 255; }
 
-void hash_binary(uint32_t& h, Term bin) {
+
+// Marker pushed after a list cell's tail when that tail is not a list (OTP's HASH_CDR).
+constexpr Term HASH_CDR = NON_VALUE;
+
+}  // namespace
+
+// Shared with erlang:phash2 (bifs/hash.cpp): both hash a bitstring the same way.
+void jenkins::hash_bitstring(uint32_t& h, Term bin) {
     BitView v = bit_view(bin);
     size_t sz = v.byte_size();
     size_t extra = v.bit_size & 7;
-    uint32_t con = hconst(13) + h;
+    uint32_t con = jenkins::hconst(13) + h;
     if (v.bit_size == 0) {
         h = con;
         return;
@@ -45,13 +52,8 @@ void hash_binary(uint32_t& h, Term bin) {
     std::vector<uint8_t> buf(sz + 1, 0);
     copy_bits(v.base, v.bit_offset, buf.data(), 0, v.bit_size);
     h = jenkins::block_hash(buf.data(), sz, con);
-    if (extra) hash2(h, uint32_t(extra), uint32_t(buf[sz] >> (8 - extra)), hconst(15));
+    if (extra) jenkins::hash2(h, uint32_t(extra), uint32_t(buf[sz] >> (8 - extra)), jenkins::hconst(15));
 }
-
-// Marker pushed after a list cell's tail when that tail is not a list (OTP's HASH_CDR).
-constexpr Term HASH_CDR = NON_VALUE;
-
-}  // namespace
 
 uint32_t internal_hash(Term term, uint32_t salt) {
     uint32_t h = salt ^ INTERNAL_HASH_SALT;
@@ -142,7 +144,7 @@ uint32_t internal_hash(Term term, uint32_t salt) {
             }
             case Sub::HeapBin:
             case Sub::RefcBin:
-            case Sub::SubBin: hash_binary(h, term); break;
+            case Sub::SubBin: jenkins::hash_bitstring(h, term); break;
             case Sub::Fun: {
                 // OTP mixes the module's atom word; like atoms, not reproducible here.
                 const FunEntry* fe = fun_entry(term);

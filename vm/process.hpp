@@ -33,6 +33,17 @@ inline constexpr size_t MAX_X_REGS = 1024;
 // Exception classes as stored in Process::fclass.
 enum class ErrorClass : uint8_t { Error, Exit, Throw };
 
+// spawn_opt/process_flag max_heap_size (OTP's defaults: no limit, kill, report).
+struct MaxHeapSize {
+    size_t size = 0;  // words, young + old heap blocks; 0 = no limit
+    bool kill = true;
+    bool error_logger = true;
+};
+
+// OTP's defaults for the heap options, as process_info/system_info report them.
+inline constexpr size_t DEFAULT_MIN_BIN_VHEAP = 46422;
+inline constexpr uint32_t DEFAULT_FULLSWEEP_AFTER = 65535;
+
 
 class Process final : public TermAllocator {
 public:
@@ -129,7 +140,17 @@ public:
     // ---- scheduling (scheduler/) ----
     ProcessSched sched;
     uint64_t gc_count = 0;
-    uint32_t minor_gcs_since_full = 0;  // the GC forces a full sweep after FULLSWEEP_AFTER minors
+    uint32_t minor_gcs_since_full = 0;  // the GC forces a full sweep after fullsweep_after minors
+
+    // ---- heap options (spawn_opt, process_flag; process_info reports them) ----
+    // min_heap_size (above) and min_bin_vheap_size hold OTP's rounded values.
+    size_t min_bin_vheap_size = DEFAULT_MIN_BIN_VHEAP;  // reported only: no binary vheap yet
+    MaxHeapSize max_heap;                                // enforced by the GC (vm/gc.cpp)
+    uint32_t fullsweep_after = DEFAULT_FULLSWEEP_AFTER;  // OTP keeps 16 bits of it
+    bool message_queue_off_heap = false;                 // reported only: messages stay as fragments
+    bool sensitive = false;                              // accepted; no tracing to hide from yet
+    Term error_handler = am::error_handler;              // reported; undef handling is built in
+    std::atomic<uint32_t> save_calls{0};                 // process_flag/3 may set it from another process
 };
 
 }  // namespace beam
