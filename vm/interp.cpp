@@ -194,6 +194,13 @@ inline bool fragments_due(const Process* p) {
     return p->fragments && p->fragment_words > size_t(p->hend - p->heap) / 2;
 }
 
+// Term order `a < b` with the common cases (two small integers, two floats) inline.
+inline bool less_than(Term a, Term b) {
+    if (is_small(a) && is_small(b)) return SWord(a.raw) < SWord(b.raw);
+    if (is_float(a) && is_float(b)) return float_value(a) < float_value(b);
+    return compare_terms(a, b) < 0;
+}
+
 inline const Word* export_address(Word e) {
     return reinterpret_cast<Export*>(e)->address.load(std::memory_order_acquire);
 }
