@@ -64,7 +64,9 @@ private:
     Process* next(Scheduler& s);
     Process* pop_local(Scheduler& s);
     Process* steal(Scheduler& thief);
-    void enqueue(Scheduler& s, Process* p);
+    // `yielding`: s's own process going to the back of its queue; s runs the next one at once,
+    // so a sleeper is only worth waking if more than that one is waiting.
+    void enqueue(Scheduler& s, Process* p, bool yielding = false);
     void run_one(Scheduler& s, Process* p);
     // After a run: the process stops (idle) unless signals arrived meanwhile. True if it
     // must be looked at again.
