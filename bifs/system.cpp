@@ -14,7 +14,7 @@ extern char** environ;
 
 #include "vm/binary.hpp"
 #include "vm/copy_term.hpp"
-#include "vm/gc.hpp"
+#include "vm/gc_options.hpp"
 #include "vm/gc_internal.hpp"
 #include "vm/term_order.hpp"
 #include "vm/term_print.hpp"

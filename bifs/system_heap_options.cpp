@@ -2,7 +2,7 @@
 #include "bifs/system_heap_options.hpp"
 
 #include "bifs/bif_util.hpp"
-#include "vm/gc.hpp"
+#include "vm/gc_options.hpp"
 #include "vm/map.hpp"
 
 namespace beam {

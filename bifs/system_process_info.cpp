@@ -9,7 +9,7 @@
 #include "bifs/system_heap_options.hpp"
 #include "scheduler/signals.hpp"
 #include "vm/copy_term.hpp"
-#include "vm/gc.hpp"
+#include "vm/gc_options.hpp"
 #include "vm/interp.hpp"
 #include "vm/module.hpp"
 #include "vm/term_refs.hpp"

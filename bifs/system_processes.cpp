@@ -7,7 +7,7 @@
 #include "bifs/bif_util.hpp"
 #include "bifs/system_heap_options.hpp"
 #include "scheduler/signals.hpp"
-#include "vm/gc.hpp"
+#include "vm/gc_options.hpp"
 #include "vm/gc_internal.hpp"
 #include "vm/interp_support.hpp"
 #include "vm/module.hpp"

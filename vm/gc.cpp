@@ -10,6 +10,9 @@
 // than 3/4 full (too many collections ahead) or less than 1/4 full (memory held for nothing),
 // the live young data is copied once more into a block of about twice its size. Resizes are
 // geometric, so the extra copy is amortised; the 1/4..3/4 band keeps sizes from oscillating.
+// A minor collection never picks a smaller block than the current one, and a young heap is
+// shrunk only after SHRINK_AFTER underused minors in a row: stable sizes let the block cache
+// (vm/gc_blocks.cpp) hand back the previous from-space with its pages already mapped.
 #include "vm/gc.hpp"
 
 #include <algorithm>
@@ -17,13 +20,17 @@
 #include <cstdlib>
 #include <cstring>
 #include <new>
-#include <cstdio>
 
 #include "vm/gc_internal.hpp"
+#include "vm/gc_options.hpp"
 
 namespace beam {
 
 namespace {
+
+// Minor collections in a row that must leave the young heap less than 1/4 used before it is
+// shrunk (see resize_young).
+constexpr uint32_t SHRINK_AFTER = 4;
 
 // fullsweep_after: a full sweep after that many minor collections. OTP's default (65535)
 // relies on its binary virtual-heap accounting to sweep when dead off-heap binaries pile up on
@@ -65,7 +72,7 @@ void copy_roots_and_scan(Process* p, gc::Copier& c, Term* x, unsigned live, Term
 void evacuate_into(Process* p, gc::CopyPlan plan, Term* old_to, Term* x, unsigned live, size_t size,
                    bool drop_old_heap) {
     size_t stack_words = size_t(p->hend - p->stop);
-    Term* block = gc::alloc_words(size);
+    Term* block = gc::alloc_block(size);
     Term* new_hend = block + size;
     Term* new_stop = new_hend - stack_words;
     std::memcpy(new_stop, p->stop, stack_words * sizeof(Term));
@@ -77,12 +84,12 @@ void evacuate_into(Process* p, gc::CopyPlan plan, Term* old_to, Term* x, unsigne
     // The sweep reads forwarding words in from-space, so it runs before anything is freed.
     p->offheap = c.sweep_offheap(p->offheap);
 
-    std::free(p->heap);
+    gc::free_block(p->heap);
     gc::free_fragments(p->fragments);
     p->fragments = nullptr;
     p->fragment_words = 0;
     if (drop_old_heap) {
-        std::free(p->old_heap);
+        gc::free_block(p->old_heap);
         p->old_heap = p->old_htop = p->old_hend = nullptr;
     } else if (old_to) {
         p->old_htop = c.old_top();
@@ -95,7 +102,7 @@ void evacuate_into(Process* p, gc::CopyPlan plan, Term* old_to, Term* x, unsigne
 }
 
 // Brings the young block within the 1/4..3/4 band (see the file comment).
-void resize_young(Process* p, Term* x, unsigned live, size_t need) {
+void resize_young(Process* p, Term* x, unsigned live, size_t need, bool full) {
     size_t size = size_t(p->hend - p->heap);
     size_t used = size_t(p->htop - p->heap) + size_t(p->hend - p->stop) + need + S_RESERVED;
     size_t want = size;
@@ -104,10 +111,21 @@ void resize_young(Process* p, Term* x, unsigned live, size_t need) {
     // small would make them dominate (measured with a 4 MB live set: about 1 word copied per
     // word allocated with a 1.6k-word young heap, 0.08 with this floor).
     size_t floor = std::max(p->min_heap_size, gc::next_heap_size(size_t(p->old_htop - p->old_heap) / 4));
-    if (used * 4 > size * 3) want = gc::next_heap_size(used * 2);
-    else if (used * 4 < size) want = std::max(floor, gc::next_heap_size(used * 2));
+    if (used * 4 > size * 3) {
+        want = gc::next_heap_size(used * 2);
+    } else if (used * 4 < size) {
+        // After a minor collection, only shrink when several in a row left the heap mostly
+        // empty: programs alternate between phases (a deep recursion, then a flat loop), and
+        // shrinking at the first quiet collection made the size oscillate, each swing costing
+        // a second copy of the live data (tests/stress/gc_10gb.erl: a third of all collections
+        // were followed by a resize). A full sweep's block is sized for the old generation
+        // too, so it is trimmed at once.
+        if (full || ++p->young_underused_gcs >= SHRINK_AFTER) want = std::max(floor, gc::next_heap_size(used * 2));
+    } else {
+        p->young_underused_gcs = 0;
+    }
     if (want == size) return;
-    if (getenv("GCLOG")) fprintf(stderr, "  resize %zu -> %zu\n", size, want);
+    p->young_underused_gcs = 0;
     gc::CopyPlan plan;
     plan.young = {p->heap, p->htop};
     plan.promote_limit = p->heap;
@@ -123,7 +141,7 @@ void collect(Process* p, Term* x, unsigned live, size_t need, bool full) {
     if (!full && p->minor_gcs_since_full >= std::min(p->fullsweep_after, FULLSWEEP_CAP)) full = true;
     if (!full && promote && !p->old_heap) {
         size_t old_size = gc::next_heap_size(std::max(promote * 2, size_t(p->hend - p->heap)));
-        p->old_heap = p->old_htop = gc::alloc_words(old_size);
+        p->old_heap = p->old_htop = gc::alloc_fresh_block(old_size);
         p->old_hend = p->old_heap + old_size;
     }
 
@@ -141,13 +159,15 @@ void collect(Process* p, Term* x, unsigned live, size_t need, bool full) {
         worst -= promote;
     }
     size_t size = std::max(p->min_heap_size, gc::next_heap_size(worst + stack_words + need + S_RESERVED));
+    // A minor collection keeps the young heap's size (shrinking is resize_young's call): the
+    // blocks then come in a few recurring sizes that the block cache can hand back.
+    if (!full) size = std::max(size, size_t(p->hend - p->heap));
     Term* old_to = full ? nullptr : p->old_htop;
     evacuate_into(p, std::move(plan), old_to, x, live, size, full);
-    if (getenv("GCLOG")) fprintf(stderr, "gc full=%d young=%zu frag=%zu promote=%zu stack=%zu size=%zu live=%zu old=%zu/%zu\n", full, young_used, fragment_words, promote, stack_words, size, size_t(p->htop-p->heap), size_t(p->old_htop-p->old_heap), size_t(p->old_hend-p->old_heap));
 
     p->gc_count++;
     p->minor_gcs_since_full = full ? 0 : p->minor_gcs_since_full + 1;
-    resize_young(p, x, live, need);
+    resize_young(p, x, live, need, full);
     gc::check_max_heap(p);
 }
 

@@ -18,6 +18,13 @@ namespace beam::gc {
 inline constexpr size_t DEFAULT_MIN_HEAP = 233;
 
 Term* alloc_words(size_t words);  // malloc'd; throws std::bad_alloc
+// Young and old heap blocks (vm/gc_blocks.cpp): recycled through a per-thread cache, so a
+// block must be released with free_block (never std::free). Contents are uninitialised.
+Term* alloc_block(size_t words);  // throws std::bad_alloc
+void free_block(Term* block);     // null is ignored
+// A block not taken from the cache, for one that fills slowly (the old heap): a fresh mapping
+// costs no memory until written, a recycled one is resident in full.
+Term* alloc_fresh_block(size_t words);
 void free_fragments(HeapFragment* f);
 // The smallest heap size in the growth sequence that holds `words`.
 size_t next_heap_size(size_t words);

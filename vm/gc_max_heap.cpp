@@ -2,7 +2,7 @@
 // as OTP does, against the heap blocks the process holds once the collection is done.
 #include <cstdio>
 
-#include "vm/gc.hpp"
+#include "vm/gc_options.hpp"
 #include "vm/term_print.hpp"
 
 namespace beam::gc {

@@ -32,7 +32,7 @@ HeapFragment* new_fragment(size_t words) {
 
 Process::Process(VM* vm_, Namespace* ns_, Term pid_, size_t min_heap_words)
     : vm(vm_), ns(ns_), pid(pid_), min_heap_size(min_heap_words ? min_heap_words : gc::DEFAULT_MIN_HEAP) {
-    heap = gc::alloc_words(min_heap_size);
+    heap = gc::alloc_block(min_heap_size);
     htop = heap;
     high_water = heap;
     hend = heap + min_heap_size;
@@ -44,8 +44,8 @@ Process::~Process() {
     offheap = nullptr;
     gc::free_fragments(fragments);
     fragments = nullptr;
-    std::free(heap);
-    std::free(old_heap);
+    gc::free_block(heap);
+    gc::free_block(old_heap);
 }
 
 Term* Process::alloc(size_t words) {

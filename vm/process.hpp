@@ -141,6 +141,7 @@ public:
     ProcessSched sched;
     uint64_t gc_count = 0;
     uint32_t minor_gcs_since_full = 0;  // the GC forces a full sweep after fullsweep_after minors
+    uint32_t young_underused_gcs = 0;   // consecutive minors leaving the young heap < 1/4 used
 
     // ---- heap options (spawn_opt, process_flag; process_info reports them) ----
     // min_heap_size (above) and min_bin_vheap_size hold OTP's rounded values.
