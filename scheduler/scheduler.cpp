@@ -81,23 +81,23 @@ void Schedulers::activate(Process* p) {
         if (f & QUEUED) return;
         if (st.compare_exchange_weak(f, f | QUEUED, std::memory_order_acq_rel)) break;
     }
-    int target = p->sched.home;
+    // Like OTP, a process made runnable by another joins the waker's scheduler: message
+    // passing stays on one core, and an idle scheduler only steals once work piles up.
+    int target = current_index() >= 0 ? current_index() : p->sched.home;
     if (target < 0 || target >= count()) target = 0;
     enqueue(*scheds_[size_t(target)], p);
 }
 
-void Schedulers::enqueue(Scheduler& s, Process* p, bool yielding) {
+void Schedulers::enqueue(Scheduler& s, Process* p) {
     bool share;
     {
         std::lock_guard lock(s.mutex);
         s.queues[p->sched.prio].push_back(p);
         s.queued++;
-        share = !s.sleeping && (!yielding || s.queued > 1);
+        share = !s.sleeping && s.queued > 1;
         if (s.sleeping) s.wake.notify_one();
     }
-    // The target is busy with other work: let a sleeping scheduler come and steal. (Waking one
-    // on every yield of a lone busy process cost about a quarter of an allocation benchmark's
-    // time in futex calls.)
+    // The target is busy and has more queued than it takes next: let a sleeper come and steal.
     if (share && sleepers_.load(std::memory_order_acquire) > 0) {
         for (auto& other : scheds_) {
             if (other.get() == &s) continue;
@@ -244,7 +244,7 @@ void Schedulers::run_one(Scheduler& s, Process* p) {
                 uint32_t f = st.load(std::memory_order_acquire);
                 while (!st.compare_exchange_weak(f, (f & ~(RUNNING | PENDING)) | QUEUED, std::memory_order_acq_rel)) {
                 }
-                enqueue(s, p, true);
+                enqueue(s, p);
                 return;
             }
             case RunStatus::Waiting:

@@ -64,9 +64,10 @@ private:
     Process* next(Scheduler& s);
     Process* pop_local(Scheduler& s);
     Process* steal(Scheduler& thief);
-    // `yielding`: s's own process going to the back of its queue; s runs the next one at once,
-    // so a sleeper is only worth waking if more than that one is waiting.
-    void enqueue(Scheduler& s, Process* p, bool yielding = false);
+    // Queues p on s. A sleeping scheduler is woken to steal only when s, busy, has more than
+    // one process waiting: s takes the next one itself. (Waking one on every yield of a lone
+    // busy process cost about a quarter of an allocation benchmark's time in futex calls.)
+    void enqueue(Scheduler& s, Process* p);
     void run_one(Scheduler& s, Process* p);
     // After a run: the process stops (idle) unless signals arrived meanwhile. True if it
     // must be looked at again.
