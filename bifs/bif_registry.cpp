@@ -32,6 +32,9 @@ struct Registry {
         add(process_info_bifs());
         add(code_bifs());
         add(io_bifs());
+        add(process_flag_bifs());
+        add(persistent_term_bifs());
+        add(os_bifs());
     }
 
     void add(std::span<const BifSpec> specs) {

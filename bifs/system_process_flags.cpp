@@ -1,0 +1,121 @@
+// erlang:process_flag/2 and erts_internal:process_flag/3 (save_calls of another process).
+#include "bifs/bif_families.hpp"
+#include "bifs/bif_util.hpp"
+#include "bifs/system_heap_options.hpp"
+#include "vm/gc_options.hpp"
+#include "vm/gc_internal.hpp"
+#include "vm/vm.hpp"
+
+namespace beam {
+
+namespace {
+
+Term set_save_calls(Process* p, Process* target, Term v) {
+    if (!is_small(v) || small_value(v) < 0 || small_value(v) > 10000) return p->badarg();
+    return make_small(target->save_calls.exchange(uint32_t(small_value(v))));
+}
+
+Term process_flag_2(Process* p, const Term* a) {
+    if (a[0] == atom("trap_exit")) {
+        if (!is_boolean_atom(a[1])) return p->badarg();
+        Term old = make_bool(p->trap_exit);
+        std::lock_guard lock(p->sched.info_mutex);
+        p->trap_exit = a[1] == am::true_;
+        return old;
+    }
+    if (a[0] == atom("priority")) {
+        if (a[1] != atom("low") && a[1] != am::normal && a[1] != atom("high") && a[1] != atom("max"))
+            return p->badarg();
+        Term old = p->priority;
+        static const Term order[] = {atom("max"), atom("high"), am::normal, atom("low")};
+        for (int i = 0; i < 4; ++i)
+            if (order[i] == a[1]) p->sched.prio = i;
+        p->priority = a[1];
+        return old;
+    }
+    if (a[0] == atom("save_calls")) return set_save_calls(p, p, a[1]);
+    if (a[0] == atom("min_heap_size")) {
+        // Takes effect at the next collection (the block is not resized now), as in OTP.
+        size_t words;
+        if (!parse_heap_option(a[1], gc::DEFAULT_MIN_HEAP, &words)) return p->badarg();
+        Term old = make_small(SWord(p->min_heap_size));
+        std::lock_guard lock(p->sched.info_mutex);
+        p->min_heap_size = words;
+        return old;
+    }
+    if (a[0] == atom("min_bin_vheap_size")) {
+        size_t words;
+        if (!parse_heap_option(a[1], DEFAULT_MIN_BIN_VHEAP, &words)) return p->badarg();
+        Term old = make_small(SWord(p->min_bin_vheap_size));
+        std::lock_guard lock(p->sched.info_mutex);
+        p->min_bin_vheap_size = words;
+        return old;
+    }
+    if (a[0] == atom("max_heap_size")) {
+        MaxHeapSize m;
+        if (!parse_max_heap_size(a[1], &m) || !max_heap_fits(m, p->min_heap_size)) return p->badarg();
+        Term old = max_heap_size_term(p, p->max_heap);
+        std::lock_guard lock(p->sched.info_mutex);
+        p->max_heap = m;
+        return old;
+    }
+    if (a[0] == atom("fullsweep_after")) {
+        uint32_t n;
+        if (!parse_fullsweep_after(a[1], &n)) return p->badarg();
+        Term old = make_small(p->fullsweep_after);
+        std::lock_guard lock(p->sched.info_mutex);
+        p->fullsweep_after = n;
+        return old;
+    }
+    if (a[0] == atom("message_queue_data")) {
+        bool off_heap;
+        if (!parse_message_queue_data(a[1], &off_heap)) return p->badarg();
+        Term old = message_queue_data_term(p->message_queue_off_heap);
+        std::lock_guard lock(p->sched.info_mutex);
+        p->message_queue_off_heap = off_heap;
+        return old;
+    }
+    if (a[0] == atom("sensitive")) {
+        if (!is_boolean_atom(a[1])) return p->badarg();
+        Term old = make_bool(p->sensitive);
+        p->sensitive = a[1] == am::true_;
+        return old;
+    }
+    if (a[0] == atom("error_handler")) {
+        // Stored and reported; beamvm's undefined-function handling does not call it.
+        if (!is_atom(a[1])) return p->badarg();
+        Term old = p->error_handler;
+        std::lock_guard lock(p->sched.info_mutex);
+        p->error_handler = a[1];
+        return old;
+    }
+    return p->badarg();
+}
+
+// erts_internal:process_flag(Pid, Flag, Value), behind erlang:process_flag/3, which only
+// knows save_calls. It returns the old value, or badarg for erlang.beam to raise (a reference
+// would make it wait for a reply: not needed, save_calls is an atomic any process may set).
+Term erts_process_flag_3(Process* p, const Term* a) {
+    if (!is_pid(a[0]) || a[1] != atom("save_calls")) return am::badarg;
+    if (a[0] == p->pid) {
+        Term r = set_save_calls(p, p, a[2]);
+        return is_non_value(r) ? am::badarg : r;
+    }
+    Process* q = p->vm->procs.lookup(a[0]);
+    if (!q) return am::badarg;
+    Term r = (q->sched.state.load(std::memory_order_acquire) & run_state::EXITED) ? p->badarg()
+                                                                                  : set_save_calls(p, q, a[2]);
+    ProcessTable::release(q);
+    return is_non_value(r) ? am::badarg : r;
+}
+
+const BifSpec table[] = {
+    {"erlang", "process_flag", 2, &process_flag_2},
+    {"erts_internal", "process_flag", 3, &erts_process_flag_3},
+};
+
+}  // namespace
+
+std::span<const BifSpec> process_flag_bifs() { return table; }
+
+}  // namespace beam
