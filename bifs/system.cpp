@@ -198,6 +198,8 @@ Term is_builtin_3(Process* p, const Term* a) {
     return make_bool(find_bif(a[0], a[1], unsigned(small_value(a[2]))) != nullptr);
 }
 
+// Reached only through apply or a fun: calls by name become the gc_now instruction, which can
+// collect (a BIF cannot). Here the collection waits for the next heap check.
 Term garbage_collect_0(Process* p, const Term*) { return am::true_; }
 
 const BifSpec table[] = {

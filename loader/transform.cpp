@@ -307,6 +307,11 @@ void Transformer::call_ext(const Operand& arity, const Operand& imp_op, int mode
         em_.emit(imp->arity == 3 ? "apply_mfa_list" : "apply_fun_list", {ux(Word(mode)), ux(dealloc)});
         return;
     }
+    if (imp->module == am::erlang && imp->arity == 0 &&
+        (atom_name(imp->function) == "yield" || atom_name(imp->function) == "garbage_collect")) {
+        em_.emit(atom_name(imp->function) == "yield" ? "yield_now" : "gc_now", {ux(Word(mode)), ux(dealloc)});
+        return;
+    }
     if (imp->module == am::erlang && atom_name(imp->function) == "hibernate" && imp->arity == 3) {
         em_.emit("hibernate", {});  // never returns: the stack goes, whatever the call mode
         return;
