@@ -212,6 +212,27 @@ int compare_impl(Term a, Term b, bool exact) {
 
 int compare_terms(Term a, Term b) { return compare_impl(a, b, false); }
 int compare_terms_exact(Term a, Term b) { return compare_impl(a, b, true); }
-bool eq_exact(Term a, Term b) { return a == b || compare_impl(a, b, true) == 0; }
+// =:= is asked far more often than ordering (receive patterns, is_eq_exact), so the common
+// cheap cases are answered before the general comparison: different immediates, different
+// primary tags, boxed objects whose headers differ, and references compared word by word.
+bool eq_exact(Term a, Term b) {
+    if (a == b) return true;
+    if (is_immediate(a) || is_immediate(b)) return false;
+    if ((a.raw & tag::primary_mask) != (b.raw & tag::primary_mask)) return false;
+    if (is_boxed(a)) {
+        Term ha = box_header(a), hb = box_header(b);
+        // Different kinds of object are never =:=, except the representations one value can
+        // have: binaries (heap, refc, sub), maps (flat, trie), bignums (sign in the subtag).
+        if (header_sub(ha) != header_sub(hb) && !is_binary_obj(a) && !is_big(a) && !is_map(a)) return false;
+        if (header_sub(ha) == Sub::Ref && ha == hb) {
+            const Term* x = boxed_ptr(a);
+            const Term* y = boxed_ptr(b);
+            for (Word i = 1; i <= header_arity(ha); ++i)
+                if (x[i] != y[i]) return false;
+            return true;
+        }
+    }
+    return compare_impl(a, b, true) == 0;
+}
 
 }  // namespace beam
