@@ -64,7 +64,10 @@ bool parse_spawn_opts(Term opts, SpawnOpts* o) {
             } else if (k == atom("message_queue_data")) {
                 if (!parse_message_queue_data(v, &o->message_queue_off_heap)) return false;
             } else if (k == atom("monitor")) {
-                // {monitor, MonitorOpts}: accepted (aliases are not implemented)
+                // {monitor, MonitorOpts}: a monitor; its options (aliases, tags) are not
+                // supported yet, so only an empty option list is accepted.
+                if (!is_nil(v)) return false;
+                o->monitor = true;
             } else {
                 return false;
             }
