@@ -38,6 +38,18 @@ Term error_2(Process* p, const Term* a) {
     return NON_VALUE;
 }
 
+// error/3: Options may carry {error_info, Map}, which OTP adds to the location list of the
+// raising function's frame.
+Term error_3(Process* p, const Term* a) {
+    p->error(a[0]);
+    p->fargs = a[1];
+    for (Term l = a[2]; is_list(l); l = tail(l)) {
+        Term o = head(l);
+        if (is_tuple(o) && tuple_arity(o) == 2 && tuple_elem(o, 0) == am::error_info) p->ferror_info = o;
+    }
+    return NON_VALUE;
+}
+
 Term exit_1(Process* p, const Term* a) { return p->raise(ErrorClass::Exit, a[0]); }
 Term throw_1(Process* p, const Term* a) { return p->raise(ErrorClass::Throw, a[0]); }
 
@@ -66,7 +78,7 @@ constexpr BifSpec table[] = {
     {"erlang", "make_ref", 0, &make_ref_0},
     {"erlang", "error", 1, &error_1},
     {"erlang", "error", 2, &error_2},
-    {"erlang", "error", 3, &error_2},
+    {"erlang", "error", 3, &error_3},
     {"erlang", "exit", 1, &exit_1},
     {"erlang", "throw", 1, &throw_1},
     {"erlang", "node", 0, &node_0, true},

@@ -32,21 +32,29 @@ Term location(Process* p, const ModuleCode* mc, const Word* pc) {
     return list_from(p, items, 2);
 }
 
-// The frame for code address `pc`, or NON_VALUE when pc is not in module code.
-Term frame_at(Process* p, const Word* pc, Term arity_or_args) {
+// The frame for code address `pc`, or NON_VALUE when pc is not in module code. `extra` (an
+// {error_info, Map} from error/3, or NON_VALUE) ends the location list.
+Term frame_at(Process* p, const Word* pc, Term arity_or_args, Term extra = NON_VALUE) {
     ModuleCode* mc = p->vm->code_at(pc);
     if (!mc) return NON_VALUE;
     const FunctionInfo* fi = mc->function_at(pc);
     if (!fi) return NON_VALUE;
     Term a = is_value(arity_or_args) ? arity_or_args : make_small(fi->arity);
-    return make_tuple(p, {mc->name, fi->name, a, location(p, mc, pc)});
+    Term loc = location(p, mc, pc);
+    if (is_value(extra)) {
+        std::vector<Term> items;
+        for (Term l = loc; is_list(l); l = tail(l)) items.push_back(head(l));
+        items.push_back(extra);
+        loc = list_from(p, items.data(), items.size());
+    }
+    return make_tuple(p, {mc->name, fi->name, a, loc});
 }
 
 Term build_trace(Process* p, const Word* pc) {
     std::vector<Term> frames;
     if (is_value(p->ftop)) frames.push_back(p->ftop);
     if (!p->fskip_pc_frame) {
-        Term f = frame_at(p, pc, p->fargs);
+        Term f = frame_at(p, pc, p->fargs, p->ferror_info);
         if (is_value(f)) frames.push_back(f);
     }
     for (Term* s = p->stop; s < p->hend && frames.size() < BACKTRACE_DEPTH; ++s) {
@@ -92,6 +100,7 @@ const Word* handle_exception(Process* p, Term* x, const Word* pc) {
     Term raw = make_tuple(p, {cls, p->ftrace});
     p->ftop = NON_VALUE;
     p->fargs = NON_VALUE;
+    p->ferror_info = NON_VALUE;
     p->fskip_pc_frame = false;
     p->ftrace_preset = false;
     if (p->catches == 0) return nullptr;

@@ -62,6 +62,7 @@ void copy_roots_and_scan(Process* p, gc::Copier& c, Term* x, unsigned live, Term
     c.root(p->fargs);
     c.root(p->ftrace);
     c.root(p->ftop);
+    c.root(p->ferror_info);
     c.root(p->group_leader);
     for (Term& m : p->mailbox) c.root(m);
     c.scan();

@@ -65,6 +65,7 @@ public:
         fvalue = reason;
         fargs = NON_VALUE;
         ftop = NON_VALUE;
+        ferror_info = NON_VALUE;
         fskip_pc_frame = false;
         ftrace_preset = false;
         return NON_VALUE;
@@ -110,6 +111,7 @@ public:
     uint32_t catches = 0;
 
     Term ftop = NON_VALUE;        // prebuilt first frame of the trace (failed BIF, undef)
+    Term ferror_info = NON_VALUE; // {error_info, Map} from error/3, added to the raiser's frame
     bool fskip_pc_frame = false;  // the raising instruction already pushed its return address
     bool ftrace_preset = false;   // ftrace is given (erlang:raise/3, rethrow): do not rebuild
     bool halt_requested = false;  // erlang:halt/1 was called; the VM exits with halt_status
