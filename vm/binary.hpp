@@ -51,6 +51,13 @@ struct BitView {
 };
 
 BitView bit_view(Term bin);  // `bin` must satisfy is_binary_obj
+
+// First data byte of a HeapBin or RefcBin (not a SubBin): the interpreter's fast bit-syntax path.
+inline const uint8_t* binary_data_base(Term bin) {
+    const Term* b = boxed_ptr(bin);
+    if (header_sub(b[0]) == Sub::HeapBin) return reinterpret_cast<const uint8_t*>(b + 2);
+    return reinterpret_cast<const BinaryBlob*>(b[2].raw)->data;
+}
 inline bool is_bitstring(Term t) { return is_binary_obj(t); }
 inline bool is_binary(Term t) { return is_binary_obj(t) && (bit_view(t).bit_size & 7) == 0; }
 
