@@ -52,10 +52,9 @@ void append_octal_escape(std::string& out, unsigned c) {
     out += buf;
 }
 
-void append_atom(std::string& out, Term atom) {
-    std::string_view s = atom_name(atom);
-    bool quote = atom_needs_quotes(s);
-    if (quote) out.push_back('\'');
+// The characters of an atom between its quotes. Display and source syntax escape the same
+// way except that source syntax also names ESC (\e) and DEL (\d).
+void append_atom_chars(std::string& out, std::string_view s, bool source) {
     for (size_t i = 0; i < s.size(); ++i) {
         unsigned c = uint8_t(s[i]);
         switch (c) {
@@ -68,7 +67,11 @@ void append_atom(std::string& out, Term atom) {
         case '\b': out += "\\b"; break;
         case '\v': out += "\\v"; break;
         default:
-            if (c < ' ') {
+            if (source && c == 27) {
+                out += "\\e";
+            } else if (source && c == 127) {
+                out += "\\d";
+            } else if (c < ' ') {
                 append_octal_escape(out, c);
             } else if (c == 0xC2 && i + 1 < s.size() && uint8_t(s[i + 1]) < 0xA0) {
                 append_octal_escape(out, uint8_t(s[++i]));  // C1 control (128..159)
@@ -77,6 +80,13 @@ void append_atom(std::string& out, Term atom) {
             }
         }
     }
+}
+
+void append_atom(std::string& out, Term atom) {
+    std::string_view s = atom_name(atom);
+    bool quote = atom_needs_quotes(s);
+    if (quote) out.push_back('\'');
+    append_atom_chars(out, s, false);
     if (quote) out.push_back('\'');
 }
 
@@ -304,29 +314,7 @@ std::string atom_text_quoted(Term atom) {
     for (std::string_view r : reserved) quote = quote || s == r;
     std::string out;
     if (quote) out.push_back('\'');
-    for (size_t i = 0; i < s.size(); ++i) {
-        unsigned c = uint8_t(s[i]);
-        switch (c) {
-        case '\'': out += "\\'"; break;
-        case '\\': out += "\\\\"; break;
-        case '\n': out += "\\n"; break;
-        case '\r': out += "\\r"; break;
-        case '\t': out += "\\t"; break;
-        case '\v': out += "\\v"; break;
-        case '\b': out += "\\b"; break;
-        case '\f': out += "\\f"; break;
-        case 27: out += "\\e"; break;
-        case 127: out += "\\d"; break;
-        default:
-            if (c < ' ') {
-                append_octal_escape(out, c);
-            } else if (c == 0xC2 && i + 1 < s.size() && uint8_t(s[i + 1]) < 0xA0) {
-                append_octal_escape(out, uint8_t(s[++i]));
-            } else {
-                out.push_back(char(c));
-            }
-        }
-    }
+    append_atom_chars(out, s, true);
     if (quote) out.push_back('\'');
     return out;
 }

@@ -2,20 +2,8 @@
 // gen_bifs2_cases.erl, next to bif_cases.txt): unicode conversion, binary search, phash,
 // map iteration, external size / iovec and string prefix parsing. Each result, or error
 // class and reason, must equal erl's.
-#include <catch2/catch.hpp>
-
-#include <fstream>
-#include <sstream>
-#include <string>
-#include <vector>
-
-#include "bifs/bif.hpp"
-#include "bifs/bif_families.hpp"
-#include "vm/atom_table.hpp"
+#include "bif_cases_runner.hpp"
 #include "vm/binary.hpp"
-#include "vm/ext_term.hpp"
-#include "vm/term_order.hpp"
-#include "vm/term_print.hpp"
 
 using namespace beam;
 
@@ -26,61 +14,10 @@ std::string cases_path() {
     return p.substr(0, p.find_last_of('/') + 1) + "bifs2_cases.txt";
 }
 
-Term decode_hex(TermAllocator& a, const std::string& hex) {
-    std::vector<uint8_t> bytes;
-    for (size_t i = 0; i + 1 < hex.size(); i += 2) bytes.push_back(uint8_t(std::stoi(hex.substr(i, 2), nullptr, 16)));
-    auto r = decode_external(a, bytes);
-    REQUIRE(r.ok());
-    return r.value();
-}
-
-const BifSpec* find_spec(std::string_view m, std::string_view f, unsigned arity) {
-    for (auto family : sequential_bif_families)
-        for (const BifSpec& s : family())
-            if (s.module == m && s.name == f && s.arity == arity) return &s;
-    return nullptr;
-}
-
-std::string class_name(ErrorClass c) {
-    return c == ErrorClass::Error ? "error" : c == ErrorClass::Exit ? "exit" : "throw";
-}
-
 }  // namespace
 
 TEST_CASE("unicode, binary search, phash, map_next, iovec and string natives agree with erl", "[bifs]") {
-    std::ifstream in(cases_path());
-    REQUIRE(in.good());
-    std::string line;
-    size_t cases = 0;
-    while (std::getline(in, line)) {
-        std::istringstream fields(line);
-        std::string mod, fun, args_hex, outcome, expected_hex;
-        unsigned arity;
-        fields >> mod >> fun >> arity >> args_hex >> outcome >> expected_hex;
-        INFO(mod << ":" << fun << "/" << arity << "  " << line);
-
-        Process p(nullptr, nullptr, make_local_pid(1), 1000);
-        const BifSpec* bif = find_spec(mod, fun, arity);
-        REQUIRE(bif != nullptr);
-        std::vector<Term> args;
-        for (Term l = decode_hex(p, args_hex); is_list(l); l = tail(l)) args.push_back(head(l));
-        REQUIRE(args.size() == arity);
-        Term expected = decode_hex(p, expected_hex);
-
-        Term got = bif->fn(&p, args.data());
-        if (outcome == "ok") {
-            REQUIRE(is_value(got));
-            INFO("got " << display_string(got) << " expected " << display_string(expected));
-            CHECK(eq_exact(got, expected));
-        } else {
-            REQUIRE(is_non_value(got));
-            INFO("got " << class_name(p.fclass) << ":" << display_string(p.fvalue));
-            CHECK(class_name(p.fclass) == outcome);
-            CHECK(eq_exact(p.fvalue, expected));
-        }
-        ++cases;
-    }
-    CHECK(cases > 300);
+    CHECK(test::run_recorded_bif_cases(cases_path()) > 300);
 }
 
 // binary:compile_pattern's result is opaque on OTP (a reference); ours must be accepted by
@@ -88,7 +25,7 @@ TEST_CASE("unicode, binary search, phash, map_next, iovec and string natives agr
 TEST_CASE("compiled binary patterns are accepted by match, matches and split", "[bifs]") {
     Process p(nullptr, nullptr, make_local_pid(1), 1000);
     auto call = [&](std::string_view f, std::vector<Term> a) {
-        const BifSpec* s = find_spec("binary", f, unsigned(a.size()));
+        const BifSpec* s = test::find_sequential_bif("binary", f, unsigned(a.size()));
         REQUIRE(s != nullptr);
         return s->fn(&p, a.data());
     };
