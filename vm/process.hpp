@@ -66,6 +66,7 @@ public:
         fargs = NON_VALUE;
         ftop = NON_VALUE;
         ferror_info = NON_VALUE;
+        fcause = NON_VALUE;
         fskip_pc_frame = false;
         ftrace_preset = false;
         return NON_VALUE;
@@ -112,6 +113,7 @@ public:
 
     Term ftop = NON_VALUE;        // prebuilt first frame of the trace (failed BIF, undef)
     Term ferror_info = NON_VALUE; // {error_info, Map} from error/3, added to the raiser's frame
+    Term fcause = NON_VALUE;      // a failed BIF's `cause` for its error_info map (OTP's EXF_HAS_EXT_INFO)
     bool fskip_pc_frame = false;  // the raising instruction already pushed its return address
     bool ftrace_preset = false;   // ftrace is given (erlang:raise/3, rethrow): do not rebuild
     bool halt_requested = false;  // erlang:halt/1 was called; the VM exits with halt_status
