@@ -46,5 +46,6 @@ std::span<const BifSpec> io_bifs();            // bifs/system_io.cpp (beam_runti
 std::span<const BifSpec> process_flag_bifs();  // bifs/system_process_flags.cpp (beam_runtime)
 std::span<const BifSpec> persistent_term_bifs(); // bifs/system_persistent.cpp (beam_runtime)
 std::span<const BifSpec> os_bifs();            // bifs/system_os.cpp (beam_runtime)
+std::span<const BifSpec> namespace_bifs();     // bifs/system_namespaces.cpp (beam_runtime)
 
 }  // namespace beam

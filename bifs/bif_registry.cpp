@@ -35,6 +35,7 @@ struct Registry {
         add(process_flag_bifs());
         add(persistent_term_bifs());
         add(os_bifs());
+        add(namespace_bifs());
     }
 
     void add(std::span<const BifSpec> specs) {

@@ -6,6 +6,7 @@
 #include "bifs/bif_families.hpp"
 #include "bifs/bif_util.hpp"
 #include "bifs/system_heap_options.hpp"
+#include "bifs/system_processes.hpp"
 #include "scheduler/signals.hpp"
 #include "vm/gc_options.hpp"
 #include "vm/gc_internal.hpp"
@@ -27,6 +28,7 @@ struct SpawnOpts {
     MaxHeapSize max_heap;
     uint32_t fullsweep_after = DEFAULT_FULLSWEEP_AFTER;
     bool message_queue_off_heap = false;
+    Namespace* ns = nullptr;  // where the child runs: the parent's unless beamvm:namespace_spawn
 };
 
 int prio_of(Term t) {
@@ -90,7 +92,7 @@ void add_link_local(Process* p, Term other) {
 template <class Setup>
 Term do_spawn(Process* p, const SpawnOpts& o, Setup setup) {
     VM& vm = *p->vm;
-    Process* child = vm.new_process(*p->ns, o.min_heap, p->group_leader == NIL ? p->pid : p->group_leader);
+    Process* child = vm.new_process(o.ns ? *o.ns : *p->ns, o.min_heap, p->group_leader == NIL ? p->pid : p->group_leader);
     setup(child);
     child->max_heap = o.max_heap;
     child->fullsweep_after = o.fullsweep_after;
@@ -135,6 +137,14 @@ Term spawn_mfa(Process* p, Term m, Term f, Term args, const SpawnOpts& o) {
     if (!is_atom(m) || !is_atom(f) || !proper_list_length(args)) return p->badarg();
     return do_spawn(p, o, [&](Process* c) { p->vm->setup_call(c, m, f, args); });
 }
+
+}  // namespace
+
+Term spawn_in_namespace(Process* p, Namespace& ns, Term m, Term f, Term args, bool link) {
+    return spawn_mfa(p, m, f, args, {.link = link, .ns = &ns});
+}
+
+namespace {
 
 Term spawn_1(Process* p, const Term* a) { return spawn_fun(p, a[0], {}); }
 Term spawn_3(Process* p, const Term* a) { return spawn_mfa(p, a[0], a[1], a[2], {}); }
@@ -203,7 +213,7 @@ Term monitor_2(Process* p, const Term* a) {
     }
     if (is_atom(target)) {
         name = target;
-        target = p->vm->procs.whereis(name);
+        target = p->vm->procs.whereis(p->ns, name);
     } else if (!is_pid(target)) {
         return p->badarg();
     }
@@ -307,23 +317,25 @@ Term register_2(Process* p, const Term* a) {
     if (!is_atom(name) || name == am::undefined || !is_local_pid(pid)) return p->badarg();
     Process* target = pid == p->pid ? p : p->vm->procs.lookup(pid);
     if (!target) return p->badarg();
-    bool ok = p->vm->procs.register_name(name, target);
+    // A name lives in the namespace of the process it names, and a namespace names only its
+    // own processes (docs/namespaces.md).
+    bool ok = target->ns == p->ns && p->vm->procs.register_name(name, target);
     if (target != p) ProcessTable::release(target);
     return ok ? am::true_ : p->badarg();
 }
 
 Term unregister_1(Process* p, const Term* a) {
     if (!is_atom(a[0])) return p->badarg();
-    return p->vm->procs.unregister_name(a[0]) ? am::true_ : p->badarg();
+    return p->vm->procs.unregister_name(p->ns, a[0]) ? am::true_ : p->badarg();
 }
 
 Term whereis_1(Process* p, const Term* a) {
     if (!is_atom(a[0])) return p->badarg();
-    return p->vm->procs.whereis(a[0]);
+    return p->vm->procs.whereis(p->ns, a[0]);
 }
 
 Term registered_0(Process* p, const Term*) {
-    auto names = p->vm->procs.registered();
+    auto names = p->vm->procs.registered(p->ns);
     return make_list_from(*p, names.data(), names.size());
 }
 

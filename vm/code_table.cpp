@@ -8,7 +8,17 @@
 
 namespace beam {
 
-Namespace::Namespace(VM* vm, Namespace* parent, Term name) : vm_(vm), parent_(parent), name_(name) {}
+Namespace::Namespace(VM* vm, Namespace* parent, Term name, uint64_t id)
+    : vm_(vm), parent_(parent), name_(name), id_(id) {}
+
+bool Namespace::owns(Term module) const {
+    auto it = modules_.find(module);
+    return it != modules_.end() && it->second.current;
+}
+
+const Word* Namespace::unbound_address(Export* e) const {
+    return parent_ && !owns(e->module) && !destroyed() ? e->inherit : e->stub;
+}
 
 Export* Namespace::export_entry(Term module, Term function, uint32_t arity) {
     std::lock_guard lock(mutex_);
@@ -31,17 +41,16 @@ Export* Namespace::export_entry(Term module, Term function, uint32_t arity) {
         e->stub[0] = handler_word(Op::call_undefined_p);
         e->stub[1] = reinterpret_cast<Word>(e.get());
     }
-    e->address.store(e->stub, std::memory_order_release);
+    bool native = e->stub[0] != handler_word(Op::call_undefined_p);  // a BIF or hibernate
     // A namespace sees its parent's code until it loads its own version of the module.
-    if (parent_ && !modules_.contains(module)) {
-        Export* pe = parent_->export_entry(module, function, arity);
-        if (pe->is_loaded() && !e->bif) {
-            e->address.store(pe->address.load(std::memory_order_acquire), std::memory_order_release);
-            e->code = pe->code;
-        }
+    if (parent_ && !native) {
+        e->inherit[0] = handler_word(Op::call_inherited_p);
+        e->inherit[1] = reinterpret_cast<Word>(parent_->export_entry(module, function, arity));
     }
+    e->address.store(native ? e->stub : unbound_address(e.get()), std::memory_order_release);
     Export* raw = e.get();
     exports_.emplace(key, std::move(e));
+    exports_by_module_[module].push_back(raw);
     return raw;
 }
 
@@ -54,12 +63,24 @@ ModuleCode* Namespace::current(Term module) {
 
 Result<void> Namespace::commit(std::unique_ptr<ModuleCode> code) {
     std::lock_guard lock(mutex_);
+    if (destroyed()) return make_error(fmt::format("namespace {} is destroyed", atom_name(name_)));
     ModuleSlot& slot = modules_[code->name];
     if (slot.current && slot.old)
         return make_error(fmt::format("module {} has old code that must be purged first", atom_name(code->name)));
     ModuleCode* mc = code.get();
     if (slot.current) slot.old = std::move(slot.current);
     slot.current = std::move(code);
+    // Functions of the module that this version does not export are undefined here, not the
+    // previous version's nor (outside the root) the parent's.
+    for (Export* e : exports_by_module_[mc->name])
+        if (!e->bif && e->stub[0] == handler_word(Op::call_undefined_p)) {
+            bool exported = false;
+            for (auto& [name, arity] : mc->exports) exported |= name == e->function && arity == e->arity;
+            if (!exported) {
+                e->address.store(e->stub, std::memory_order_release);
+                e->code = nullptr;
+            }
+        }
     // Point this module's exported functions at the new version. Exports that are BIFs stay
     // native (OTP's own lists.beam defines lists:reverse/2 as a stub that the BIF replaces).
     for (auto& [name, arity] : mc->exports) {
@@ -80,12 +101,13 @@ bool Namespace::delete_module(Term module) {
     auto it = modules_.find(module);
     if (it == modules_.end() || !it->second.current || it->second.old) return false;
     ModuleSlot& slot = it->second;
-    for (auto& [key, e] : exports_) {
-        if (key.module != module || e->bif) continue;
-        e->address.store(e->stub, std::memory_order_release);
+    slot.old = std::move(slot.current);
+    // With no current version left, a namespace other than the root inherits the parent's.
+    for (Export* e : exports_by_module_[module]) {
+        if (e->bif || e->stub[0] != handler_word(Op::call_undefined_p)) continue;
+        e->address.store(unbound_address(e), std::memory_order_release);
         e->code = nullptr;
     }
-    slot.old = std::move(slot.current);
     return true;
 }
 
@@ -109,6 +131,34 @@ std::vector<Term> Namespace::loaded_modules() {
     for (auto& [name, slot] : modules_)
         if (slot.current) out.push_back(name);
     return out;
+}
+
+void Namespace::retire_exports() {
+    std::lock_guard lock(mutex_);
+    for (auto& [key, e] : exports_) {
+        if (e->bif || e->stub[0] != handler_word(Op::call_undefined_p)) continue;
+        e->address.store(e->stub, std::memory_order_release);
+        e->code = nullptr;
+    }
+}
+
+std::vector<Term> Namespace::modules_with_code() {
+    std::lock_guard lock(mutex_);
+    std::vector<Term> out;
+    for (auto& [name, slot] : modules_)
+        if (slot.current || slot.old) out.push_back(name);
+    return out;
+}
+
+size_t Namespace::code_bytes() {
+    std::lock_guard lock(mutex_);
+    size_t n = 0;
+    for (auto& [name, slot] : modules_) {
+        if (slot.current) n += slot.current->memory_bytes();
+        if (slot.old) n += slot.old->memory_bytes();
+    }
+    for (auto& mc : purged_) n += mc->memory_bytes();
+    return n;
 }
 
 }  // namespace beam

@@ -4,8 +4,12 @@
 // Export entries are created on first reference (an import, apply, an export fun) and never
 // freed, so threaded code may hold raw Export pointers. A namespace other than the root sees
 // the root's modules unless it loads its own version (shadowing); the root has no parent.
+// Shadowing is by indirection, not by copying addresses: an entry of a module this namespace
+// has no version of points at its `inherit` stub, which jumps through the parent's entry, so
+// whatever the root loads, reloads or deletes later is seen at once (docs/namespaces.md).
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -38,7 +42,8 @@ struct ModuleSlot {
 
 class Namespace {
 public:
-    Namespace(VM* vm, Namespace* parent, Term name);
+    // `id` names it in beamvm:namespace_* terms (vm/namespace_registry.hpp); the root's is 0.
+    Namespace(VM* vm, Namespace* parent, Term name, uint64_t id = 0);
 
     // Finds or creates the export entry; a new one points at its undefined-function stub
     // (or at its BIF stub when the MFA is a native function).
@@ -60,13 +65,38 @@ public:
 
     VM* vm() const { return vm_; }
     Term name() const { return name_; }
+    uint64_t id() const { return id_; }
+    Namespace* parent() const { return parent_; }
+
+    // ---- namespace lifecycle (vm/namespace_registry.cpp) ----
+    // Refuses further loads (commit fails) once set; processes of a destroyed namespace are
+    // being killed.
+    void mark_destroyed() { destroyed_.store(true, std::memory_order_release); }
+    bool destroyed() const { return destroyed_.load(std::memory_order_acquire); }
+    // Last step of destroy, after every module was deleted and purged: each export entry
+    // becomes its undefined-function stub (export funs made here, still held elsewhere, then
+    // raise undef) and forgets its code.
+    void retire_exports();
+    // Bytes of the module versions this namespace still holds (current, old, purged-but-kept).
+    size_t code_bytes();
+    // Every module with a current or an old version here.
+    std::vector<Term> modules_with_code();
 
 private:
+    // True if this namespace has a current version of `module` (caller holds mutex_).
+    bool owns(Term module) const;
+    // Where an entry points while its function has no code here: the parent's entry when
+    // this namespace has no version of the module, else the undefined-function stub.
+    const Word* unbound_address(Export* e) const;
+
     VM* vm_;
     Namespace* parent_;
     Term name_;
+    uint64_t id_;
+    std::atomic<bool> destroyed_{false};
     std::recursive_mutex mutex_;
     std::unordered_map<MfaKey, std::unique_ptr<Export>, MfaKeyHash> exports_;
+    std::unordered_map<Term, std::vector<Export*>> exports_by_module_;
     std::unordered_map<Term, ModuleSlot> modules_;
     std::vector<std::unique_ptr<ModuleCode>> purged_;  // see purge_module
 };

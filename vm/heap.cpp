@@ -52,4 +52,10 @@ bool LiteralArea::contains(const Term* p) const {
     return false;
 }
 
+size_t LiteralArea::bytes() const {
+    size_t words = 0;
+    for (const Block& b : blocks_) words += b.size;
+    return words * sizeof(Term);
+}
+
 }  // namespace beam

@@ -44,6 +44,7 @@ public:
     void link_offheap(Term* procbin) override;
     // True if `p` points into one of this area's blocks (used by purge checks).
     bool contains(const Term* p) const;
+    size_t bytes() const;  // words allocated in blocks, in bytes
 
 private:
     struct Block {

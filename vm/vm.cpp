@@ -11,7 +11,7 @@
 
 namespace beam {
 
-VM::VM() : root_(std::make_unique<Namespace>(this, nullptr, atom("root"))) {}
+VM::VM() : root_(std::make_unique<Namespace>(this, nullptr, atom("root"))) { procs.set_root(root_.get()); }
 VM::~VM() = default;
 
 void VM::add_path_front(const std::string& dir) { code_path_.insert(code_path_.begin(), dir); }
@@ -105,7 +105,8 @@ Result<ModuleCode*> VM::ensure_loaded(Namespace& ns, Term module) {
     if (ModuleCode* mc = ns.current(module)) return mc;
     std::string path = find_on_path(module);
     if (path.empty()) return make_error(fmt::format("not found: {}.beam on the code path", atom_name(module)));
-    return load_file(ns, path);
+    // The code path belongs to the root: every namespace that has no version of its own sees it.
+    return load_file(root(), path);
 }
 
 ModuleCode* VM::code_at(const Word* pc) {

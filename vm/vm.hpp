@@ -16,6 +16,7 @@
 #include "scheduler/scheduler.hpp"
 #include "scheduler/timers.hpp"
 #include "vm/code_table.hpp"
+#include "vm/namespace_registry.hpp"
 #include "vm/result.hpp"
 
 namespace beam {
@@ -52,6 +53,7 @@ public:
     FILE* out = stdout;
 
     ProcessTable procs;
+    NamespaceRegistry namespaces{this};  // every namespace but the root
 
     // persistent_term: keys and values copied into memory that is never collected.
     struct PersistentTerms {
