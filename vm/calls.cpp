@@ -80,7 +80,9 @@ const Word* fun_target(Process* p, Term* x, unsigned arity, Term fun, unsigned* 
     }
     if (is_boxed_sub(fun, Sub::Export)) {
         Export* e = export_of(fun);
-        if (e->detached) e = p->ns->export_entry(e->module, e->function, e->arity);
+        // An export fun names a function: the caller's namespace resolves it, wherever the
+        // fun was made (a detached one, from binary_to_term or a literal, included).
+        if (e->owner != p->ns) e = p->ns->foreign(e);
         if (e->arity != arity) {
             p->error(am::badarity);
             p->fvalue = tuple_of(p, {am::badarity, tuple_of(p, {fun, list_of_x(p, x, arity)})});

@@ -29,6 +29,9 @@ Export* Namespace::export_entry(Term module, Term function, uint32_t arity) {
     e->module = module;
     e->function = function;
     e->arity = arity;
+    e->owner = this;
+    static std::atomic<uint32_t> next_index{0};  // shared by every VM: only needs to be unique
+    e->index = next_index.fetch_add(1, std::memory_order_relaxed);
     if (module == am::erlang && atom_name(function) == "hibernate" && arity == 3) {
         // Reached through apply or fun erlang:hibernate/3: the instruction does the work.
         e->stub[0] = handler_word(Op::hibernate);
@@ -52,6 +55,32 @@ Export* Namespace::export_entry(Term module, Term function, uint32_t arity) {
     exports_.emplace(key, std::move(e));
     exports_by_module_[module].push_back(raw);
     return raw;
+}
+
+Export* Namespace::foreign(const Export* e) {
+    uint32_t i = e->index;
+    if (i >= XLATE_CHUNKS * XLATE_CHUNK) return export_entry(e->module, e->function, e->arity);
+    std::atomic<Export*>* chunk = nullptr;
+    if (XlateTable* t = xlate_.load(std::memory_order_acquire)) {
+        chunk = t->chunks[i >> XLATE_CHUNK_BITS].load(std::memory_order_acquire);
+        if (chunk)
+            if (Export* r = chunk[i & (XLATE_CHUNK - 1)].load(std::memory_order_acquire)) return r;
+    }
+    Export* r = export_entry(e->module, e->function, e->arity);
+    std::lock_guard lock(mutex_);
+    if (!xlate_owner_) {
+        xlate_owner_ = std::make_unique<XlateTable>();
+        xlate_.store(xlate_owner_.get(), std::memory_order_release);
+    }
+    XlateTable& t = *xlate_owner_;
+    chunk = t.chunks[i >> XLATE_CHUNK_BITS].load(std::memory_order_acquire);
+    if (!chunk) {
+        t.owned.push_back(std::make_unique<std::atomic<Export*>[]>(XLATE_CHUNK));
+        chunk = t.owned.back().get();
+        t.chunks[i >> XLATE_CHUNK_BITS].store(chunk, std::memory_order_release);
+    }
+    chunk[i & (XLATE_CHUNK - 1)].store(r, std::memory_order_release);
+    return r;
 }
 
 ModuleCode* Namespace::current(Term module) {
@@ -135,6 +164,9 @@ std::vector<Term> Namespace::loaded_modules() {
 
 void Namespace::retire_exports() {
     std::lock_guard lock(mutex_);
+    // Only this namespace's processes read the memo, and none is left.
+    xlate_.store(nullptr, std::memory_order_release);
+    xlate_owner_.reset();
     for (auto& [key, e] : exports_) {
         if (e->bif || e->stub[0] != handler_word(Op::call_undefined_p)) continue;
         e->address.store(e->stub, std::memory_order_release);

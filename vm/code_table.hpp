@@ -48,6 +48,11 @@ public:
     // Finds or creates the export entry; a new one points at its undefined-function stub
     // (or at its BIF stub when the MFA is a native function).
     Export* export_entry(Term module, Term function, uint32_t arity);
+    // This namespace's entry for the function that `e` names, `e` being an entry of another
+    // namespace (or a detached one). Every external call a process makes through code or an
+    // export fun of another namespace comes here (calls run in the caller's namespace), so
+    // after the first time it is two lock-free loads.
+    Export* foreign(const Export* e);
     // The current version of `module` here (or inherited from the parent), or nullptr.
     ModuleCode* current(Term module);
     // Makes `code` the current version; the previous current becomes old (an existing old
@@ -88,6 +93,19 @@ private:
     // Where an entry points while its function has no code here: the parent's entry when
     // this namespace has no version of the module, else the undefined-function stub.
     const Word* unbound_address(Export* e) const;
+
+    // foreign()'s memo: source entry index -> this namespace's entry, in chunks allocated on
+    // first use and never moved, so readers need no lock.
+    // 32 KB of chunk pointers, then 32 KB per chunk of 4096 entries.
+    static constexpr unsigned XLATE_CHUNK_BITS = 12;
+    static constexpr size_t XLATE_CHUNK = size_t(1) << XLATE_CHUNK_BITS;
+    static constexpr size_t XLATE_CHUNKS = size_t(1) << 12;  // 16M entries; beyond: no memo
+    struct XlateTable {
+        std::atomic<std::atomic<Export*>*> chunks[XLATE_CHUNKS] = {};
+        std::vector<std::unique_ptr<std::atomic<Export*>[]>> owned;
+    };
+    std::atomic<XlateTable*> xlate_{nullptr};
+    std::unique_ptr<XlateTable> xlate_owner_;
 
     VM* vm_;
     Namespace* parent_;

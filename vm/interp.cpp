@@ -11,6 +11,7 @@
 
 #include "bifs/bif.hpp"
 #include "vm/bignum.hpp"
+#include "vm/code_table.hpp"
 #include "vm/gc.hpp"
 #include "vm/interp_support.hpp"
 #include "vm/map.hpp"
@@ -203,6 +204,14 @@ inline bool less_than(Term a, Term b) {
 
 inline const Word* export_address(Word e) {
     return reinterpret_cast<Export*>(e)->address.load(std::memory_order_acquire);
+}
+// Where a call through entry `w` goes for process p: the entry of p's namespace for the same
+// function. Code calls entries of the namespace it was loaded into, so the check fails only
+// for a process running code of another namespace (a namespace's process in the stdlib).
+inline const Word* export_address_for(Process* p, Word w) {
+    const Export* e = reinterpret_cast<Export*>(w);
+    if (__builtin_expect(e->owner != p->ns, 0)) e = p->ns->foreign(e);
+    return e->address.load(std::memory_order_acquire);
 }
 
 RunStatus run(Process* p, Term* x, const void* const** handlers_out) {

@@ -41,9 +41,7 @@ in(Ns, Fun) ->
     after 5000 -> timeout
     end.
 
-%% M:F(Args...) in a new process of Ns. The call is dynamic (apply with variables), so it is
-%% resolved in that process's namespace; a static call in this module's code would be resolved
-%% in the root, where this module is loaded (docs/namespaces.md, "Which namespace a call uses").
+%% M:F(Args...) in a new process of Ns.
 call(Ns, M, F, Args) -> in(Ns, fun() -> apply(M, F, Args) end).
 
 reply(To, Fun) ->

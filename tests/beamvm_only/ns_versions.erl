@@ -22,6 +22,18 @@ main() ->
          fun() ->
              ns_check:equal({{ok, 1}, {ok, 2}, 0}, {Version(A), Version(B), nsmod:version()})
          end},
+        {"a static call in the root's code run by a process of a reaches a's version",
+         fun() ->
+             ns_check:equal({{ok, 1}, {ok, 2}}, {ns_check:in(A, fun() -> nsmod:version() end),
+                                                 ns_check:in(B, fun() -> nsmod:version() end)})
+         end},
+        {"an export fun is resolved in the namespace of the process that calls it",
+         fun() ->
+             F = fun nsmod:version/0,
+             G = erlang:make_fun(list_to_atom("nsmod"), version, 0),
+             ns_check:equal({{ok, 1}, {ok, 2}, 0, {ok, 1}, 0},
+                            {ns_check:in(A, F), ns_check:in(B, F), F(), ns_check:in(A, G), G()})
+         end},
         {"namespace_modules lists a namespace's own modules",
          fun() ->
              Root = beamvm:namespace_of(self()),
