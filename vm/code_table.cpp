@@ -2,13 +2,29 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "bifs/bif.hpp"
 #include "vm/interp.hpp"
 #include "vm/vm.hpp"
 
 namespace beam {
 
-Namespace::Namespace(VM* vm, Namespace* parent, Term name) : vm_(vm), parent_(parent), name_(name) {}
+Namespace::Namespace(VM* vm, Namespace* parent, Term name)
+    : vm_(vm), parent_(parent), name_(name), mutex_(parent ? parent->mutex_ : own_mutex_) {
+    if (parent_) {
+        std::lock_guard lock(mutex_);
+        parent_->children_.push_back(this);
+    }
+}
+
+Namespace::~Namespace() {
+    if (parent_) {
+        std::lock_guard lock(mutex_);
+        auto& c = parent_->children_;
+        c.erase(std::remove(c.begin(), c.end(), this), c.end());
+    }
+}
 
 Export* Namespace::export_entry(Term module, Term function, uint32_t arity) {
     std::lock_guard lock(mutex_);
@@ -23,6 +39,13 @@ Export* Namespace::export_entry(Term module, Term function, uint32_t arity) {
         // Reached through apply or fun erlang:hibernate/3: the instruction does the work.
         e->stub[0] = handler_word(Op::hibernate);
         e->stub[1] = 0;
+    } else if (module == am::erlang && atom_name(function) == "call_on_load_function" && arity == 1) {
+        e->stub[0] = handler_word(Op::call_on_load_function);
+        e->stub[1] = 0;
+    } else if (const Standin* s = find_standin(module, function, arity)) {
+        e->standin = true;
+        e->stub[0] = handler_word(Op::call_standin_p);
+        e->stub[1] = reinterpret_cast<Word>(export_entry(atom(s->target), function, arity));
     } else if (const BifSpec* b = find_bif(module, function, arity)) {
         e->bif = b;
         e->stub[0] = handler_word(Op::bif_body_p);
@@ -32,17 +55,44 @@ Export* Namespace::export_entry(Term module, Term function, uint32_t arity) {
         e->stub[1] = reinterpret_cast<Word>(e.get());
     }
     e->address.store(e->stub, std::memory_order_release);
-    // A namespace sees its parent's code until it loads its own version of the module.
-    if (parent_ && !modules_.contains(module)) {
-        Export* pe = parent_->export_entry(module, function, arity);
-        if (pe->is_loaded() && !e->bif) {
-            e->address.store(pe->address.load(std::memory_order_acquire), std::memory_order_release);
-            e->code = pe->code;
-        }
-    }
     Export* raw = e.get();
     exports_.emplace(key, std::move(e));
+    exports_by_module_[module].push_back(raw);
+    // Loaded here, or (not shadowed) in an ancestor: point it at that version.
+    if (ModuleCode* mc = current(module)) point_export(raw, mc);
     return raw;
+}
+
+void Namespace::point_export(Export* e, ModuleCode* mc) {
+    // Exports that are BIFs stay native (OTP's own lists.beam defines lists:reverse/2 as a
+    // stub that the BIF replaces). Stand-ins stay too.
+    if (e->bif || e->standin) return;
+    const FunctionInfo* fi = nullptr;
+    if (mc) {
+        for (auto& [name, arity] : mc->exports) {
+            if (name != e->function || arity != e->arity) continue;
+            for (const FunctionInfo& f : mc->functions)
+                if (f.name == name && f.arity == arity) fi = &f;
+        }
+    }
+    if (fi) {
+        e->code = mc;
+        e->address.store(fi->entry, std::memory_order_release);
+    } else {
+        e->code = nullptr;
+        e->address.store(e->stub, std::memory_order_release);
+    }
+}
+
+void Namespace::refresh_exports(Term module) {
+    ModuleCode* mc = current(module);
+    auto it = exports_by_module_.find(module);
+    if (it != exports_by_module_.end())
+        for (Export* e : it->second) point_export(e, mc);
+    for (Namespace* child : children_) {
+        auto own = child->modules_.find(module);
+        if (own == child->modules_.end() || !own->second.current) child->refresh_exports(module);
+    }
 }
 
 ModuleCode* Namespace::current(Term module) {
@@ -52,55 +102,75 @@ ModuleCode* Namespace::current(Term module) {
     return parent_ ? parent_->current(module) : nullptr;
 }
 
-Result<void> Namespace::commit(std::unique_ptr<ModuleCode> code) {
+Namespace::Commit Namespace::commit(std::unique_ptr<ModuleCode>& code) {
     std::lock_guard lock(mutex_);
     ModuleSlot& slot = modules_[code->name];
-    if (slot.current && slot.old)
-        return make_error(fmt::format("module {} has old code that must be purged first", atom_name(code->name)));
-    ModuleCode* mc = code.get();
+    // As OTP: a deleted module (old code, no current) can be loaded again; its old code stays.
+    if ((slot.current && slot.old) || slot.purging) return Commit::NotPurged;
+    if (code->on_load) {
+        if (slot.on_load) return Commit::NotPurged;
+        slot.on_load = std::move(code);
+        return Commit::OnLoad;
+    }
+    Term module = code->name;
     if (slot.current) slot.old = std::move(slot.current);
     slot.current = std::move(code);
-    // Point this module's exported functions at the new version. Exports that are BIFs stay
-    // native (OTP's own lists.beam defines lists:reverse/2 as a stub that the BIF replaces).
-    for (auto& [name, arity] : mc->exports) {
-        Export* e = export_entry(mc->name, name, arity);
-        if (e->bif) continue;
-        const FunctionInfo* fi = nullptr;
-        for (const FunctionInfo& f : mc->functions)
-            if (f.name == name && f.arity == arity) fi = &f;
-        if (!fi) continue;
-        e->code = mc;
-        e->address.store(fi->entry, std::memory_order_release);
-    }
-    return {};
+    refresh_exports(module);
+    return Commit::Loaded;
+}
+
+ModuleCode* Namespace::on_load_pending(Term module) {
+    std::lock_guard lock(mutex_);
+    auto it = modules_.find(module);
+    return it != modules_.end() ? it->second.on_load.get() : nullptr;
+}
+
+std::unique_ptr<ModuleCode> Namespace::finish_on_load(Term module, bool keep) {
+    std::lock_guard lock(mutex_);
+    auto it = modules_.find(module);
+    if (it == modules_.end() || !it->second.on_load) return nullptr;
+    ModuleSlot& slot = it->second;
+    std::unique_ptr<ModuleCode> mc = std::move(slot.on_load);
+    if (!keep || (slot.current && slot.old)) return mc;
+    if (slot.current) slot.old = std::move(slot.current);
+    slot.current = std::move(mc);
+    refresh_exports(module);
+    return nullptr;
 }
 
 bool Namespace::delete_module(Term module) {
     std::lock_guard lock(mutex_);
     auto it = modules_.find(module);
-    if (it == modules_.end() || !it->second.current || it->second.old) return false;
-    ModuleSlot& slot = it->second;
-    for (auto& [key, e] : exports_) {
-        if (key.module != module || e->bif) continue;
-        e->address.store(e->stub, std::memory_order_release);
-        e->code = nullptr;
-    }
-    slot.old = std::move(slot.current);
+    if (it == modules_.end() || !it->second.current || it->second.old || it->second.purging) return false;
+    it->second.old = std::move(it->second.current);
+    refresh_exports(module);
     return true;
 }
 
-bool Namespace::purge_module(Term module) {
+bool Namespace::has_old_code(Term module) { return old_version(module) != nullptr; }
+
+ModuleCode* Namespace::old_version(Term module) {
     std::lock_guard lock(mutex_);
     auto it = modules_.find(module);
-    if (it == modules_.end() || !it->second.old) return false;
-    purged_.push_back(std::move(it->second.old));
-    return true;
+    return it != modules_.end() ? it->second.old.get() : nullptr;
 }
 
-bool Namespace::has_old_code(Term module) {
+ModuleCode* Namespace::begin_purge(Term module) {
     std::lock_guard lock(mutex_);
     auto it = modules_.find(module);
-    return it != modules_.end() && it->second.old;
+    if (it == modules_.end() || !it->second.old || it->second.purging) return nullptr;
+    it->second.purging = true;
+    return it->second.old.get();
+}
+
+std::unique_ptr<ModuleCode> Namespace::end_purge(Term module, bool remove) {
+    std::lock_guard lock(mutex_);
+    ModuleSlot& slot = modules_[module];
+    slot.purging = false;
+    std::unique_ptr<ModuleCode> gone;
+    if (remove) gone = std::move(slot.old);
+    if (!slot.current && !slot.old && !slot.on_load) modules_.erase(module);
+    return gone;
 }
 
 std::vector<Term> Namespace::loaded_modules() {
