@@ -11,7 +11,7 @@
 #include "bifs/bif_families.hpp"
 #include "bifs/bif_util.hpp"
 #include "bifs/system_processes.hpp"
-#include "loader/beam_module.hpp"
+#include "vm/code_purge.hpp"
 #include "vm/binary.hpp"
 #include "vm/vm.hpp"
 
@@ -34,42 +34,46 @@ Term namespace_new_1(Process* p, const Term* a) {
     return ns_term(p, *p->vm->namespaces.create(a[0]));
 }
 
-// As erlang:load_module/2, into `Ns`: {module, M}, or {error, not_purged | badfile}.
+// As erlang:load_module/2 (bifs/system_code_loading.cpp: prepare, then commit), into `Ns`:
+// {module, M}, or {error, badfile | not_purged | on_load}. A module with an on_load function
+// waits for it, as after load_module; a process of `Ns` runs it with
+// erlang:call_on_load_function/1 and erlang:finish_after_on_load/2.
 Term namespace_load_3(Process* p, const Term* a) {
     Namespace* ns = usable(p, a[0]);
     Term m = a[1];
     if (!ns || !is_atom(m) || !is_binary(a[2])) return p->badarg();
-    if (ns->has_old_code(m)) return make_tuple(*p, {am::error, atom("not_purged")});
     BitView v = bit_view(a[2]);
-    std::span<const uint8_t> bytes(v.bytes(), v.byte_size());
-    // The name inside must be `M` before anything is committed (a parse of its own: the
-    // loader's prepare does not take an expected name).
-    {
-        LiteralArea scratch;
-        auto parsed = loader::parse_beam(bytes, scratch);
-        if (!parsed.ok() || parsed.value().name != m) return make_tuple(*p, {am::error, atom("badfile")});
+    std::vector<uint8_t> bytes(v.byte_size());
+    copy_bits(v.base, v.bit_offset, bytes.data(), 0, v.bit_size);
+    auto r = p->vm->prepare(*ns, bytes, "");
+    if (!r.ok() || r.value()->name != m) {
+        if (r.ok()) p->vm->retire_code(std::move(r.value()), false);
+        return make_tuple(*p, {am::error, atom("badfile")});
     }
-    auto r = p->vm->load_binary(*ns, bytes, "");
-    if (!r.ok()) {
-        bool old = r.error().message.find("purged") != std::string::npos;
-        return make_tuple(*p, {am::error, atom(old ? "not_purged" : "badfile")});
+    std::unique_ptr<ModuleCode>& code = r.value();
+    switch (ns->commit(code)) {
+    case Namespace::Commit::Loaded: return make_tuple(*p, {am::module, m});
+    case Namespace::Commit::OnLoad: return make_tuple(*p, {am::error, atom("on_load")});
+    case Namespace::Commit::NotPurged: break;
     }
-    return make_tuple(*p, {am::module, m});
+    p->vm->retire_code(std::move(code), false);
+    return make_tuple(*p, {am::error, atom("not_purged")});
 }
 
-// true if `M` had an old version in `Ns` (now purged), false otherwise (as code:purge/1).
+// As erlang:purge_module/1 in `Ns` (processes using the old code are killed), answering
+// whether there was old code to purge instead of raising when there was none.
 Term namespace_purge_2(Process* p, const Term* a) {
     Namespace* ns = usable(p, a[0]);
     if (!ns || !is_atom(a[1])) return p->badarg();
-    return make_bool(ns->purge_module(a[1]));
+    return make_bool(purge_old_code(p, const_cast<Term*>(a), 2, *ns, a[1], PurgeMode::Hard).purged);
 }
 
-// true if `M`'s current version in `Ns` became old; false if there was none or an old one is
-// in the way (as code:delete/1).
+// As code:delete/1 in `Ns`: true if the current version became old; false if there was none
+// or an old one is in the way.
 Term namespace_delete_module_2(Process* p, const Term* a) {
     Namespace* ns = usable(p, a[0]);
     if (!ns || !is_atom(a[1])) return p->badarg();
-    return make_bool(ns->delete_module(a[1]));
+    return make_bool(!ns->has_old_code(a[1]) && ns->delete_module(a[1]));
 }
 
 Term namespace_spawn(Process* p, const Term* a, bool link) {
@@ -123,7 +127,7 @@ Term internal_namespace_free_1(Process* p, const Term* a) {
     Namespace* ns = destroyable(p, a[0]);
     if (!ns || !ns->destroyed()) return p->badarg();
     if (!p->vm->namespaces.processes_of(*ns, true).empty()) return atom("retry");
-    p->vm->namespaces.free(*ns);
+    p->vm->namespaces.free(*ns, p, const_cast<Term*>(a), 1);
     return am::ok;
 }
 

@@ -21,14 +21,37 @@ void raise_undef(Process* p, Term m, Term f, Term* x, unsigned arity) {
 }
 }  // namespace
 
-const Word* resolve_undefined(Process* p, Term* x, Export* e) {
+const Word* resolve_undefined(Process* p, Term* x, Export* e, unsigned* arity) {
     auto loaded = p->vm->ensure_loaded(*p->ns, e->module);
     if (loaded.ok() && e->is_loaded()) return e->address.load(std::memory_order_acquire);
+    if (!loaded.ok() && loaded.error().message.ends_with(": on_load")) {
+        // Its on_load function must run in a process of its own first: OTP's error_handler
+        // path, in Erlang (vm/erlang/beamvm_code.erl).
+        Term args = list_of_x(p, x, e->arity);
+        x[0] = e->module;
+        x[1] = e->function;
+        x[2] = args;
+        *arity = 3;
+        Export* handler = p->ns->export_entry(atom("beamvm_code"), atom("undefined_function"), 3);
+        return handler->address.load(std::memory_order_acquire);
+    }
     if (!loaded.ok() && !loaded.error().message.starts_with("not found"))
         std::fprintf(stderr, "beamvm: loading %s failed: %s\n", std::string(atom_name(e->module)).c_str(),
                      loaded.error().message.c_str());
     raise_undef(p, e->module, e->function, x, e->arity);
     return nullptr;
+}
+
+const Word* on_load_target(Process* p, Term* x) {
+    ModuleCode* mc = is_atom(x[0]) ? p->ns->on_load_pending(x[0]) : nullptr;
+    if (!mc || !mc->on_load) {
+        p->badarg();
+        static const BifSpec spec{"erlang", "call_on_load_function", 1, nullptr};
+        note_bif_error(p, &spec, x);
+        p->fskip_pc_frame = true;
+        return nullptr;
+    }
+    return mc->on_load;
 }
 
 const Word* apply_target(Process* p, Term* x, unsigned arity) {

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "bifs/bif.hpp"
 #include "vm/interp.hpp"
 #include "vm/vm.hpp"
@@ -9,15 +11,21 @@
 namespace beam {
 
 Namespace::Namespace(VM* vm, Namespace* parent, Term name, uint64_t id)
-    : vm_(vm), parent_(parent), name_(name), id_(id) {}
-
-bool Namespace::owns(Term module) const {
-    auto it = modules_.find(module);
-    return it != modules_.end() && it->second.current;
+    : vm_(vm), parent_(parent), name_(name), id_(id), mutex_(parent ? parent->mutex_ : own_mutex_) {
+    if (parent_) {
+        std::lock_guard lock(mutex_);
+        parent_->children_.push_back(this);
+    }
 }
 
-const Word* Namespace::unbound_address(Export* e) const {
-    return parent_ && !owns(e->module) && !destroyed() ? e->inherit : e->stub;
+Namespace::~Namespace() { leave_parent(); }
+
+void Namespace::leave_parent() {
+    if (parent_) {
+        std::lock_guard lock(mutex_);
+        auto& c = parent_->children_;
+        c.erase(std::remove(c.begin(), c.end(), this), c.end());
+    }
 }
 
 Export* Namespace::export_entry(Term module, Term function, uint32_t arity) {
@@ -36,6 +44,13 @@ Export* Namespace::export_entry(Term module, Term function, uint32_t arity) {
         // Reached through apply or fun erlang:hibernate/3: the instruction does the work.
         e->stub[0] = handler_word(Op::hibernate);
         e->stub[1] = 0;
+    } else if (module == am::erlang && atom_name(function) == "call_on_load_function" && arity == 1) {
+        e->stub[0] = handler_word(Op::call_on_load_function);
+        e->stub[1] = 0;
+    } else if (const Standin* s = find_standin(module, function, arity)) {
+        e->standin = true;
+        e->stub[0] = handler_word(Op::call_standin_p);
+        e->stub[1] = reinterpret_cast<Word>(export_entry(atom(s->target), function, arity));
     } else if (const BifSpec* b = find_bif(module, function, arity)) {
         e->bif = b;
         e->stub[0] = handler_word(Op::bif_body_p);
@@ -44,36 +59,29 @@ Export* Namespace::export_entry(Term module, Term function, uint32_t arity) {
         e->stub[0] = handler_word(Op::call_undefined_p);
         e->stub[1] = reinterpret_cast<Word>(e.get());
     }
-    bool native = e->stub[0] != handler_word(Op::call_undefined_p);  // a BIF or hibernate
-    // A namespace sees its parent's code until it loads its own version of the module.
-    if (parent_ && !native) {
-        e->inherit[0] = handler_word(Op::call_inherited_p);
-        e->inherit[1] = reinterpret_cast<Word>(parent_->export_entry(module, function, arity));
-    }
-    e->address.store(native ? e->stub : unbound_address(e.get()), std::memory_order_release);
+    e->address.store(e->stub, std::memory_order_release);
     Export* raw = e.get();
     exports_.emplace(key, std::move(e));
     exports_by_module_[module].push_back(raw);
+    // Loaded here, or (not shadowed) in an ancestor: point it at that version.
+    if (ModuleCode* mc = current(module)) point_export(raw, mc);
     return raw;
 }
 
 Export* Namespace::foreign(const Export* e) {
     uint32_t i = e->index;
     if (i >= XLATE_CHUNKS * XLATE_CHUNK) return export_entry(e->module, e->function, e->arity);
-    std::atomic<Export*>* chunk = nullptr;
-    if (XlateTable* t = xlate_.load(std::memory_order_acquire)) {
-        chunk = t->chunks[i >> XLATE_CHUNK_BITS].load(std::memory_order_acquire);
-        if (chunk)
+    if (XlateTable* t = xlate_.load(std::memory_order_acquire))
+        if (std::atomic<Export*>* chunk = t->chunks[i >> XLATE_CHUNK_BITS].load(std::memory_order_acquire))
             if (Export* r = chunk[i & (XLATE_CHUNK - 1)].load(std::memory_order_acquire)) return r;
-    }
-    Export* r = export_entry(e->module, e->function, e->arity);
     std::lock_guard lock(mutex_);
+    Export* r = export_entry(e->module, e->function, e->arity);
     if (!xlate_owner_) {
         xlate_owner_ = std::make_unique<XlateTable>();
         xlate_.store(xlate_owner_.get(), std::memory_order_release);
     }
     XlateTable& t = *xlate_owner_;
-    chunk = t.chunks[i >> XLATE_CHUNK_BITS].load(std::memory_order_acquire);
+    std::atomic<Export*>* chunk = t.chunks[i >> XLATE_CHUNK_BITS].load(std::memory_order_acquire);
     if (!chunk) {
         t.owned.push_back(std::make_unique<std::atomic<Export*>[]>(XLATE_CHUNK));
         chunk = t.owned.back().get();
@@ -83,6 +91,38 @@ Export* Namespace::foreign(const Export* e) {
     return r;
 }
 
+void Namespace::point_export(Export* e, ModuleCode* mc) {
+    // Exports that are BIFs stay native (OTP's own lists.beam defines lists:reverse/2 as a
+    // stub that the BIF replaces). Stand-ins stay too.
+    if (e->bif || e->standin) return;
+    const FunctionInfo* fi = nullptr;
+    if (mc) {
+        for (auto& [name, arity] : mc->exports) {
+            if (name != e->function || arity != e->arity) continue;
+            for (const FunctionInfo& f : mc->functions)
+                if (f.name == name && f.arity == arity) fi = &f;
+        }
+    }
+    if (fi) {
+        e->code = mc;
+        e->address.store(fi->entry, std::memory_order_release);
+    } else {
+        e->code = nullptr;
+        e->address.store(e->stub, std::memory_order_release);
+    }
+}
+
+void Namespace::refresh_exports(Term module) {
+    ModuleCode* mc = current(module);
+    auto it = exports_by_module_.find(module);
+    if (it != exports_by_module_.end())
+        for (Export* e : it->second) point_export(e, mc);
+    for (Namespace* child : children_) {
+        auto own = child->modules_.find(module);
+        if (own == child->modules_.end() || !own->second.current) child->refresh_exports(module);
+    }
+}
+
 ModuleCode* Namespace::current(Term module) {
     std::lock_guard lock(mutex_);
     auto it = modules_.find(module);
@@ -90,68 +130,76 @@ ModuleCode* Namespace::current(Term module) {
     return parent_ ? parent_->current(module) : nullptr;
 }
 
-Result<void> Namespace::commit(std::unique_ptr<ModuleCode> code) {
+Namespace::Commit Namespace::commit(std::unique_ptr<ModuleCode>& code) {
     std::lock_guard lock(mutex_);
-    if (destroyed()) return make_error(fmt::format("namespace {} is destroyed", atom_name(name_)));
+    if (destroyed()) return Commit::NotPurged;
     ModuleSlot& slot = modules_[code->name];
-    if (slot.current && slot.old)
-        return make_error(fmt::format("module {} has old code that must be purged first", atom_name(code->name)));
-    ModuleCode* mc = code.get();
+    // As OTP: a deleted module (old code, no current) can be loaded again; its old code stays.
+    if ((slot.current && slot.old) || slot.purging) return Commit::NotPurged;
+    if (code->on_load) {
+        if (slot.on_load) return Commit::NotPurged;
+        slot.on_load = std::move(code);
+        return Commit::OnLoad;
+    }
+    Term module = code->name;
     if (slot.current) slot.old = std::move(slot.current);
     slot.current = std::move(code);
-    // Functions of the module that this version does not export are undefined here, not the
-    // previous version's nor (outside the root) the parent's.
-    for (Export* e : exports_by_module_[mc->name])
-        if (!e->bif && e->stub[0] == handler_word(Op::call_undefined_p)) {
-            bool exported = false;
-            for (auto& [name, arity] : mc->exports) exported |= name == e->function && arity == e->arity;
-            if (!exported) {
-                e->address.store(e->stub, std::memory_order_release);
-                e->code = nullptr;
-            }
-        }
-    // Point this module's exported functions at the new version. Exports that are BIFs stay
-    // native (OTP's own lists.beam defines lists:reverse/2 as a stub that the BIF replaces).
-    for (auto& [name, arity] : mc->exports) {
-        Export* e = export_entry(mc->name, name, arity);
-        if (e->bif) continue;
-        const FunctionInfo* fi = nullptr;
-        for (const FunctionInfo& f : mc->functions)
-            if (f.name == name && f.arity == arity) fi = &f;
-        if (!fi) continue;
-        e->code = mc;
-        e->address.store(fi->entry, std::memory_order_release);
-    }
-    return {};
+    refresh_exports(module);
+    return Commit::Loaded;
+}
+
+ModuleCode* Namespace::on_load_pending(Term module) {
+    std::lock_guard lock(mutex_);
+    auto it = modules_.find(module);
+    return it != modules_.end() ? it->second.on_load.get() : nullptr;
+}
+
+std::unique_ptr<ModuleCode> Namespace::finish_on_load(Term module, bool keep) {
+    std::lock_guard lock(mutex_);
+    auto it = modules_.find(module);
+    if (it == modules_.end() || !it->second.on_load) return nullptr;
+    ModuleSlot& slot = it->second;
+    std::unique_ptr<ModuleCode> mc = std::move(slot.on_load);
+    if (!keep || (slot.current && slot.old)) return mc;
+    if (slot.current) slot.old = std::move(slot.current);
+    slot.current = std::move(mc);
+    refresh_exports(module);
+    return nullptr;
 }
 
 bool Namespace::delete_module(Term module) {
     std::lock_guard lock(mutex_);
     auto it = modules_.find(module);
-    if (it == modules_.end() || !it->second.current || it->second.old) return false;
-    ModuleSlot& slot = it->second;
-    slot.old = std::move(slot.current);
-    // With no current version left, a namespace other than the root inherits the parent's.
-    for (Export* e : exports_by_module_[module]) {
-        if (e->bif || e->stub[0] != handler_word(Op::call_undefined_p)) continue;
-        e->address.store(unbound_address(e), std::memory_order_release);
-        e->code = nullptr;
-    }
+    if (it == modules_.end() || !it->second.current || it->second.old || it->second.purging) return false;
+    it->second.old = std::move(it->second.current);
+    refresh_exports(module);
     return true;
 }
 
-bool Namespace::purge_module(Term module) {
+bool Namespace::has_old_code(Term module) { return old_version(module) != nullptr; }
+
+ModuleCode* Namespace::old_version(Term module) {
     std::lock_guard lock(mutex_);
     auto it = modules_.find(module);
-    if (it == modules_.end() || !it->second.old) return false;
-    purged_.push_back(std::move(it->second.old));
-    return true;
+    return it != modules_.end() ? it->second.old.get() : nullptr;
 }
 
-bool Namespace::has_old_code(Term module) {
+ModuleCode* Namespace::begin_purge(Term module) {
     std::lock_guard lock(mutex_);
     auto it = modules_.find(module);
-    return it != modules_.end() && it->second.old;
+    if (it == modules_.end() || !it->second.old || it->second.purging) return nullptr;
+    it->second.purging = true;
+    return it->second.old.get();
+}
+
+std::unique_ptr<ModuleCode> Namespace::end_purge(Term module, bool remove) {
+    std::lock_guard lock(mutex_);
+    ModuleSlot& slot = modules_[module];
+    slot.purging = false;
+    std::unique_ptr<ModuleCode> gone;
+    if (remove) gone = std::move(slot.old);
+    if (!slot.current && !slot.old && !slot.on_load) modules_.erase(module);
+    return gone;
 }
 
 std::vector<Term> Namespace::loaded_modules() {
@@ -162,35 +210,21 @@ std::vector<Term> Namespace::loaded_modules() {
     return out;
 }
 
-void Namespace::retire_exports() {
-    std::lock_guard lock(mutex_);
-    // Only this namespace's processes read the memo, and none is left.
-    xlate_.store(nullptr, std::memory_order_release);
-    xlate_owner_.reset();
-    for (auto& [key, e] : exports_) {
-        if (e->bif || e->stub[0] != handler_word(Op::call_undefined_p)) continue;
-        e->address.store(e->stub, std::memory_order_release);
-        e->code = nullptr;
-    }
-}
-
 std::vector<Term> Namespace::modules_with_code() {
     std::lock_guard lock(mutex_);
     std::vector<Term> out;
     for (auto& [name, slot] : modules_)
-        if (slot.current || slot.old) out.push_back(name);
+        if (slot.current || slot.old || slot.on_load) out.push_back(name);
     return out;
 }
 
-size_t Namespace::code_bytes() {
+void Namespace::retire() {
+    leave_parent();
     std::lock_guard lock(mutex_);
-    size_t n = 0;
-    for (auto& [name, slot] : modules_) {
-        if (slot.current) n += slot.current->memory_bytes();
-        if (slot.old) n += slot.old->memory_bytes();
-    }
-    for (auto& mc : purged_) n += mc->memory_bytes();
-    return n;
+    for (auto& [key, e] : exports_) point_export(e.get(), nullptr);
+    // Only this namespace's processes read the memo, and none is left.
+    xlate_.store(nullptr, std::memory_order_release);
+    xlate_owner_.reset();
 }
 
 }  // namespace beam

@@ -52,10 +52,10 @@ bool LiteralArea::contains(const Term* p) const {
     return false;
 }
 
-size_t LiteralArea::bytes() const {
-    size_t words = 0;
-    for (const Block& b : blocks_) words += b.size;
-    return words * sizeof(Term);
+size_t LiteralArea::used_words() const {
+    size_t n = 0;
+    for (const Block& b : blocks_) n += b.used;
+    return n;
 }
 
 }  // namespace beam

@@ -44,7 +44,8 @@ public:
     void link_offheap(Term* procbin) override;
     // True if `p` points into one of this area's blocks (used by purge checks).
     bool contains(const Term* p) const;
-    size_t bytes() const;  // words allocated in blocks, in bytes
+    // Words handed out so far (an upper bound on what a copy of its terms needs).
+    size_t used_words() const;
 
 private:
     struct Block {

@@ -19,9 +19,4 @@ const LineRecord* ModuleCode::line_at(const Word* pc) const {
     return &*--it;
 }
 
-size_t ModuleCode::memory_bytes() const {
-    return code.size() * sizeof(Word) + literals.bytes() + funs.size() * sizeof(FunEntry) +
-           functions.size() * sizeof(FunctionInfo) + lines.size() * sizeof(LineRecord);
-}
-
 }  // namespace beam

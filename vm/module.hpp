@@ -26,10 +26,8 @@ struct Export {
     uint32_t arity;
     std::atomic<const Word*> address{nullptr};
     Word stub[2];                 // [handler of i_call_undefined][this Export*]
-    // Outside the root namespace, where calls go while this namespace has no version of the
-    // module: [handler of call_inherited][the parent namespace's Export*] (vm/code_table.cpp).
-    Word inherit[2] = {0, 0};
     const BifSpec* bif = nullptr;  // set when the MFA is implemented natively
+    bool standin = false;          // the stub continues in beamvm's own Erlang (bifs/standins.cpp)
     ModuleCode* code = nullptr;    // version `address` belongs to, when loaded
     // Made by the external term decoder outside any namespace (literal `fun m:f/a`, or
     // binary_to_term); callers resolve it in the calling process's namespace first.
@@ -42,13 +40,6 @@ struct Export {
     uint32_t index = UINT32_MAX;
 
     bool is_loaded() const { return address.load(std::memory_order_acquire) != stub; }
-    // The entry a call through this one lands in: the parent's, for an inherited entry.
-    const Export* resolved() const {
-        const Export* e = this;
-        while (e->address.load(std::memory_order_acquire) == e->inherit)
-            e = reinterpret_cast<const Export*>(e->inherit[1]);
-        return e;
-    }
 };
 
 // A fun defined in a module (FunT chunk). Closures point at it.
@@ -126,8 +117,6 @@ struct ModuleCode {
     const FunctionInfo* function_at(const Word* pc) const;
     const LineRecord* line_at(const Word* pc) const;
     bool contains(const Word* pc) const { return pc >= code.data() && pc < code.data() + code.size(); }
-    // Bytes this version holds: threaded code and literals (what freeing it gives back).
-    size_t memory_bytes() const;
 };
 
 }  // namespace beam

@@ -2,6 +2,7 @@
 
 #include "bifs/bif_util.hpp"
 #include "scheduler/signals.hpp"
+#include "vm/code_purge.hpp"
 #include "vm/vm.hpp"
 
 namespace beam {
@@ -58,16 +59,14 @@ std::vector<Term> NamespaceRegistry::kill_processes(Namespace& ns, Term from) {
     return pids;
 }
 
-void NamespaceRegistry::free(Namespace& ns) {
-    // Purge before delete: delete_module refuses while an old version is in the way. The
-    // purge (vm/code_table.cpp) owns what happens to processes elsewhere that still run the
-    // code or hold its funs.
+void NamespaceRegistry::free(Namespace& ns, Process* self, Term* x, unsigned live) {
+    // Purge before delete: delete_module refuses while an old version is in the way.
     for (Term m : ns.modules_with_code()) {
-        if (ns.has_old_code(m)) ns.purge_module(m);
-        ns.delete_module(m);
-        ns.purge_module(m);
+        if (ns.on_load_pending(m)) purge_version(self, x, live, ns.finish_on_load(m, false));
+        if (ns.has_old_code(m)) purge_old_code(self, x, live, ns, m, PurgeMode::Hard);
+        if (ns.delete_module(m)) purge_old_code(self, x, live, ns, m, PurgeMode::Hard);
     }
-    ns.retire_exports();
+    ns.retire();
     std::lock_guard lock(mutex_);
     auto it = live_.find(ns.id());
     if (it == live_.end()) return;
@@ -80,6 +79,11 @@ std::vector<Namespace*> NamespaceRegistry::live() {
     std::vector<Namespace*> out;
     for (auto& [id, ns] : live_) out.push_back(ns.get());
     return out;
+}
+
+size_t NamespaceRegistry::retired_count() {
+    std::lock_guard lock(mutex_);
+    return retired_.size();
 }
 
 }  // namespace beam

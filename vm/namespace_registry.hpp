@@ -4,11 +4,12 @@
 //
 // Lifetime. Threaded code and export funs hold raw Export pointers into a namespace's export
 // table and processes hold Namespace pointers, so a Namespace object is never freed: destroy
-// kills its processes, deletes and purges its modules (the purge frees their code) and turns
-// every export entry into its undefined-function stub, then moves the object to `retired_`.
-// What stays behind per destroyed namespace is its export table (one entry per {M,F,A} that
-// was referenced there), so that an export fun made there and still held elsewhere raises undef
-// instead of jumping into freed code.
+// kills its processes, deletes and purges its modules (the purge kills processes elsewhere
+// still running that code or holding its funs, and frees the code), then retires the
+// namespace (Namespace::retire) and moves the object to `retired_`. What stays behind per
+// destroyed namespace is its export table (one entry per {M,F,A} referenced there), which an
+// export fun made there may still point at; calls through it are resolved in the caller's
+// namespace, so nothing ever jumps through a retired entry.
 #pragma once
 
 #include <cstdint>
@@ -24,6 +25,7 @@ namespace beam {
 
 class VM;
 class TermAllocator;
+class Process;
 
 class NamespaceRegistry {
 public:
@@ -45,14 +47,16 @@ public:
     // a native cannot wait for processes that may need its own scheduler to die).
     std::vector<Term> kill_processes(Namespace& ns, Term from);
     // Destroy, last step, once no process of `ns` is left in the table: deletes and purges
-    // every module, retires the export table, drops the namespace from the live set.
-    void free(Namespace& ns);
+    // every module, retires the namespace, drops it from the live set. Runs in a BIF of
+    // `self`, with x0..x(live-1) live (the purge may collect the caller).
+    void free(Namespace& ns, Process* self, Term* x, unsigned live);
 
     // Pids of the processes of `ns` in the process table; those already exiting (they run no
     // code any more, and are gone from the table a moment later) only if `exiting`.
     std::vector<Term> processes_of(const Namespace& ns, bool exiting = false);
-    // Every live namespace but the root, oldest first.
+    // Every live namespace but the root, oldest first; how many were destroyed.
     std::vector<Namespace*> live();
+    size_t retired_count();
 
 private:
     VM* vm_;

@@ -30,6 +30,25 @@ void VM::set_otp_root(const std::string& root) {
     for (auto& d : dirs) code_path_.push_back(d);
 }
 
+bool VM::del_path(const std::string& name, bool by_name) {
+    namespace fs = std::filesystem;
+    for (auto it = code_path_.begin(); it != code_path_.end(); ++it) {
+        fs::path dir(*it);
+        bool match = false;
+        if (by_name) {
+            std::string lib = dir.filename() == "ebin" ? dir.parent_path().filename().string() : "";
+            match = lib == name || lib.starts_with(name + "-");
+        } else {
+            match = fs::path(*it).lexically_normal() == fs::path(name).lexically_normal();
+        }
+        if (match) {
+            code_path_.erase(it);
+            return true;
+        }
+    }
+    return false;
+}
+
 static Result<std::vector<uint8_t>> read_file(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     if (!in) return make_error(fmt::format("cannot open {}", path));
@@ -57,8 +76,8 @@ static Term string_term(TermAllocator& a, std::string_view utf8) {
     return l;
 }
 
-Result<ModuleCode*> VM::load_binary(Namespace& ns, std::span<const uint8_t> bytes, const std::string& origin) {
-    std::lock_guard lock(load_mutex_);
+Result<std::unique_ptr<ModuleCode>> VM::prepare(Namespace& ns, std::span<const uint8_t> bytes,
+                                                const std::string& origin) {
     auto mc = std::make_unique<ModuleCode>();
     auto parsed = loader::parse_beam(bytes, mc->literals);
     if (!parsed.ok()) return make_error(fmt::format("{}: {}", origin, parsed.error().message));
@@ -69,25 +88,46 @@ Result<ModuleCode*> VM::load_binary(Namespace& ns, std::span<const uint8_t> byte
     std::copy(std::begin(pm.md5), std::end(pm.md5), mc->md5);
     auto t = loader::transform_module(pm, *mc, ns);
     if (!t.ok()) return make_error(fmt::format("{}: module {}: {}", origin, atom_name(pm.name), t.error().message));
+    mc->path = origin;
+    std::unique_lock rl(ranges_mutex_);
+    code_ranges_[mc->code.data()] = mc.get();
+    return mc;
+}
+
+Result<ModuleCode*> VM::load_binary(Namespace& ns, std::span<const uint8_t> bytes, const std::string& origin) {
+    std::lock_guard lock(load_mutex_);
+    auto prepared = prepare(ns, bytes, origin);
+    if (!prepared.ok()) return prepared.take_error();
+    std::unique_ptr<ModuleCode> mc = std::move(prepared.value());
     ModuleCode* raw = mc.get();
-    raw->path = origin;
-    {
-        std::unique_lock rl(ranges_mutex_);
-        code_ranges_[raw->code.data()] = raw;
+    Term module = raw->name;
+    if (raw->on_load) {
+        // Only erlang:finish_loading/1 leaves a version waiting for its on_load function; the
+        // caller runs it in a process of its own (vm/erlang/beamvm_code.erl).
+        retire_code(std::move(mc), false);
+        return make_error(fmt::format("{}: module {}: on_load", origin, atom_name(module)));
     }
-    auto c = ns.commit(std::move(mc));
-    if (!c.ok()) {
-        std::unique_lock rl(ranges_mutex_);
-        code_ranges_.erase(raw->code.data());
-        return make_error(fmt::format("{}: {}", origin, c.error().message));
-    }
-    return raw;
+    if (ns.commit(mc) == Namespace::Commit::Loaded) return raw;
+    retire_code(std::move(mc), false);
+    return make_error(fmt::format("{}: module {} has old code that must be purged first", origin, atom_name(module)));
 }
 
 Result<ModuleCode*> VM::load_file(Namespace& ns, const std::string& path) {
     auto bytes = read_file(path);
     if (!bytes.ok()) return bytes.take_error();
-    return load_binary(ns, bytes.value(), path);
+    return load_binary(ns, bytes.value(), absname(path));
+}
+
+std::string VM::absname(const std::string& path) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    fs::path abs = fs::absolute(path, ec);
+    if (ec) return path;
+    // As OTP's filename:absname: "." parts go, ".." parts stay (links make them meaningful).
+    fs::path out;
+    for (const fs::path& part : abs)
+        if (part != ".") out /= part;
+    return out.string();
 }
 
 std::string VM::find_on_path(Term module) {
@@ -115,6 +155,31 @@ ModuleCode* VM::code_at(const Word* pc) {
     if (it == code_ranges_.begin()) return nullptr;
     --it;
     return it->second->contains(pc) ? it->second : nullptr;
+}
+
+void VM::retire_code(std::unique_ptr<ModuleCode> code, bool keep) {
+    if (!code) return;
+    if (keep) {
+        std::lock_guard lock(load_mutex_);
+        kept_.push_back(std::move(code));
+        return;
+    }
+    std::unique_lock lock(ranges_mutex_);
+    code_ranges_.erase(code->code.data());
+    lock.unlock();
+    code.reset();
+}
+
+size_t VM::code_versions() {
+    std::shared_lock lock(ranges_mutex_);
+    return code_ranges_.size();
+}
+
+size_t VM::code_words() {
+    std::shared_lock lock(ranges_mutex_);
+    size_t n = 0;
+    for (auto& [start, mc] : code_ranges_) n += mc->code.size() + mc->literals.used_words();
+    return n;
 }
 
 }  // namespace beam
