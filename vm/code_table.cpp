@@ -227,4 +227,9 @@ void Namespace::retire() {
     xlate_owner_.reset();
 }
 
+size_t Namespace::export_count() {
+    std::lock_guard lock(mutex_);
+    return exports_.size();
+}
+
 }  // namespace beam

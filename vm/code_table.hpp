@@ -96,6 +96,7 @@ public:
     // stubs and foreign()'s memo is freed. The object itself stays: export funs made here
     // may still point at its entries (callers resolve them in their own namespace).
     void retire();
+    size_t export_count();  // entries in the export table (what a retired namespace keeps)
 
 private:
     // Points the export entries of `module` here, and in the namespaces that inherit it from

@@ -86,4 +86,11 @@ size_t NamespaceRegistry::retired_count() {
     return retired_.size();
 }
 
+size_t NamespaceRegistry::retired_export_entries() {
+    std::lock_guard lock(mutex_);
+    size_t n = 0;
+    for (auto& ns : retired_) n += ns->export_count();
+    return n;
+}
+
 }  // namespace beam

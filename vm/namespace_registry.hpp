@@ -57,6 +57,7 @@ public:
     // Every live namespace but the root, oldest first; how many were destroyed.
     std::vector<Namespace*> live();
     size_t retired_count();
+    size_t retired_export_entries();  // what destroyed namespaces still hold (see Lifetime)
 
 private:
     VM* vm_;
