@@ -38,7 +38,11 @@ Term functions_list(Process* p, const std::vector<std::pair<Term, uint32_t>>& fs
 
 Term module_info_item(Process* p, ModuleCode* mc, Term what) {
     if (what == am::module) return mc->name;
-    if (what == am::exports) return functions_list(p, mc->exports);
+    if (what == am::exports) {
+        // OTP lists them in the reverse of the file's export table order.
+        std::vector<std::pair<Term, uint32_t>> rev(mc->exports.rbegin(), mc->exports.rend());
+        return functions_list(p, rev);
+    }
     if (what == am::functions) return functions_list(p, mc->all_functions);
     if (what == am::attributes) return mc->attributes;
     if (what == am::compile) return mc->compile_info;

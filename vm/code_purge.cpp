@@ -83,19 +83,24 @@ PurgeResult purge_old_code(Process* self, Term* x, unsigned live, Namespace& ns,
     ModuleCode* old = ns.begin_purge(module);
     if (!old) return r;
     r.had_old = true;
-    Sweep s = sweep(self, x, live, *old, mode == PurgeMode::Hard);
-    if (s.used && mode == PurgeMode::Soft) {
+    VM& vm = *self->vm;
+    if (mode == PurgeMode::Soft && sweep(self, x, live, *old, false).used) {
         ns.end_purge(module, false);
         return r;
     }
+    // From here on a call of one of its funs finds no code (badfun, as OTP); a process that
+    // still enters it through a fun called just before is on it when the sweep looks.
+    vm.detach_funs(*old);
+    Sweep s = sweep(self, x, live, *old, true);
     r.purged = true;
     r.killed = s.used;
-    self->vm->retire_code(ns.end_purge(module, true), s.keep_memory);
+    vm.retire_code(ns.end_purge(module, true), s.keep_memory);
     return r;
 }
 
 void purge_version(Process* self, Term* x, unsigned live, std::unique_ptr<ModuleCode> version) {
     if (!version) return;
+    self->vm->detach_funs(*version);
     Sweep s = sweep(self, x, live, *version, true);
     self->vm->retire_code(std::move(version), s.keep_memory);
 }

@@ -137,7 +137,9 @@ Namespace::Commit Namespace::commit(std::unique_ptr<ModuleCode>& code) {
     // As OTP: a deleted module (old code, no current) can be loaded again; its old code stays.
     if ((slot.current && slot.old) || slot.purging) return Commit::NotPurged;
     if (code->on_load) {
-        if (slot.on_load) return Commit::NotPurged;
+        // As OTP, a newer version waiting for on_load replaces one still waiting. The one
+        // replaced may be running its on_load function: its memory stays.
+        if (slot.on_load) vm_->retire_code(std::move(slot.on_load), true);
         slot.on_load = std::move(code);
         return Commit::OnLoad;
     }
@@ -170,9 +172,12 @@ std::unique_ptr<ModuleCode> Namespace::finish_on_load(Term module, bool keep) {
 bool Namespace::delete_module(Term module) {
     std::lock_guard lock(mutex_);
     auto it = modules_.find(module);
-    if (it == modules_.end() || !it->second.current || it->second.old || it->second.purging) return false;
-    it->second.old = std::move(it->second.current);
-    refresh_exports(module);
+    if (it == modules_.end() || it->second.old || it->second.purging) return false;
+    // As OTP, a module once loaded stays known: deleting it again (no code) still succeeds.
+    if (it->second.current) {
+        it->second.old = std::move(it->second.current);
+        refresh_exports(module);
+    }
     return true;
 }
 
@@ -198,7 +203,6 @@ std::unique_ptr<ModuleCode> Namespace::end_purge(Term module, bool remove) {
     slot.purging = false;
     std::unique_ptr<ModuleCode> gone;
     if (remove) gone = std::move(slot.old);
-    if (!slot.current && !slot.old && !slot.on_load) modules_.erase(module);
     return gone;
 }
 

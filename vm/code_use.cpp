@@ -45,7 +45,6 @@ public:
                 for (size_t i = 1; i <= n; ++i) term(obj[i]);
                 break;
             case Sub::Fun:
-                if (fun_entry(t)->code == &code_) use_.funs = true;
                 for (size_t i = 2; i <= n; ++i) term(obj[i]);
                 break;
             case Sub::SubBin:

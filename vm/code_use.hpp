@@ -1,7 +1,8 @@
 // What a process holds of one module version: the question behind check_process_code and purge
-// (design notes §5). A process "uses" a version if it is executing it (its pc, a return address
-// or a catch handler on its stack points into the code) or holds a fun defined by it. Holding a
-// literal of the version is not use: purge copies such literals onto the process's heap.
+// (design notes §5). A process "uses" a version if it is executing it: its pc, a return address
+// or a catch handler on its stack points into the code. Holding a fun defined by the version is
+// not use (as OTP 25 decides: such funs raise badfun once the code is purged), nor is holding a
+// literal of it: purge copies such literals onto the process's heap.
 #pragma once
 
 #include "vm/module.hpp"
@@ -11,10 +12,9 @@ namespace beam {
 
 struct CodeUse {
     bool runs = false;      // pc, a return address or a catch handler in the code
-    bool funs = false;      // a fun whose code is this version
     bool literals = false;  // a term pointing into the version's literal area
 
-    bool uses() const { return runs || funs; }
+    bool uses() const { return runs; }
 };
 
 // Looks at everything the process can reach: x0..x(live-1), the stack, the dictionary, the

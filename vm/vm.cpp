@@ -170,6 +170,18 @@ void VM::retire_code(std::unique_ptr<ModuleCode> code, bool keep) {
     code.reset();
 }
 
+void VM::detach_funs(ModuleCode& code) {
+    std::lock_guard lock(load_mutex_);
+    for (auto& fe : code.funs) {
+        if (!fe) continue;
+        fe->detached = true;
+        fe->function = NIL;  // fun_info(F, name) of a fun of purged code, as OTP
+        fe->code = nullptr;
+        fe->address = nullptr;
+        detached_funs_.push_back(std::move(fe));
+    }
+}
+
 size_t VM::code_versions() {
     std::shared_lock lock(ranges_mutex_);
     return code_ranges_.size();

@@ -58,6 +58,9 @@ public:
     // A purged version leaves: its memory is freed, unless `keep` (a process that may still
     // run it could not be looked at), in which case it stays for good.
     void retire_code(std::unique_ptr<ModuleCode> code, bool keep);
+    // Before a version is purged: its fun entries leave it (funs on heaps point at them) and
+    // become detached, so a call of such a fun looks for matching current code or raises badfun.
+    void detach_funs(ModuleCode& code);
     // Module versions in memory, and their words of code and literals (tests, memory reports).
     size_t code_versions();
     size_t code_words();
@@ -109,6 +112,7 @@ private:
     std::shared_mutex ranges_mutex_;
     std::map<const Word*, ModuleCode*> code_ranges_;  // keyed by code start
     std::vector<std::unique_ptr<ModuleCode>> kept_;     // see retire_code
+    std::vector<std::unique_ptr<FunEntry>> detached_funs_;  // see detach_funs
     std::atomic<uint64_t> pid_counter_{1};
     std::atomic<uint64_t> unique_counter_{1};
 };

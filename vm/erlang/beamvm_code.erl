@@ -23,9 +23,12 @@ load_abs(File, Mod) when (is_list(File) orelse is_atom(File)), is_atom(Mod) ->
 
 load_binary(Mod, File, Bin) when is_atom(Mod), (is_list(File) orelse is_atom(File)),
                                  is_binary(Bin) ->
-    load(Mod, Bin, file_name(File));
-load_binary(_, _, _) ->
-    {error, badarg}.
+    %% As code_server: old code in the way is purged first.
+    case erlang:module_loaded(Mod) of
+        true -> code:purge(Mod);
+        false -> ok
+    end,
+    load(Mod, Bin, file_name(File)).
 
 ensure_loaded(Mod) when is_atom(Mod) ->
     case erlang:module_loaded(Mod) of
