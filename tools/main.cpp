@@ -179,7 +179,7 @@ int main(int argc, char** argv) {
     }
 
     // Code path: -pa (in the order given), the current directory, -pz, then OTP.
-    vm.add_path_back(exe_dir() + "/boot");
+    vm.set_boot_dir(exe_dir() + "/boot");
     for (auto& d : pa) vm.add_path_back(d);
     vm.add_path_back(".");
     for (auto& d : pz) vm.add_path_back(d);

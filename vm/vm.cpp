@@ -14,14 +14,45 @@ namespace beam {
 VM::VM() : root_(std::make_unique<Namespace>(this, nullptr, atom("root"))) {}
 VM::~VM() = default;
 
-void VM::add_path_front(const std::string& dir) { code_path_.insert(code_path_.begin(), dir); }
-void VM::add_path_back(const std::string& dir) { code_path_.push_back(dir); }
+void VM::add_path_front(const std::string& dir) {
+    std::lock_guard lock(path_mutex_);
+    code_path_.insert(code_path_.begin(), dir);
+}
+void VM::add_path_back(const std::string& dir) {
+    std::lock_guard lock(path_mutex_);
+    code_path_.push_back(dir);
+}
+std::vector<std::string> VM::code_path() {
+    std::lock_guard lock(path_mutex_);
+    return code_path_;
+}
+
+void VM::set_boot_dir(const std::string& dir) {
+    add_path_back(dir);
+    std::lock_guard lock(path_mutex_);
+    boot_dir_ = dir;
+}
+
+std::vector<std::string> VM::pre_loaded() {
+    std::string dir;
+    {
+        std::lock_guard lock(path_mutex_);
+        dir = boot_dir_;
+    }
+    std::vector<std::string> out;
+    std::error_code ec;
+    for (const auto& entry : std::filesystem::directory_iterator(dir, ec))
+        if (entry.path().extension() == ".beam") out.push_back(entry.path().stem().string());
+    std::sort(out.begin(), out.end());
+    return out;
+}
 
 void VM::set_otp_root(const std::string& root) {
     namespace fs = std::filesystem;
     otp_root_ = root;
     std::error_code ec;
     std::vector<std::string> dirs;
+    std::lock_guard lock(path_mutex_);
     for (const auto& entry : fs::directory_iterator(fs::path(root) / "lib", ec)) {
         fs::path ebin = entry.path() / "ebin";
         if (fs::is_directory(ebin, ec)) dirs.push_back(ebin.string());
@@ -32,6 +63,7 @@ void VM::set_otp_root(const std::string& root) {
 
 bool VM::del_path(const std::string& name, bool by_name) {
     namespace fs = std::filesystem;
+    std::lock_guard lock(path_mutex_);
     for (auto it = code_path_.begin(); it != code_path_.end(); ++it) {
         fs::path dir(*it);
         bool match = false;
@@ -132,7 +164,7 @@ std::string VM::absname(const std::string& path) {
 
 std::string VM::find_on_path(Term module) {
     std::string file = std::string(atom_name(module)) + ".beam";
-    for (const std::string& dir : code_path_) {
+    for (const std::string& dir : code_path()) {
         std::filesystem::path path = std::filesystem::path(dir) / file;
         std::error_code ec;
         if (std::filesystem::exists(path, ec)) return path.string();

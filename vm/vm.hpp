@@ -34,7 +34,10 @@ public:
     void set_otp_root(const std::string& root);   // adds root/lib/*/ebin at the end
     // code:del_path/1: removes a directory, or (by_name) the .../Name[-Vsn]/ebin entry.
     bool del_path(const std::string& name, bool by_name);
-    const std::vector<std::string>& code_path() const { return code_path_; }
+    std::vector<std::string> code_path();  // a copy: other processes may change it meanwhile
+    // beamvm's own start-up modules (boot/): what erlang:pre_loaded/0 lists.
+    void set_boot_dir(const std::string& dir);
+    std::vector<std::string> pre_loaded();
     const std::string& otp_root() const { return otp_root_; }
     // A file name made absolute as OTP's filename:absname/1 does (loaded modules' file names).
     static std::string absname(const std::string& path);
@@ -103,7 +106,9 @@ public:
 
 private:
     std::unique_ptr<Namespace> root_;
+    std::mutex path_mutex_;  // guards code_path_ and boot_dir_
     std::vector<std::string> code_path_;
+    std::string boot_dir_;
     std::vector<std::string> otp_paths_;
     std::string otp_root_;
     std::recursive_mutex load_mutex_;
