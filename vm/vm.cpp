@@ -127,7 +127,6 @@ Result<std::unique_ptr<ModuleCode>> VM::prepare(Namespace& ns, std::span<const u
 }
 
 Result<ModuleCode*> VM::load_binary(Namespace& ns, std::span<const uint8_t> bytes, const std::string& origin) {
-    std::lock_guard lock(load_mutex_);
     auto prepared = prepare(ns, bytes, origin);
     if (!prepared.ok()) return prepared.take_error();
     std::unique_ptr<ModuleCode> mc = std::move(prepared.value());
@@ -172,12 +171,27 @@ std::string VM::find_on_path(Term module) {
     return "";
 }
 
-Result<ModuleCode*> VM::ensure_loaded(Namespace& ns, Term module) {
-    std::lock_guard lock(load_mutex_);
-    if (ModuleCode* mc = ns.current(module)) return mc;
+Result<ModuleCode*> VM::ensure_loaded(Namespace& ns, Term module, bool wait) {
+    std::pair<Namespace*, Term> key{&ns, module};
+    {
+        std::unique_lock lock(autoload_mutex_);
+        for (;;) {
+            if (ModuleCode* mc = ns.current(module)) return mc;
+            if (std::find(autoloading_.begin(), autoloading_.end(), key) == autoloading_.end()) break;
+            if (!wait) return make_error(std::string(AUTOLOAD_BUSY));
+            autoload_done_.wait(lock);
+        }
+        autoloading_.push_back(key);
+    }
     std::string path = find_on_path(module);
-    if (path.empty()) return make_error(fmt::format("not found: {}.beam on the code path", atom_name(module)));
-    return load_file(ns, path);
+    auto r = path.empty() ? make_error(fmt::format("not found: {}.beam on the code path", atom_name(module)))
+                          : load_file(ns, path);
+    {
+        std::lock_guard lock(autoload_mutex_);
+        autoloading_.erase(std::find(autoloading_.begin(), autoloading_.end(), key));
+    }
+    autoload_done_.notify_all();
+    return r;
 }
 
 ModuleCode* VM::code_at(const Word* pc) {

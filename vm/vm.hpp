@@ -4,6 +4,7 @@
 #pragma once
 
 #include <atomic>
+#include <condition_variable>
 #include <cstdio>
 #include <map>
 #include <memory>
@@ -52,8 +53,13 @@ public:
     // a module with an on_load function is not loaded (error "...: on_load"): see finish_loading.
     Result<ModuleCode*> load_binary(Namespace& ns, std::span<const uint8_t> bytes, const std::string& origin);
     Result<ModuleCode*> load_file(Namespace& ns, const std::string& path);
-    // Finds Mod.beam on the code path and loads it, unless already loaded.
-    Result<ModuleCode*> ensure_loaded(Namespace& ns, Term module);
+    // Finds Mod.beam on the code path and loads it, unless already loaded (autoload). One
+    // loader per module at a time; loads of other modules go on meanwhile. A caller that finds
+    // another one loading the module waits, or with !wait gets the error AUTOLOAD_BUSY (the
+    // interpreter then retries in the process's next time slice instead of blocking its
+    // scheduler).
+    Result<ModuleCode*> ensure_loaded(Namespace& ns, Term module, bool wait = true);
+    static constexpr std::string_view AUTOLOAD_BUSY = "busy: another process is loading it";
 
     // The module version whose code contains `pc` (current or old), or nullptr.
     ModuleCode* code_at(const Word* pc);
@@ -111,7 +117,10 @@ private:
     std::string boot_dir_;
     std::vector<std::string> otp_paths_;
     std::string otp_root_;
-    std::recursive_mutex load_mutex_;
+    std::recursive_mutex load_mutex_;  // guards kept_ and detached_funs_
+    std::mutex autoload_mutex_;
+    std::condition_variable autoload_done_;
+    std::vector<std::pair<Namespace*, Term>> autoloading_;  // modules being autoloaded
     std::shared_mutex ranges_mutex_;
     std::map<const Word*, ModuleCode*> code_ranges_;  // keyed by code start
     std::vector<std::unique_ptr<ModuleCode>> kept_;     // see retire_code
