@@ -76,6 +76,9 @@ public:
     uint64_t next_pid() { return pid_counter_.fetch_add(1, std::memory_order_relaxed); }
     uint64_t next_unique() { return unique_counter_.fetch_add(1, std::memory_order_relaxed); }
 
+    // erts_debug:set_internal_state(available_internal_state, Bool) (bifs/system_internal_state.cpp).
+    bool internal_state_available = false;
+
     // Where erlang:display and the built-in I/O server write.
     FILE* out = stdout;
 
