@@ -32,6 +32,7 @@ struct Registry {
         add(process_info_bifs());
         add(code_bifs());
         add(code_loading_bifs());
+        add(internal_state_bifs());
         add(io_bifs());
         add(process_flag_bifs());
         add(persistent_term_bifs());

@@ -46,6 +46,20 @@ Term internal_read_beam_file_1(Process* p, const Term* a) {
     return make_tuple(*p, {am::ok, bin, make_string(*p, VM::absname(*name))});
 }
 
+// beamvm_internal:beam_md5(Binary): module_info(md5) of the module in it, or error.
+Term internal_beam_md5_1(Process* p, const Term* a) {
+    if (!is_binary(a[0])) return p->badarg();
+    BitView v = bit_view(a[0]);
+    std::vector<uint8_t> bytes(v.byte_size());
+    copy_bits(v.base, v.bit_offset, bytes.data(), 0, v.bit_size);
+    auto md5 = loader::beam_md5(bytes);
+    if (!md5.ok()) return am::error;
+    uint8_t* data;
+    Term bin = make_binary_uninit(*p, 16, &data);
+    std::copy(md5.value().begin(), md5.value().end(), data);
+    return bin;
+}
+
 // code:module_status/1: not_loaded, loaded, modified (the file on the path has another md5)
 // or removed (no file on the path any more).
 Term code_module_status_1(Process* p, const Term* a) {
@@ -151,6 +165,7 @@ const BifSpec table[] = {
     {"code", "get_object_code", 1, &code_get_object_code_1},
     {"code", "module_status", 1, &code_module_status_1},
     {"beamvm_internal", "read_beam_file", 1, &internal_read_beam_file_1},
+    {"beamvm_internal", "beam_md5", 1, &internal_beam_md5_1},
     {"code", "all_loaded", 0, &code_all_loaded_0},
     {"code", "is_sticky", 1, &code_is_sticky_1},
     {"erlang", "loaded", 0, &loaded_0},

@@ -22,8 +22,9 @@ void raise_undef(Process* p, Term m, Term f, Term* x, unsigned arity) {
 }  // namespace
 
 const Word* resolve_undefined(Process* p, Term* x, Export* e, unsigned* arity) {
-    auto loaded = p->vm->ensure_loaded(*p->ns, e->module);
+    auto loaded = p->vm->ensure_loaded(*p->ns, e->module, false);
     if (loaded.ok() && e->is_loaded()) return e->address.load(std::memory_order_acquire);
+    if (!loaded.ok() && loaded.error().message == VM::AUTOLOAD_BUSY) return RETRY_CALL;
     if (!loaded.ok() && loaded.error().message.ends_with(": on_load")) {
         // Its on_load function must run in a process of its own first: OTP's error_handler
         // path, in Erlang (vm/erlang/beamvm_code.erl).

@@ -30,6 +30,8 @@ const BifSpec* bif_minus();
 
 // ---- calls (vm/calls.cpp) ----
 // *arity is e's arity on entry, and the live x registers of the returned target on exit.
+// RETRY_CALL: another process is loading the module; call again in the next time slice.
+inline const Word* const RETRY_CALL = reinterpret_cast<const Word*>(uintptr_t(8));
 const Word* resolve_undefined(Process* p, Term* x, Export* e, unsigned* arity);
 // erlang:call_on_load_function/1 (x0 = module): the on_load function's entry, or nullptr
 // with badarg raised.

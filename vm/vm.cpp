@@ -14,14 +14,45 @@ namespace beam {
 VM::VM() : root_(std::make_unique<Namespace>(this, nullptr, atom("root"))) { procs.set_root(root_.get()); }
 VM::~VM() = default;
 
-void VM::add_path_front(const std::string& dir) { code_path_.insert(code_path_.begin(), dir); }
-void VM::add_path_back(const std::string& dir) { code_path_.push_back(dir); }
+void VM::add_path_front(const std::string& dir) {
+    std::lock_guard lock(path_mutex_);
+    code_path_.insert(code_path_.begin(), dir);
+}
+void VM::add_path_back(const std::string& dir) {
+    std::lock_guard lock(path_mutex_);
+    code_path_.push_back(dir);
+}
+std::vector<std::string> VM::code_path() {
+    std::lock_guard lock(path_mutex_);
+    return code_path_;
+}
+
+void VM::set_boot_dir(const std::string& dir) {
+    add_path_back(dir);
+    std::lock_guard lock(path_mutex_);
+    boot_dir_ = dir;
+}
+
+std::vector<std::string> VM::pre_loaded() {
+    std::string dir;
+    {
+        std::lock_guard lock(path_mutex_);
+        dir = boot_dir_;
+    }
+    std::vector<std::string> out;
+    std::error_code ec;
+    for (const auto& entry : std::filesystem::directory_iterator(dir, ec))
+        if (entry.path().extension() == ".beam") out.push_back(entry.path().stem().string());
+    std::sort(out.begin(), out.end());
+    return out;
+}
 
 void VM::set_otp_root(const std::string& root) {
     namespace fs = std::filesystem;
     otp_root_ = root;
     std::error_code ec;
     std::vector<std::string> dirs;
+    std::lock_guard lock(path_mutex_);
     for (const auto& entry : fs::directory_iterator(fs::path(root) / "lib", ec)) {
         fs::path ebin = entry.path() / "ebin";
         if (fs::is_directory(ebin, ec)) dirs.push_back(ebin.string());
@@ -32,6 +63,7 @@ void VM::set_otp_root(const std::string& root) {
 
 bool VM::del_path(const std::string& name, bool by_name) {
     namespace fs = std::filesystem;
+    std::lock_guard lock(path_mutex_);
     for (auto it = code_path_.begin(); it != code_path_.end(); ++it) {
         fs::path dir(*it);
         bool match = false;
@@ -95,7 +127,6 @@ Result<std::unique_ptr<ModuleCode>> VM::prepare(Namespace& ns, std::span<const u
 }
 
 Result<ModuleCode*> VM::load_binary(Namespace& ns, std::span<const uint8_t> bytes, const std::string& origin) {
-    std::lock_guard lock(load_mutex_);
     auto prepared = prepare(ns, bytes, origin);
     if (!prepared.ok()) return prepared.take_error();
     std::unique_ptr<ModuleCode> mc = std::move(prepared.value());
@@ -132,7 +163,7 @@ std::string VM::absname(const std::string& path) {
 
 std::string VM::find_on_path(Term module) {
     std::string file = std::string(atom_name(module)) + ".beam";
-    for (const std::string& dir : code_path_) {
+    for (const std::string& dir : code_path()) {
         std::filesystem::path path = std::filesystem::path(dir) / file;
         std::error_code ec;
         if (std::filesystem::exists(path, ec)) return path.string();
@@ -140,13 +171,29 @@ std::string VM::find_on_path(Term module) {
     return "";
 }
 
-Result<ModuleCode*> VM::ensure_loaded(Namespace& ns, Term module) {
-    std::lock_guard lock(load_mutex_);
-    if (ModuleCode* mc = ns.current(module)) return mc;
+Result<ModuleCode*> VM::ensure_loaded(Namespace& ns, Term module, bool wait) {
+    // The code path belongs to the root: every namespace that has no version of its own sees
+    // what is loaded from it, so that is where it goes (and one load serves every namespace).
+    std::pair<Namespace*, Term> key{&root(), module};
+    {
+        std::unique_lock lock(autoload_mutex_);
+        for (;;) {
+            if (ModuleCode* mc = ns.current(module)) return mc;
+            if (std::find(autoloading_.begin(), autoloading_.end(), key) == autoloading_.end()) break;
+            if (!wait) return make_error(std::string(AUTOLOAD_BUSY));
+            autoload_done_.wait(lock);
+        }
+        autoloading_.push_back(key);
+    }
     std::string path = find_on_path(module);
-    if (path.empty()) return make_error(fmt::format("not found: {}.beam on the code path", atom_name(module)));
-    // The code path belongs to the root: every namespace that has no version of its own sees it.
-    return load_file(root(), path);
+    auto r = path.empty() ? make_error(fmt::format("not found: {}.beam on the code path", atom_name(module)))
+                          : load_file(root(), path);
+    {
+        std::lock_guard lock(autoload_mutex_);
+        autoloading_.erase(std::find(autoloading_.begin(), autoloading_.end(), key));
+    }
+    autoload_done_.notify_all();
+    return r;
 }
 
 ModuleCode* VM::code_at(const Word* pc) {

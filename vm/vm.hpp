@@ -4,6 +4,7 @@
 #pragma once
 
 #include <atomic>
+#include <condition_variable>
 #include <cstdio>
 #include <map>
 #include <memory>
@@ -35,7 +36,10 @@ public:
     void set_otp_root(const std::string& root);   // adds root/lib/*/ebin at the end
     // code:del_path/1: removes a directory, or (by_name) the .../Name[-Vsn]/ebin entry.
     bool del_path(const std::string& name, bool by_name);
-    const std::vector<std::string>& code_path() const { return code_path_; }
+    std::vector<std::string> code_path();  // a copy: other processes may change it meanwhile
+    // beamvm's own start-up modules (boot/): what erlang:pre_loaded/0 lists.
+    void set_boot_dir(const std::string& dir);
+    std::vector<std::string> pre_loaded();
     const std::string& otp_root() const { return otp_root_; }
     // A file name made absolute as OTP's filename:absname/1 does (loaded modules' file names).
     static std::string absname(const std::string& path);
@@ -50,8 +54,13 @@ public:
     // a module with an on_load function is not loaded (error "...: on_load"): see finish_loading.
     Result<ModuleCode*> load_binary(Namespace& ns, std::span<const uint8_t> bytes, const std::string& origin);
     Result<ModuleCode*> load_file(Namespace& ns, const std::string& path);
-    // Finds Mod.beam on the code path and loads it, unless already loaded.
-    Result<ModuleCode*> ensure_loaded(Namespace& ns, Term module);
+    // Finds Mod.beam on the code path and loads it, unless already loaded (autoload). One
+    // loader per module at a time; loads of other modules go on meanwhile. A caller that finds
+    // another one loading the module waits, or with !wait gets the error AUTOLOAD_BUSY (the
+    // interpreter then retries in the process's next time slice instead of blocking its
+    // scheduler).
+    Result<ModuleCode*> ensure_loaded(Namespace& ns, Term module, bool wait = true);
+    static constexpr std::string_view AUTOLOAD_BUSY = "busy: another process is loading it";
 
     // The module version whose code contains `pc` (current or old), or nullptr.
     ModuleCode* code_at(const Word* pc);
@@ -67,6 +76,9 @@ public:
 
     uint64_t next_pid() { return pid_counter_.fetch_add(1, std::memory_order_relaxed); }
     uint64_t next_unique() { return unique_counter_.fetch_add(1, std::memory_order_relaxed); }
+
+    // erts_debug:set_internal_state(available_internal_state, Bool) (bifs/system_internal_state.cpp).
+    bool internal_state_available = false;
 
     // Where erlang:display and the built-in I/O server write.
     FILE* out = stdout;
@@ -105,10 +117,15 @@ public:
 
 private:
     std::unique_ptr<Namespace> root_;
+    std::mutex path_mutex_;  // guards code_path_ and boot_dir_
     std::vector<std::string> code_path_;
+    std::string boot_dir_;
     std::vector<std::string> otp_paths_;
     std::string otp_root_;
-    std::recursive_mutex load_mutex_;
+    std::recursive_mutex load_mutex_;  // guards kept_ and detached_funs_
+    std::mutex autoload_mutex_;
+    std::condition_variable autoload_done_;
+    std::vector<std::pair<Namespace*, Term>> autoloading_;  // modules being autoloaded
     std::shared_mutex ranges_mutex_;
     std::map<const Word*, ModuleCode*> code_ranges_;  // keyed by code start
     std::vector<std::unique_ptr<ModuleCode>> kept_;     // see retire_code

@@ -5,6 +5,8 @@
 -module(beamvm_code).
 -export([load_file/1, load_abs/1, load_abs/2, load_binary/3, ensure_loaded/1,
          ensure_modules_loaded/1, atomic_load/1, undefined_function/3]).
+%% For beamvm_watch: loading (with on_load) without purging first.
+-export([load/3]).
 
 load_file(Mod) when is_atom(Mod) ->
     case code:get_object_code(Mod) of
