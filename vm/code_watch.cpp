@@ -73,9 +73,9 @@ void CodeWatcher::run() {
 void CodeWatcher::changed(const std::string& dir, const std::string& file) {
     Term module = atom(file.substr(0, file.size() - 5));
     if (!vm_.root().current(module)) return;
-    Term server = vm_.procs.whereis(atom("beamvm_watch"));
+    Term server = vm_.procs.whereis(&vm_.root(), atom("beamvm_watch"));
     if (server == am::undefined) {
-        Process* p = vm_.new_process(vm_.root(), 0, vm_.procs.whereis(atom("user")), true);
+        Process* p = vm_.new_process(vm_.root(), 0, vm_.procs.whereis(&vm_.root(), atom("user")), true);
         vm_.setup_call(p, atom("beamvm_watch"), atom("server"), NIL);
         vm_.procs.register_name(atom("beamvm_watch"), p);
         server = p->pid;

@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "loader/compact_term.hpp"
+#include "vm/module.hpp"
 #include "vm/atom_table.hpp"
 #include "vm/bignum.hpp"
 
@@ -102,10 +103,10 @@ TEST_CASE("compact term: extended forms", "[loader]") {
     REQUIRE(fr.ok());
     CHECK((fr->kind == OpKind::FloatReg && fr->value == 1));
 
-    // 5 words + 1 float (2 words) + 1 fun (2 words without environment)
+    // 5 words + 1 float (2 words) + 1 fun (header, entry, creator: 3 words without environment)
     auto alloc = f.decode({0x37, 0x30, 0x00, 0x50, 0x10, 0x10, 0x20, 0x10});
     REQUIRE(alloc.ok());
-    CHECK((alloc->kind == OpKind::AllocList && alloc->value == 9));
+    CHECK((alloc->kind == OpKind::AllocList && alloc->value == 5 + 2 + int64_t(FUN_HEADER_WORDS)));
 
     auto lit = f.decode({0x47, 0x00});
     REQUIRE(lit.ok());
