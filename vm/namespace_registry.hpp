@@ -5,7 +5,7 @@
 // Lifetime. Threaded code and export funs hold raw Export pointers into a namespace's export
 // table and processes hold Namespace pointers, so a Namespace object is never freed: destroy
 // kills its processes, deletes and purges its modules (the purge kills processes elsewhere
-// still running that code or holding its funs, and frees the code), then retires the
+// still running that code, makes its funs raise badfun, and frees the code), then retires the
 // namespace (Namespace::retire) and moves the object to `retired_`. What stays behind per
 // destroyed namespace is its export table (one entry per {M,F,A} referenced there), which an
 // export fun made there may still point at; calls through it are resolved in the caller's
