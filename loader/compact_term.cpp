@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "vm/bignum.hpp"
+#include "vm/module.hpp"
 
 namespace beam::loader {
 
@@ -122,9 +123,10 @@ static Result<Operand> read_extended(ByteReader& r, const CompactContext& ctx, i
         for (uint64_t i = 0; i < n; ++i) {
             uint64_t kind = BEAM_TRY(read_compact_unsigned(r, 2));
             uint64_t count = BEAM_TRY(read_compact_unsigned(r, uint64_t(1) << 32));
-            // A fun object without its environment is [header][FunEntry*]; environments are
-            // counted in the words entry by the compiler.
-            words += kind == 0 ? count : kind == 1 ? count * FLOAT_WORDS : count * 2;
+            // A fun's fixed part is FUN_HEADER_WORDS (header, FunEntry*, creator pid); the
+            // compiler counts its free variables in the words entry. Undercounting here lets
+            // the instructions after a make_fun write past the heap top into the stack.
+            words += kind == 0 ? count : kind == 1 ? count * FLOAT_WORDS : count * FUN_HEADER_WORDS;
         }
         op.kind = OpKind::AllocList;
         op.value = int64_t(words);
