@@ -169,7 +169,13 @@ static Result<Operand> read_operand(ByteReader& r, const CompactContext& ctx, in
         op.term = integer_from_be_bytes(*ctx.area, raw.big, true);
         return op;
     }
-    if (!raw.big.empty() || raw.value < 0) return at(r, start, "operand value out of range");
+    if (!raw.big.empty() || raw.value < 0) {
+        // erlc writes an unsigned operand as large as the source asks for (a tail test of
+        // 1 bsl 64 bits, say); OTP's loader marks it as overflowed and lets the instruction's
+        // rules decide. Other tags never carry such values.
+        if (raw.tag == CompactTag::u) return simple(OpKind::Overflow, 0);
+        return at(r, start, "operand value out of range");
+    }
     int64_t v = raw.value;
     switch (raw.tag) {
     case CompactTag::u:
