@@ -344,14 +344,27 @@ Term processes_0(Process* p, const Term*) {
     return make_list_from(*p, pids.data(), pids.size());
 }
 
+// As OTP: the answer must take every signal this process sent to Pid before into account
+// (unlink then exit(Pid, kill) then is_process_alive(Pid) is false). When Pid has signals
+// not yet acted on, or is exiting, the question travels as a signal behind them and
+// erts_internal:is_process_alive/1 (OTP's Erlang code) waits for the answer.
 Term is_process_alive_1(Process* p, const Term* a) {
     if (!is_pid(a[0])) return p->badarg();
     if (a[0] == p->pid) return am::true_;
     Process* q = p->vm->procs.lookup(a[0]);
     if (!q) return am::false_;
-    bool alive = !(q->sched.state.load(std::memory_order_acquire) & run_state::EXITED);
+    bool settled = !(q->sched.state.load(std::memory_order_acquire) & run_state::EXITED) && q->sched.inbox.idle();
     ProcessTable::release(q);
-    return make_bool(alive);
+    if (settled) return am::true_;
+    return p->trap(p->ns->export_entry(atom("erts_internal"), atom("is_process_alive"), 1), {a[0]});
+}
+
+// erts_internal:is_process_alive(Pid, Ref): Pid answers {Ref, Alive} to the caller.
+Term erts_is_process_alive_2(Process* p, const Term* a) {
+    if (!is_local_pid(a[0]) || !is_boxed_sub(a[1], Sub::Ref)) return p->badarg();
+    if (!send_request(*p->vm, SignalKind::IsAlive, p, a[0], a[1], NIL))
+        post_message(*p->vm, p->pid, make_tuple(*p, {a[1], am::false_}));
+    return am::ok;
 }
 
 Term send_2(Process* p, const Term* a) { return send_message(p, a[0], a[1]); }
@@ -364,20 +377,32 @@ Term send_3(Process* p, const Term* a) {
     return is_value(r) ? am::ok : r;
 }
 
-Term group_leader_2(Process* p, const Term* a) {
-    if (!is_pid(a[0]) || !is_pid(a[1])) return p->badarg();
+// erts_internal:group_leader(GL, Pid), behind OTP's erlang:group_leader/2: true when set at
+// once, false when erlang.beam must ask Pid with group_leader/3 and wait for the answer,
+// badarg for a process that does not exist. Another process's group leader is only ever
+// changed by that process (it is a GC root, read without locks): always through a signal.
+Term erts_group_leader_2(Process* p, const Term* a) {
+    if (!is_pid(a[0])) return am::badarg;
+    if (!is_local_pid(a[1])) return p->badarg();
     if (a[1] == p->pid) {
         p->group_leader = a[0];
         return am::true_;
     }
-    auto* s = new Signal{SignalKind::GroupLeader};
-    s->from = p->pid;
-    s->data.term = a[0];  // an immediate: nothing to copy
-    if (!deliver_signal(*p->vm, a[1], s)) {
-        delete s;
-        return p->badarg();
-    }
-    return am::true_;
+    if (!is_local_pid(a[0])) return am::badarg;  // the signal carries the pid as an immediate
+    Process* q = p->vm->procs.lookup(a[1]);
+    if (!q) return am::badarg;
+    bool exited = q->sched.state.load(std::memory_order_acquire) & run_state::EXITED;
+    ProcessTable::release(q);
+    return exited ? am::badarg : am::false_;
+}
+
+// erts_internal:group_leader(GL, Pid, Ref): Pid sets its group leader and answers
+// {Ref, true}, or {Ref, badarg} if it has exited.
+Term erts_group_leader_3(Process* p, const Term* a) {
+    if (!is_local_pid(a[0]) || !is_local_pid(a[1]) || !is_boxed_sub(a[2], Sub::Ref)) return p->badarg();
+    if (!send_request(*p->vm, SignalKind::GroupLeader, p, a[1], a[2], a[0]))
+        post_message(*p->vm, p->pid, make_tuple(*p, {a[2], am::badarg}));
+    return am::ok;
 }
 
 Term yield_0(Process* p, const Term*) { return am::true_; }
@@ -407,7 +432,9 @@ const BifSpec table[] = {
     {"erlang", "is_process_alive", 1, &is_process_alive_1},
     {"erlang", "send", 2, &send_2},
     {"erlang", "send", 3, &send_3},
-    {"erlang", "group_leader", 2, &group_leader_2},
+    {"erts_internal", "group_leader", 2, &erts_group_leader_2},
+    {"erts_internal", "group_leader", 3, &erts_group_leader_3},
+    {"erts_internal", "is_process_alive", 2, &erts_is_process_alive_2},
     {"erlang", "yield", 0, &yield_0},
 };
 

@@ -31,6 +31,8 @@ enum class OpKind : uint8_t {
     Literal,    // z/4: literal term (also big integers from the i tag)        -> term
     List,       // z/1: a list of operands (select lists)                      -> list
     AllocList,  // z/3: allocation list; words/floats/funs                     -> value = total words
+    Overflow,   // tag u with a value beyond 64 bits (OTP's TAG_o): no value; only the
+                // operands that can take it accept it (loader/parse_code.cpp)
 };
 
 struct Operand {

@@ -117,8 +117,29 @@ namespace {
         }                                                               \
         dst = r_;                                                       \
     } while (0)
-// Arguments in x0..x(arity-1); the result replaces x0.
-#define CALL_BIF_X(spec_word) CALL_BIF_TO(spec_word, x, x[0])
+// Arguments in x0..x(arity-1); the result replaces x0. A BIF that traps (Process::trap)
+// continues as a call of its Erlang target: `frame` makes that call a body call (push the
+// return address) or a tail call (nothing, or drop the caller's frame).
+#define CALL_BIF_X(spec_word, frame)                                    \
+    do {                                                                \
+        const BifSpec* spec_ = reinterpret_cast<const BifSpec*>(spec_word); \
+        SWAPOUT;                                                        \
+        p->pc = I;                                                      \
+        Term r_ = spec_->fn(p, x);                                      \
+        SWAPIN;                                                         \
+        if (is_non_value(r_)) {                                         \
+            if (p->trap_to) {                                           \
+                unsigned n_ = take_trap(p, x);                          \
+                const Word* t_ = p->trap_to->address.load(std::memory_order_acquire); \
+                p->trap_to = nullptr;                                   \
+                frame;                                                  \
+                CALL_TO(t_, n_);                                        \
+            }                                                           \
+            note_bif_error(p, spec_, x);                                \
+            RAISE();                                                    \
+        }                                                               \
+        x[0] = r_;                                                      \
+    } while (0)
 #define BIF_CALL0(spec_word, dst) CALL_BIF_TO(spec_word, x, dst)
 
 // Guard context (fail label set): failure jumps to it. Body context: failure raises.
@@ -200,6 +221,12 @@ inline bool less_than(Term a, Term b) {
     if (is_small(a) && is_small(b)) return SWord(a.raw) < SWord(b.raw);
     if (is_float(a) && is_float(b)) return float_value(a) < float_value(b);
     return compare_terms(a, b) < 0;
+}
+
+// The arguments of a trapping BIF into x0..; returns how many.
+inline unsigned take_trap(Process* p, Term* x) {
+    for (uint32_t i = 0; i < p->trap_arity; ++i) x[i] = p->trap_args[i];
+    return p->trap_arity;
 }
 
 inline const Word* export_address(Word e) {
