@@ -16,4 +16,8 @@ void garbage_collect(Process* p, Term* x, unsigned live, size_t need);
 // A full-sweep collection (young and old generations into a fresh young heap).
 void garbage_collect_full(Process* p, Term* x, unsigned live, size_t need);
 
+// A full sweep that also copies whatever the process reaches in `area` onto its heap: the
+// literals of a module version being purged, which are freed afterwards (design notes §5).
+void garbage_collect_literals(Process* p, Term* x, unsigned live, const LiteralArea& area);
+
 }  // namespace beam
