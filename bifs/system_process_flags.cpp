@@ -82,7 +82,7 @@ Term process_flag_2(Process* p, const Term* a) {
         return old;
     }
     if (a[0] == atom("error_handler")) {
-        // Stored and reported; beamvm's undefined-function handling does not call it.
+        // Undefined calls go to its undefined_function/3 and undefined_lambda/3 (vm/calls.cpp).
         if (!is_atom(a[1])) return p->badarg();
         Term old = p->error_handler;
         std::lock_guard lock(p->sched.info_mutex);

@@ -1,5 +1,6 @@
 // Time and timers: erlang:monotonic_time, system_time, time_offset, timestamp,
 // convert_time_unit, send_after, start_timer, cancel_timer, read_timer, statistics.
+#include <atomic>
 #include <chrono>
 #include <ctime>
 
@@ -66,10 +67,23 @@ Term time_offset_1(Process* p, const Term* a) {
     if (!parts) return p->badarg();
     return int_term(p, convert(system_ns() - monotonic_ns(), NATIVE_PER_SECOND, parts));
 }
-Term timestamp_0(Process* p, const Term*) {
-    int64_t us = system_ns() / 1000;
+Term timestamp_term(Process* p, int64_t us) {
     return make_tuple(*p, {make_small(us / 1'000'000'000'000), make_small(us / 1'000'000 % 1'000'000),
                            make_small(us % 1'000'000)});
+}
+Term timestamp_0(Process* p, const Term*) { return timestamp_term(p, system_ns() / 1000); }
+
+// erlang:now/0 is unique and strictly increasing across the whole VM (OTP: get_now in
+// erl_time_sup.c): a call in the same microsecond as the last one answers the last value + 1.
+std::atomic<int64_t> last_now_us{0};
+Term now_0(Process* p, const Term*) {
+    int64_t us = system_ns() / 1000;
+    int64_t last = last_now_us.load(std::memory_order_relaxed);
+    int64_t next;
+    do {
+        next = us > last ? us : last + 1;
+    } while (!last_now_us.compare_exchange_weak(last, next, std::memory_order_relaxed));
+    return timestamp_term(p, next);
 }
 Term convert_time_unit_3(Process* p, const Term* a) {
     int64_t from = unit_parts(a[1]), to = unit_parts(a[2]);
@@ -214,7 +228,7 @@ const BifSpec table[] = {
     {"erlang", "time_offset", 1, &time_offset_1},
     {"erlang", "timestamp", 0, &timestamp_0},
     {"os", "timestamp", 0, &timestamp_0},
-    {"erlang", "now", 0, &timestamp_0},
+    {"erlang", "now", 0, &now_0},
     {"erlang", "convert_time_unit", 3, &convert_time_unit_3},
     {"erlang", "universaltime", 0, &universaltime_0},
     {"erlang", "localtime", 0, &localtime_0},

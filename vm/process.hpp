@@ -171,7 +171,7 @@ public:
     uint32_t fullsweep_after = DEFAULT_FULLSWEEP_AFTER;  // OTP keeps 16 bits of it
     bool message_queue_off_heap = false;                 // reported only: messages stay as fragments
     bool sensitive = false;                              // accepted; no tracing to hide from yet
-    Term error_handler = am::error_handler;              // reported; undef handling is built in
+    Term error_handler = am::error_handler;              // module whose undefined_function/3 gets undefined calls
     std::atomic<uint32_t> save_calls{0};                 // process_flag/3 may set it from another process
 };
 
