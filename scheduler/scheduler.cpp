@@ -262,7 +262,21 @@ bool Schedulers::go_idle(Process* p) {
     }
 }
 
+std::vector<size_t> Schedulers::queue_lengths(bool with_running) {
+    std::vector<size_t> out;
+    for (auto& s : scheds_) {
+        std::lock_guard lock(s->mutex);
+        out.push_back(s->queued + (with_running && s->running.load(std::memory_order_relaxed) ? 1 : 0));
+    }
+    return out;
+}
+
 void Schedulers::run_one(Scheduler& s, Process* p) {
+    struct Running {
+        std::atomic<bool>& flag;
+        explicit Running(std::atomic<bool>& f) : flag(f) { flag.store(true, std::memory_order_relaxed); }
+        ~Running() { flag.store(false, std::memory_order_relaxed); }
+    } running(s.running);
     p->sched.home = s.index;
     for (;;) {
         // Clear PENDING before looking at the inbox: a signal pushed after this is seen by
