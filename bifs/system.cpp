@@ -193,7 +193,7 @@ Term fun_info_2(Process* p, const Term* a) {
         else if (what == am::type) v = am::external;
         else if (what == am::env) v = NIL;
         else if (what == am::pid || what == am::index || what == am::new_index || what == am::uniq ||
-                 what == am::new_uniq) v = am::undefined;
+                 what == am::new_uniq || what == atom("refc")) v = am::undefined;
         else return p->badarg();
     } else {
         FunEntry* fe = fun_entry(f);
@@ -202,7 +202,7 @@ Term fun_info_2(Process* p, const Term* a) {
         else if (what == am::arity) v = make_small(fe->fun_arity());
         else if (what == am::type) v = am::local;
         else if (what == am::env) v = make_list_from(*p, fun_free_vars(f), fun_num_free(f));
-        else if (what == am::pid) v = p->pid;
+        else if (what == am::pid) v = fun_creator(f);
         else if (what == am::index) v = make_small(fe->index);
         else if (what == am::uniq) v = make_small(fe->old_uniq);
         else if (what == am::new_index) v = make_small(fe->index);
@@ -210,6 +210,9 @@ Term fun_info_2(Process* p, const Term* a) {
             uint8_t* data;
             v = make_binary_uninit(*p, 16, &data);
             std::copy(fe->md5, fe->md5 + 16, data);
+        } else if (what == atom("refc")) {
+            // OTP counts the live funs of this entry; beamvm keeps no such count.
+            return p->error2(atom("not_implemented"), make_tuple(*p, {atom("fun_info"), what}));
         } else return p->badarg();
     }
     return make_tuple(*p, {what, v});
