@@ -57,8 +57,13 @@ Term build_trace(Process* p, const Word* pc) {
         Term f = frame_at(p, pc, p->fargs, p->ferror_info);
         if (is_value(f)) frames.push_back(f);
     }
+    // As OTP's gather_stacktrace, a return address equal to the one just recorded is skipped:
+    // body recursion through one call site shows as a single frame.
+    const Word* prev = nullptr;
     for (Term* s = p->stop; s < p->hend && frames.size() < BACKTRACE_DEPTH; ++s) {
         if (!is_cp(*s)) continue;
+        if (cp_of(*s) == prev) continue;
+        prev = cp_of(*s);
         // A return address points after the call; the call itself carries the location.
         Term f = frame_at(p, cp_of(*s) - 1, NON_VALUE);
         if (is_value(f)) frames.push_back(f);
