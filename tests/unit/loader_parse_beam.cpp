@@ -5,7 +5,7 @@
 
 #include "loader/beam_module.hpp"
 #include "loader/generic_ops.hpp"
-#include "loader/md5.hpp"
+#include "vm/md5.hpp"
 #include "loader_test_util.hpp"
 #include "vm/atom_table.hpp"
 #include "vm/bignum.hpp"
