@@ -1,7 +1,8 @@
 // Calendar time: erlang:date/0, time/0, localtime_to_universaltime/2,
 // universaltime_to_localtime/1, universaltime_to_posixtime/1, posixtime_to_universaltime/1
-// (erts' bif.c over erl_time_sup.c). localtime/0 and universaltime/0 are in
-// bifs/system_time.cpp; localtime_to_universaltime/1 is Erlang code in OTP's erlang.beam.
+// (erts' bif.c over erl_time_sup.c), and localtime_to_universaltime/1 (Erlang in OTP's
+// erlang.erl, native here so that a failure names it with its one argument, as erl's does).
+// localtime/0 and universaltime/0 are in bifs/system_time.cpp.
 //
 // Conversions between local and universal time go through the C library (mktime, localtime_r,
 // gmtime_r), as erts does, so they follow the same TZ rules as erl on this machine. The
@@ -121,6 +122,11 @@ Term localtime_to_universaltime_2(Process* p, const Term* a) {
     return date_time_term(p, from_tm(out));
 }
 
+Term localtime_to_universaltime_1(Process* p, const Term* a) {
+    const Term args[2] = {a[0], am::undefined};
+    return localtime_to_universaltime_2(p, args);
+}
+
 Term universaltime_to_localtime_1(Process* p, const Term* a) {
     auto t = parts(a[0]);
     if (!t || !valid(*t, BASE_YEAR)) return p->badarg();
@@ -168,6 +174,7 @@ Term posixtime_to_universaltime_1(Process* p, const Term* a) {
 constexpr BifSpec table[] = {
     {"erlang", "date", 0, &date_0},
     {"erlang", "time", 0, &time_0},
+    {"erlang", "localtime_to_universaltime", 1, &localtime_to_universaltime_1},
     {"erlang", "localtime_to_universaltime", 2, &localtime_to_universaltime_2},
     {"erlang", "universaltime_to_localtime", 1, &universaltime_to_localtime_1},
     {"erlang", "universaltime_to_posixtime", 1, &universaltime_to_posixtime_1},

@@ -54,20 +54,22 @@ Term nodes_0(Process* p, const Term*) { return nodes(p, atom("visible"), NON_VAL
 Term nodes_1(Process* p, const Term* a) { return nodes(p, a[0], NON_VALUE); }
 Term nodes_2(Process* p, const Term* a) { return nodes(p, a[0], a[1]); }
 
-// Every dist_ctrl_* function starts from a distribution handle (erts_dhandle_to_dist_entry);
-// without distribution there is none, so each refuses its arguments.
+// The dist_ctrl_* functions may only be called by a connection's controlling process; with
+// no connections there is none, so each fails with notsup, as erts does for any other caller.
+// dist_ctrl_put_data/2 looks its handle up first, and there is no handle: badarg.
+Term not_dist_controller(Process* p, const Term*) { return p->error(atom("notsup")); }
 Term no_dist_handle(Process* p, const Term*) { return p->badarg(); }
 
 constexpr BifSpec table[] = {
     {"erlang", "nodes", 0, &nodes_0},
     {"erlang", "nodes", 1, &nodes_1},
     {"erlang", "nodes", 2, &nodes_2},
-    {"erlang", "dist_ctrl_input_handler", 2, &no_dist_handle},
+    {"erlang", "dist_ctrl_input_handler", 2, &not_dist_controller},
     {"erlang", "dist_ctrl_put_data", 2, &no_dist_handle},
-    {"erlang", "dist_ctrl_get_data", 1, &no_dist_handle},
-    {"erlang", "dist_ctrl_get_data_notification", 1, &no_dist_handle},
-    {"erlang", "dist_ctrl_set_opt", 3, &no_dist_handle},
-    {"erlang", "dist_ctrl_get_opt", 2, &no_dist_handle},
+    {"erlang", "dist_ctrl_get_data", 1, &not_dist_controller},
+    {"erlang", "dist_ctrl_get_data_notification", 1, &not_dist_controller},
+    {"erlang", "dist_ctrl_set_opt", 3, &not_dist_controller},
+    {"erlang", "dist_ctrl_get_opt", 2, &not_dist_controller},
 };
 
 }  // namespace

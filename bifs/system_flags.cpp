@@ -78,13 +78,25 @@ Term system_flag_2(Process* p, const Term* a) {
     if (flag == atom("min_heap_size") || flag == atom("min_bin_vheap_size")) {
         std::atomic<size_t>& field = flag == atom("min_heap_size") ? f.min_heap_size : f.min_bin_vheap_size;
         size_t words;
-        // erts rounds up to its heap size series, with no floor (0 becomes the first size).
-        if (!non_neg_small(v, &n) || !parse_heap_option(v, 0, &words)) return p->badarg();
+        if (!non_neg_small(v, &n)) return p->badarg();
+        // erts rounds up to its heap size series from its first size, 12 words; beamvm's
+        // rounding for processes starts at the default, 233.
+        if (n <= int64_t(gc::DEFAULT_MIN_HEAP)) {
+            words = 0;
+            for (size_t step : {12, 38, 51, 90, 142, 233})
+                if (!words && size_t(n) <= step) words = step;
+        } else if (!parse_heap_option(v, 0, &words)) {
+            return p->badarg();
+        }
         return make_small(SWord(field.exchange(words)));
     }
     if (flag == atom("max_heap_size")) {
-        MaxHeapSize m;
+        MaxHeapSize m, current = f.max_heap_size();
         if (!parse_max_heap_size(v, &m) || !max_heap_fits(m, f.min_heap_size.load())) return p->badarg();
+        // What the new value leaves out (a bare size, a map without kill or error_logger)
+        // keeps its current setting, as erts' erts_max_heap_size does for the system value.
+        if (!is_map(v) || !map_get(v, am::kill)) m.kill = current.kill;
+        if (!is_map(v) || !map_get(v, atom("error_logger"))) m.error_logger = current.error_logger;
         return max_heap_size_term(p, f.exchange_max_heap_size(m));
     }
     if (flag == atom("scheduler_wall_time")) return exchange_bool(p, f.scheduler_wall_time, v);

@@ -93,7 +93,17 @@ Term memory_1(Process* p, const Term* a) {
         if (is_non_value(v)) return p->badarg();
         items.push_back(make_tuple(*p, {head(l), v}));
     }
-    if (!is_nil(l)) return p->error(am::function_clause);
+    if (!is_nil(l)) {
+        // Its frame: erlang:memory_1(Tail, #memory{}), the record holding the figures.
+        Term record = make_tuple(*p, {atom("memory"), figure(p, f, atom("total")), figure(p, f, atom("processes")),
+                                      figure(p, f, atom("processes_used")), figure(p, f, atom("system")),
+                                      figure(p, f, atom("atom")), figure(p, f, atom("atom_used")),
+                                      figure(p, f, atom("binary")), figure(p, f, atom("code")), figure(p, f, atom("ets"))});
+        Term args[2] = {l, record};
+        p->error(am::function_clause);
+        p->ftop = make_tuple(*p, {am::erlang, atom("memory_1"), make_list_from(*p, args, 2), NIL});
+        return NON_VALUE;
+    }
     return make_list_from(*p, items.data(), items.size());
 }
 

@@ -56,7 +56,8 @@ Term build_trace(Process* p, const Word* pc) {
         Term f = frame_at(p, pc, p->fargs, p->ferror_info);
         if (is_value(f)) frames.push_back(f);
     }
-    size_t depth = system_flags().backtrace_depth.load(std::memory_order_relaxed);
+    // A depth of 0 still keeps the first frame, as erl does.
+    size_t depth = std::max<size_t>(1, system_flags().backtrace_depth.load(std::memory_order_relaxed));
     for (Term* s = p->stop; s < p->hend && frames.size() < depth; ++s) {
         if (!is_cp(*s)) continue;
         // A return address points after the call; the call itself carries the location.

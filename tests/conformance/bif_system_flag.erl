@@ -54,7 +54,7 @@ main() ->
          {trace_control_word, 1 bsl 32},
          {sequential_tracer, false}, {sequential_tracer, x}, {reset_seq_trace, x},
          {multi_scheduling, unblock}, {multi_scheduling, unblock_normal}, {multi_scheduling, x},
-         {system_logger, x}, {foo, 1}, {1, 1}, {"a", b}, {self(), x}],
+         {system_logger, x}, {foo, 1}, {1, 1}, {"a", b}, {1.5, x}],
     [io:format("~w ~w -> ~w~n", [F, V, outcome(F, V)]) || {F, V} <- Flags],
     %% backtrace_depth shortens and lengthens stack traces.
     io:format("trace ~w~n", [trace_length()]),
