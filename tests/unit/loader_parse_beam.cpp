@@ -45,6 +45,26 @@ TEST_CASE("md5 known answers (RFC 1321)", "[loader]") {
                                                       107, 139, 168});
 }
 
+// erlang:md5_update/2 hands the state to Erlang between pieces: saving and restoring it in
+// OTP's 88-byte layout must not change the digest, whatever the cuts.
+TEST_CASE("md5 context saved and restored between pieces", "[loader]") {
+    std::string input;
+    for (int i = 0; i < 300; ++i) input.push_back(char(i * 7));
+    const auto* bytes = reinterpret_cast<const uint8_t*>(input.data());
+    for (size_t cut : {0, 1, 63, 64, 65, 100, 200, 299}) {
+        Md5 first;
+        first.update({bytes, cut});
+        uint8_t ctx[Md5::CONTEXT_BYTES];
+        first.save(ctx);
+        CHECK(ctx[16] == uint8_t((cut * 8) & 0xff));  // count[0] is the length in bits
+        Md5 rest = Md5::restore(ctx);
+        rest.update({bytes + cut, input.size() - cut});
+        std::vector<uint8_t> out(16);
+        rest.finish(out.data());
+        CHECK(out == md5_of(input));
+    }
+}
+
 TEST_CASE("parse the fixture module", "[loader]") {
     auto bytes = test::fixture_beam("loader_sample");
     REQUIRE(!bytes.empty());
