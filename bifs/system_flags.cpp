@@ -5,8 +5,9 @@
 // min_bin_vheap_size, fullsweep_after, max_heap_size: spawn reads vm/system_flags.hpp).
 // Flags with nothing to act on in beamvm yet (scheduler_wall_time, microstate_accounting,
 // trace_control_word, outstanding_system_requests_limit, system_logger, scheduling_statistics)
-// are kept and answered as erl does. What beamvm cannot do says so: taking schedulers offline,
-// blocking multi-scheduling, a sequential tracer, allocator and CPU-topology settings raise
+// are kept and answered as erl does; erts_alloc answers notsup, as erl does for every
+// parameter of a default node. What beamvm cannot do says so: taking schedulers offline,
+// blocking multi-scheduling, a sequential tracer, binding schedulers and CPU topologies raise
 // {not_implemented, ...}. An unknown flag is badarg with `cause => badopt` in its error_info,
 // as erl's.
 #include <cstdio>
@@ -142,10 +143,38 @@ Term system_flag_2(Process* p, const Term* a) {
         Word old = f.system_logger.exchange(v.raw);
         return old ? Term{old} : atom("logger");
     }
-    if (flag == atom("erts_alloc") || flag == atom("scheduler_bind_type") || flag == atom("cpu_topology") ||
-        flag == atom("internal_cpu_topology")) {
-        // erl refuses malformed values with badarg; beamvm has none of these to set.
-        return not_implemented(p, std::string(atom_name(flag)).c_str());
+    if (flag == atom("erts_alloc")) {
+        // {Allocator, Parameter, Integer} naming one of erts' allocators: erl answers notsup
+        // for every parameter on a default node, and beamvm has none of them to tune.
+        static const char* allocators[] = {"sys_alloc", "temp_alloc", "sl_alloc", "std_alloc", "ll_alloc",
+                                           "eheap_alloc", "ets_alloc", "fix_alloc", "literal_alloc",
+                                           "binary_alloc", "driver_alloc", "test_alloc"};
+        if (!is_tuple(v) || tuple_arity(v) != 3 || !is_atom(tuple_elem(v, 0)) || !is_atom(tuple_elem(v, 1)) ||
+            !is_integer(tuple_elem(v, 2)))
+            return p->badarg();
+        for (const char* name : allocators)
+            if (tuple_elem(v, 0) == atom(name)) return atom("notsup");
+        return p->badarg();
+    }
+    if (flag == atom("scheduler_bind_type")) {
+        static const char* types[] = {"default_bind", "spread", "processor_spread", "thread_spread",
+                                      "thread_no_node_processor_spread", "no_node_processor_spread",
+                                      "no_node_thread_spread", "no_spread", "unbound"};
+        for (const char* name : types)
+            if (v == atom(name)) return not_implemented(p, "scheduler_bind_type");
+        return p->badarg();
+    }
+    if (flag == atom("cpu_topology") || flag == atom("internal_cpu_topology")) {
+        // A topology is `undefined` or a list (whose elements erl checks further).
+        if (v == am::undefined || is_list(v)) return not_implemented(p, std::string(atom_name(flag)).c_str());
+        if (flag == atom("internal_cpu_topology")) return p->badarg();
+        // erts hands cpu_topology to erlang:set_cpu_topology/1, which is what fails in erl.
+        p->error(am::badarg);
+        Term info = map_from_pairs(*p, {{am::module, am::erl_erts_errors}});
+        Term item = make_tuple(*p, {am::error_info, info});
+        p->ftop = make_tuple(*p, {am::erlang, atom("set_cpu_topology"), make_list_from(*p, &v, 1),
+                                  make_list_from(*p, &item, 1)});
+        return NON_VALUE;
     }
     return badopt(p, a);
 }

@@ -54,8 +54,24 @@ main() ->
          {trace_control_word, 1 bsl 32},
          {sequential_tracer, false}, {sequential_tracer, x}, {reset_seq_trace, x},
          {multi_scheduling, unblock}, {multi_scheduling, unblock_normal}, {multi_scheduling, x},
-         {system_logger, x}, {foo, 1}, {1, 1}, {"a", b}, {1.5, x}],
+         {system_logger, x}, {foo, 1}, {1, 1}, {"a", b}, {1.5, x},
+         {erts_alloc, {binary_alloc, sbct, 1000}}, {erts_alloc, {foo_alloc, sbct, 1}},
+         {erts_alloc, {binary_alloc, foo, 1}}, {erts_alloc, {exec_alloc, sbct, 1}},
+         {erts_alloc, {sys_alloc, sbct, 1}}, {erts_alloc, {sys_alloc, sbct, a}}, {erts_alloc, x},
+         {internal_cpu_topology, 1}],
+    %% (scheduler_bind_type and cpu_topology are left out: erl's logger prints a deprecation
+    %% warning for them at a moment of its own.)
     [io:format("~w ~w -> ~w~n", [F, V, outcome(F, V)]) || {F, V} <- Flags],
+    %% Hostile values for every flag that cannot be set to them (system_logger and
+    %% sequential_tracer would take a pid as a new receiver of system events).
+    Hostile = [a, -1, 1 bsl 70, 1.5, [a | b], <<1:3>>, make_ref(), #{a => 1}, fun() -> ok end,
+               {1, 2}, [], "abc", {a, b, c}, #{size => -1}, #{size => 1 bsl 70}],
+    [io:format("~w ~w -> ~w~n", [F, I, outcome(F, V)])
+     || F <- [backtrace_depth, fullsweep_after, min_heap_size, min_bin_vheap_size, max_heap_size,
+              scheduler_wall_time, microstate_accounting, schedulers_online, dirty_cpu_schedulers_online,
+              multi_scheduling, time_offset, outstanding_system_requests_limit, scheduling_statistics,
+              trace_control_word, debug_flags, reset_seq_trace, erts_alloc],
+        {I, V} <- lists:zip(lists:seq(1, length(Hostile)), Hostile)],
     %% backtrace_depth shortens and lengthens stack traces.
     io:format("trace ~w~n", [trace_length()]),
     Old = erlang:system_flag(backtrace_depth, 3),
