@@ -20,10 +20,11 @@ namespace {
 
 constexpr size_t CHKSUM_BUDGET = 100;  // bytes per slice in erts' md5_1/md5_update_2
 
-// The updates OTP would make for `t`, in order; false if `t` is not iodata (a bitstring that
-// is not whole bytes, an element that is neither a byte, a binary nor a list, an improper tail
-// that is not a binary). Checked in full before any update, so nothing is half-fed.
-bool cut_iodata(Term t, std::vector<std::string>& chunks) {
+// Walks `t` as OTP's do_chksum does and calls emit(bytes) for each MD5 update it would make;
+// false if `t` is not iodata (a bitstring that is not whole bytes, an element that is neither
+// a byte, a binary nor a list, an improper tail that is not a binary).
+template <class Emit>
+bool cut_iodata(Term t, Emit emit) {
     size_t budget = CHKSUM_BUDGET;
     std::string run;
     auto spend = [&](size_t n) {
@@ -31,7 +32,7 @@ bool cut_iodata(Term t, std::vector<std::string>& chunks) {
         if (budget == 0) budget = CHKSUM_BUDGET;  // a trap: the next slice starts afresh
     };
     auto flush = [&] {
-        if (!run.empty()) chunks.push_back(std::move(run));
+        if (!run.empty()) emit(std::string_view(run));
         run.clear();
     };
     auto binary = [&](Term b) {
@@ -42,7 +43,7 @@ bool cut_iodata(Term t, std::vector<std::string>& chunks) {
         std::string_view bytes = binary_bytes(b, scratch);
         do {
             size_t take = std::min(bytes.size(), budget);
-            chunks.emplace_back(bytes.substr(0, take));
+            emit(bytes.substr(0, take));
             bytes.remove_prefix(take);
             spend(take);
         } while (!bytes.empty());
@@ -78,11 +79,11 @@ bool cut_iodata(Term t, std::vector<std::string>& chunks) {
     return true;
 }
 
+// Checked in full before any update (a first walk that only validates), so a failure
+// leaves nothing half-fed and valid input is not copied.
 bool feed_iodata(Md5& md5, Term t) {
-    std::vector<std::string> chunks;
-    if (!cut_iodata(t, chunks)) return false;
-    for (const std::string& c : chunks)
-        md5.update({reinterpret_cast<const uint8_t*>(c.data()), c.size()});
+    if (!cut_iodata(t, [](std::string_view) {})) return false;
+    cut_iodata(t, [&](std::string_view c) { md5.update({reinterpret_cast<const uint8_t*>(c.data()), c.size()}); });
     return true;
 }
 
