@@ -15,6 +15,7 @@
 
 #include "bifs/bif_families.hpp"
 #include "bifs/bif_util.hpp"
+#include "bifs/system_flags.hpp"
 #include "bifs/system_heap_options.hpp"
 #include "vm/gc_options.hpp"
 #include "vm/map.hpp"
@@ -178,6 +179,32 @@ Term system_flag_2(Process* p, const Term* a) {
     }
     return badopt(p, a);
 }
+
+}  // namespace
+
+Term system_flag_info(Process* p, Term item) {
+    SystemFlags& f = system_flags();
+    auto tagged = [&](Term v) { return make_tuple(*p, {item, v}); };
+    if (item == atom("min_heap_size")) return tagged(make_small(SWord(f.min_heap_size.load())));
+    if (item == atom("min_bin_vheap_size")) return tagged(make_small(SWord(f.min_bin_vheap_size.load())));
+    if (item == atom("fullsweep_after")) return tagged(make_small(f.fullsweep_after.load()));
+    if (item == atom("max_heap_size")) return max_heap_size_term(p, f.max_heap_size());
+    if (item == atom("outstanding_system_requests_limit")) {
+        uint64_t n = f.outstanding_system_requests_limit.load();
+        return make_small(SWord(n ? n : uint64_t(2 * scheduler_count(p))));
+    }
+    if (item == atom("trace_control_word")) return make_small(f.trace_control_word.load());
+    if (item == atom("sequential_tracer")) return tagged(am::false_);
+    if (item == atom("dist_ctrl")) return NIL;  // no connections
+    if (item == atom("scheduler_bind_type")) return atom("unbound");
+    if (item == atom("system_logger")) {
+        Word w = f.system_logger.load();
+        return w ? Term{w} : atom("logger");
+    }
+    return NON_VALUE;
+}
+
+namespace {
 
 constexpr BifSpec table[] = {
     {"erlang", "system_flag", 2, &system_flag_2},

@@ -72,6 +72,11 @@ main() ->
               multi_scheduling, time_offset, outstanding_system_requests_limit, scheduling_statistics,
               trace_control_word, debug_flags, reset_seq_trace, erts_alloc],
         {I, V} <- lists:zip(lists:seq(1, length(Hostile)), Hostile)],
+    Info = fun() -> [erlang:system_info(I) || I <- [min_heap_size, min_bin_vheap_size, fullsweep_after, max_heap_size,
+                                                    outstanding_system_requests_limit, trace_control_word,
+                                                    sequential_tracer, dist_ctrl, scheduler_bind_type]]
+           end,
+    io:format("system_info ~w~n", [Info()]),
     %% backtrace_depth shortens and lengthens stack traces.
     io:format("trace ~w~n", [trace_length()]),
     Old = erlang:system_flag(backtrace_depth, 3),
@@ -88,6 +93,7 @@ main() ->
     erlang:system_flag(fullsweep_after, 10),
     erlang:system_flag(max_heap_size, #{size => 100000, kill => false}),
     io:format("spawned ~w~n", [spawned_heap_options()]),
+    io:format("system_info ~w~n", [Info()]),
     P = spawn_opt(fun() -> receive stop -> ok end end, [{min_heap_size, 5000}, {fullsweep_after, 3}]),
     io:format("spawn_opt ~w~n", [process_info(P, [min_heap_size, fullsweep_after, max_heap_size])]),
     P ! stop,
