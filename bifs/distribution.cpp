@@ -1,5 +1,5 @@
-// Distribution as a node that is not alive sees it: erlang:nodes/0,1,2 and the
-// dist_ctrl_* functions of alternative carriers (erts' dist.c). beamvm has no distribution
+// Distribution as a node that is not alive sees it: erlang:nodes/0,1,2, monitor_node/2,3,
+// dist_get_stat/1 and the dist_ctrl_* functions of alternative carriers (erts' dist.c). beamvm has no distribution
 // (docs/architecture.md), so the only node there is is this one, nonode@nohost, which
 // nodes/1,2 list when asked for `this` or `known`; node/0,1 are in bifs/misc.cpp.
 #include "bifs/bif_families.hpp"
@@ -50,13 +50,30 @@ Term nodes(Process* p, Term types, Term options) {
     return make_list_from(*p, &entry, 1);
 }
 
+// monitor_node(Node, Flag[, Options]): options are checked first (only
+// allow_passive_connect, else badarg with cause badopt), then Node; any node but this one
+// needs distribution (notalive). Monitoring this node is accepted and never fires.
+Term monitor_node(Process* p, const Term* a, unsigned arity) {
+    Term opts = arity == 3 ? a[2] : NIL;
+    for (; is_list(opts); opts = tail(opts))
+        if (head(opts) != atom("allow_passive_connect")) return badarg_with_cause(p, "monitor_node", a, arity, atom("badopt"));
+    if (!is_nil(opts)) return badarg_with_cause(p, "monitor_node", a, arity, atom("badopt"));
+    if (!is_atom(a[0])) return p->badarg();
+    if (a[0] != am::nonode_at_nohost) return p->error(atom("notalive"));
+    if (!is_boolean_atom(a[1])) return p->badarg();
+    return am::true_;
+}
+Term monitor_node_2(Process* p, const Term* a) { return monitor_node(p, a, 2); }
+Term monitor_node_3(Process* p, const Term* a) { return monitor_node(p, a, 3); }
+
 Term nodes_0(Process* p, const Term*) { return nodes(p, atom("visible"), NON_VALUE); }
 Term nodes_1(Process* p, const Term* a) { return nodes(p, a[0], NON_VALUE); }
 Term nodes_2(Process* p, const Term* a) { return nodes(p, a[0], a[1]); }
 
 // The dist_ctrl_* functions may only be called by a connection's controlling process; with
 // no connections there is none, so each fails with notsup, as erts does for any other caller.
-// dist_ctrl_put_data/2 looks its handle up first, and there is no handle: badarg.
+// dist_ctrl_put_data/2 and dist_get_stat/1 look their handle up first, and there is no
+// handle: badarg.
 Term not_dist_controller(Process* p, const Term*) { return p->error(atom("notsup")); }
 Term no_dist_handle(Process* p, const Term*) { return p->badarg(); }
 
@@ -64,6 +81,9 @@ constexpr BifSpec table[] = {
     {"erlang", "nodes", 0, &nodes_0},
     {"erlang", "nodes", 1, &nodes_1},
     {"erlang", "nodes", 2, &nodes_2},
+    {"erlang", "monitor_node", 2, &monitor_node_2},
+    {"erlang", "monitor_node", 3, &monitor_node_3},
+    {"erlang", "dist_get_stat", 1, &no_dist_handle},
     {"erlang", "dist_ctrl_input_handler", 2, &not_dist_controller},
     {"erlang", "dist_ctrl_put_data", 2, &no_dist_handle},
     {"erlang", "dist_ctrl_get_data", 1, &not_dist_controller},

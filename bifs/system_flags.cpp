@@ -33,15 +33,6 @@ Term not_implemented(Process* p, const char* what) {
     return p->error(make_tuple(*p, {atom("not_implemented"), atom(what)}));
 }
 
-// badarg whose error_info says the flag is unknown, as erts' EXF_HAS_EXT_INFO with badopt.
-Term badopt(Process* p, const Term* a) {
-    p->error(am::badarg);
-    Term info = map_from_pairs(*p, {{atom("cause"), atom("badopt")}, {am::module, am::erl_erts_errors}});
-    Term item = make_tuple(*p, {am::error_info, info});
-    p->ftop = make_tuple(*p, {am::erlang, atom("system_flag"), make_list_from(*p, a, 2), make_list_from(*p, &item, 1)});
-    return NON_VALUE;
-}
-
 bool non_neg_small(Term t, int64_t* out) {
     if (!is_small(t) || small_value(t) < 0) return false;
     *out = small_value(t);
@@ -177,7 +168,7 @@ Term system_flag_2(Process* p, const Term* a) {
                                   make_list_from(*p, &item, 1)});
         return NON_VALUE;
     }
-    return badopt(p, a);
+    return badarg_with_cause(p, "system_flag", a, 2, atom("badopt"));
 }
 
 }  // namespace

@@ -106,6 +106,12 @@ main() ->
                       {dist_ctrl_get_data, [a]}, {dist_ctrl_get_data_notification, [make_ref()]},
                       {dist_ctrl_set_opt, [a, get_size, true]}, {dist_ctrl_get_opt, [self(), get_size]}]],
 
+    [io:format("monitor_node ~w ~w -> ~w~n", [N, B, outcome(monitor_node, [N, B])])
+     || N <- [foo@bar, nonode@nohost, 1, "a"], B <- [true, false, x]],
+    [io:format("monitor_node ~w ~w ~w -> ~w~n", [N, B, O, outcome(monitor_node, [N, B, O])])
+     || N <- [foo@bar, nonode@nohost, 1], B <- [true, x], O <- [[], [allow_passive_connect], [x], [a | b], x]],
+    io:format("dist_get_stat ~w~n", [[outcome(dist_get_stat, [A]) || A <- [a, make_ref(), self()]]]),
+    io:format("no nodedown ~w~n", [receive {nodedown, _} = M -> M after 0 -> none end]),
     %% Operators as functions.
     Dests = [self(), a, -1, {1, 2}, [], {a, nonode@nohost}, {a, b}, "a", <<"a">>],
     [io:format("'!' ~w -> ~w~n", [I, outcome('!', [D, msg])]) || {I, D} <- numbered(Dests)],
