@@ -30,6 +30,7 @@ std::span<const BifSpec> unicode_bifs();       // bifs/unicode.cpp
 std::span<const BifSpec> string_prefix_bifs(); // bifs/string_prefix.cpp
 std::span<const BifSpec> convert_ids_bifs();   // bifs/convert_ids.cpp
 std::span<const BifSpec> md5_bifs();           // bifs/md5.cpp
+std::span<const BifSpec> checksums_bifs();     // bifs/checksums.cpp
 std::span<const BifSpec> calendar_bifs();      // bifs/calendar.cpp
 std::span<const BifSpec> dtrace_tags_bifs();   // bifs/dtrace_tags.cpp
 std::span<const BifSpec> iolist_iovec_bifs();  // bifs/iolist_iovec.cpp
@@ -42,7 +43,7 @@ inline constexpr std::span<const BifSpec> (*sequential_bif_families[])() = {
     lists_bifs,       atoms_bifs,       convert_int_bifs,  convert_float_bifs,
     convert_bin_bifs, binaries_bifs,    maps_bifs,         misc_bifs,        pdict_bifs,
     hash_bifs,        phash_bifs,       map_iter_bifs,     ext_iovec_bifs,   binary_search_bifs,
-    unicode_bifs,     string_prefix_bifs, convert_ids_bifs,  md5_bifs,         calendar_bifs,
+    unicode_bifs,     string_prefix_bifs, convert_ids_bifs,  md5_bifs,         checksums_bifs,   calendar_bifs,
     dtrace_tags_bifs, iolist_iovec_bifs, reductions_bifs,  distribution_bifs,
 };
 std::span<const BifSpec> system_bifs();        // bifs/system.cpp (needs the VM: beam_runtime)

@@ -1,4 +1,4 @@
-%% erlang:md5/1, md5_init/0, md5_update/2, md5_final/1 (contexts printed with every byte
+%% erlang:crc32/1,2, adler32/1,2 and their combine/3, erlang:md5/1, md5_init/0, md5_update/2, md5_final/1 (contexts printed with every byte
 %% that has been written: their buffer bytes depend on how the input was cut; erl leaves the
 %% buffer of md5_init/0 uninitialised, so bytes not yet written are left out), memory/0,1 (shapes and invariants, as the
 %% figures differ between VMs), iolist_to_iovec/1 (which binaries come out), the dt_*
@@ -57,6 +57,20 @@ main() ->
     [io:format("md5_update ~w -> ~w~n", [I, outcome(md5_update, [A, "abc"])]) || {I, A} <- numbered(hostile())],
     [io:format("md5_final ~w -> ~w~n", [I, outcome(md5_final, [A])]) || {I, A} <- numbered(hostile())],
     io:format("short context ~w~n", [outcome(md5_final, [binary:part(Ctx0, 0, 87)])]),
+
+    %% CRC-32 and Adler-32, whole and in two parts joined.
+    [io:format("crc ~w ~w ~w~n", [I, erlang:crc32(In), erlang:adler32(In)]) || {I, In} <- numbered(md5_inputs())],
+    Sums = [{erlang:crc32(erlang:crc32(A), B), erlang:adler32(erlang:adler32(A), B),
+             erlang:crc32_combine(erlang:crc32(A), erlang:crc32(B), iolist_size(B)),
+             erlang:adler32_combine(erlang:adler32(A), erlang:adler32(B), iolist_size(B))}
+            || {A, B} <- [{"abc", "def"}, {<<>>, "x"}, {lists:seq(1, 200), <<"tail">>}]],
+    io:format("crc parts ~w~n", [Sums]),
+    [io:format("~w ~w -> ~w~n", [F, I, outcome(F, [A])]) || F <- [crc32, adler32], {I, A} <- numbered(hostile())],
+    [io:format("~w/2 ~w -> ~w~n", [F, I, outcome(F, [A, "abc"])]) || F <- [crc32, adler32], {I, A} <- numbered(hostile() ++ [0, 1 bsl 32, (1 bsl 32) - 1])],
+    [io:format("~w ~w -> ~w~n", [F, Args, outcome(F, Args)])
+     || F <- [crc32_combine, adler32_combine],
+        Args <- [[0, 0, 0], [1, 2, 3], [(1 bsl 32) - 1, (1 bsl 32) - 1, (1 bsl 32) - 1], [1 bsl 32, 0, 0], [0, -1, 0],
+                 [0, 0, 1 bsl 32], [a, 0, 0], [0, 0, 1.0]]],
 
     %% memory/0,1: OTP's keys in OTP's order, non-negative integers, consistent figures.
     M = erlang:memory(),
