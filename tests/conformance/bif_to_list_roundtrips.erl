@@ -61,6 +61,10 @@ main() ->
                                              end]) || S <- RefTexts],
     R1 = list_to_ref("#Ref<0.1.0.3>"),
     io:format("parsed refs equal ~w ~w~n", [R1 =:= list_to_ref("#Ref<0.001.0.3>"), R1 =:= make_ref()]),
+    %% display_string/1 writes to stderr (not compared); its answer and refusals are.
+    [io:format("display_string ~w -> ~w~n", [I, outcome(display_string, [A])])
+     || {I, A} <- lists:zip(lists:seq(1, 8), [a, "", [a], [16#110000], [16#D800], <<"x">>, [$a | $b], [$h, 233, 8364, $\n]])],
+    io:format("display_nl ~w~n", [outcome(display_nl, [])]),
     %% Funs.
     Y = length(Refs),
     Funs = [fun() -> ok end, fun(X) -> X + Y end, fun(A, B) -> {A, B, Y} end, fun ?MODULE:named/1,
