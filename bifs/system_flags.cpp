@@ -11,13 +11,11 @@
 // {not_implemented, ...}. An unknown flag is badarg with `cause => badopt` in its error_info,
 // as erl's.
 #include <cstdio>
-#include <thread>
 
 #include "bifs/bif_families.hpp"
 #include "bifs/bif_util.hpp"
 #include "bifs/system_flags.hpp"
 #include "bifs/system_heap_options.hpp"
-#include "vm/gc_options.hpp"
 #include "vm/map.hpp"
 #include "vm/system_flags.hpp"
 #include "vm/vm.hpp"
