@@ -28,6 +28,14 @@ std::span<const BifSpec> ext_iovec_bifs();     // bifs/ext_iovec.cpp
 std::span<const BifSpec> binary_search_bifs(); // bifs/binary_search.cpp
 std::span<const BifSpec> unicode_bifs();       // bifs/unicode.cpp
 std::span<const BifSpec> string_prefix_bifs(); // bifs/string_prefix.cpp
+std::span<const BifSpec> convert_ids_bifs();   // bifs/convert_ids.cpp
+std::span<const BifSpec> md5_bifs();           // bifs/md5.cpp
+std::span<const BifSpec> checksums_bifs();     // bifs/checksums.cpp
+std::span<const BifSpec> calendar_bifs();      // bifs/calendar.cpp
+std::span<const BifSpec> dtrace_tags_bifs();   // bifs/dtrace_tags.cpp
+std::span<const BifSpec> iolist_iovec_bifs();  // bifs/iolist_iovec.cpp
+std::span<const BifSpec> reductions_bifs();    // bifs/reductions.cpp
+std::span<const BifSpec> distribution_bifs();  // bifs/distribution.cpp
 
 // The families above that need only a process and term services (library beam_bifs).
 inline constexpr std::span<const BifSpec> (*sequential_bif_families[])() = {
@@ -35,7 +43,8 @@ inline constexpr std::span<const BifSpec> (*sequential_bif_families[])() = {
     lists_bifs,       atoms_bifs,       convert_int_bifs,  convert_float_bifs,
     convert_bin_bifs, binaries_bifs,    maps_bifs,         misc_bifs,        pdict_bifs,
     hash_bifs,        phash_bifs,       map_iter_bifs,     ext_iovec_bifs,   binary_search_bifs,
-    unicode_bifs,     string_prefix_bifs,
+    unicode_bifs,     string_prefix_bifs, convert_ids_bifs,  md5_bifs,         checksums_bifs,   calendar_bifs,
+    dtrace_tags_bifs, iolist_iovec_bifs, reductions_bifs,  distribution_bifs,
 };
 std::span<const BifSpec> system_bifs();        // bifs/system.cpp (needs the VM: beam_runtime)
 std::span<const BifSpec> process_bifs();       // bifs/system_processes.cpp (beam_runtime)
@@ -49,5 +58,8 @@ std::span<const BifSpec> process_flag_bifs();  // bifs/system_process_flags.cpp 
 std::span<const BifSpec> persistent_term_bifs(); // bifs/system_persistent.cpp (beam_runtime)
 std::span<const BifSpec> os_bifs();            // bifs/system_os.cpp (beam_runtime)
 std::span<const BifSpec> namespace_bifs();     // bifs/system_namespaces.cpp (beam_runtime)
+std::span<const BifSpec> operator_function_bifs(); // bifs/system_operator_functions.cpp (beam_runtime)
+std::span<const BifSpec> memory_bifs();        // bifs/system_memory.cpp (beam_runtime)
+std::span<const BifSpec> system_flag_bifs();   // bifs/system_flags.cpp (beam_runtime)
 
 }  // namespace beam

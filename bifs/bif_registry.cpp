@@ -38,6 +38,9 @@ struct Registry {
         add(persistent_term_bifs());
         add(os_bifs());
         add(namespace_bifs());
+        add(operator_function_bifs());
+        add(memory_bifs());
+        add(system_flag_bifs());
     }
 
     void add(std::span<const BifSpec> specs) {

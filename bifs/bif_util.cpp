@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "vm/bignum.hpp"
+#include "vm/map.hpp"
 
 namespace beam {
 
@@ -130,6 +131,15 @@ Term make_byte_list(TermAllocator& a, const uint8_t* bytes, size_t n, Term tail_
     Term result = tail_term;
     for (size_t i = n; i-- > 0;) result = cons_at(hp + 2 * i, make_small(bytes[i]), result);
     return result;
+}
+
+Term badarg_with_cause(Process* p, std::string_view name, const Term* args, unsigned arity, Term cause) {
+    p->error(am::badarg);
+    Term info = map_from_pairs(*p, {{atom("cause"), cause}, {am::module, am::erl_erts_errors}});
+    Term item = make_tuple(*p, {am::error_info, info});
+    // A prebuilt first frame: the interpreter then adds no frame of its own for the BIF.
+    p->ftop = make_tuple(*p, {am::erlang, atom(name), make_list_from(*p, args, arity), make_list_from(*p, &item, 1)});
+    return NON_VALUE;
 }
 
 }  // namespace beam

@@ -11,6 +11,7 @@
 
 #include "vm/atom_table.hpp"
 #include "vm/heap.hpp"
+#include "vm/process.hpp"
 #include "vm/term.hpp"
 
 namespace beam {
@@ -45,5 +46,10 @@ Term make_byte_list(TermAllocator& a, const uint8_t* bytes, size_t n, Term tail 
 inline Term make_string(TermAllocator& a, std::string_view s) {
     return make_byte_list(a, reinterpret_cast<const uint8_t*>(s.data()), s.size());
 }
+
+// badarg from erlang:Name(Args...) whose error_info carries `cause` (erts' EXF_HAS_EXT_INFO
+// with p->fvalue set, e.g. badopt for an unknown option), as erl_erts_errors explains it.
+// Returns NON_VALUE: the BIF returns it as its result.
+Term badarg_with_cause(Process* p, std::string_view name, const Term* args, unsigned arity, Term cause);
 
 }  // namespace beam

@@ -1,4 +1,4 @@
-// erlang:display/1, make_ref/0, error/1,2,3, exit/1, throw/1, node/0,1, unique_integer/0,1.
+// erlang:display/1, display_string/1, display_nl/0, make_ref/0, error/1,2,3, exit/1, throw/1, node/0,1, unique_integer/0,1.
 #include <atomic>
 #include <cstdio>
 #include <string>
@@ -20,6 +20,19 @@ Term display_1(Process*, const Term* a) {
     text += "\r\n";
     std::fwrite(text.data(), 1, text.size(), stdout);
     std::fflush(stdout);
+    return am::true_;
+}
+
+// display_string/1 and display_nl/0 write to stderr, as erts does: a flat list of code points
+// (UTF-8 encoded), or badarg.
+Term display_string_1(Process* p, const Term* a) {
+    auto text = char_list_to_utf8(a[0]);
+    if (!text) return p->badarg();
+    std::fwrite(text->data(), 1, text->size(), stderr);
+    return am::true_;
+}
+Term display_nl_0(Process*, const Term*) {
+    std::fputc('\n', stderr);
     return am::true_;
 }
 
@@ -87,6 +100,8 @@ Term unique_integer_1(Process* p, const Term* a) { return unique_integer(p, a[0]
 
 constexpr BifSpec table[] = {
     {"erlang", "display", 1, &display_1},
+    {"erlang", "display_string", 1, &display_string_1},
+    {"erlang", "display_nl", 0, &display_nl_0},
     {"erlang", "make_ref", 0, &make_ref_0},
     {"erlang", "pid_to_list", 1, &pid_to_list_1},
     {"erlang", "error", 1, &error_1},

@@ -6,6 +6,7 @@
 #include "bifs/bif_families.hpp"
 #include "bifs/bif_util.hpp"
 #include "vm/bignum.hpp"
+#include "bifs/system_flags.hpp"
 #include "vm/binary.hpp"
 #include "vm/module.hpp"
 #include "vm/vm.hpp"
@@ -143,6 +144,7 @@ Term system_info_1(Process* p, const Term* a) {
     if (what == atom("build_type")) return atom("opt");
     if (what == atom("kernel_poll")) return am::false_;
     if (what == atom("creation")) return make_small(0);
+    if (Term v = system_flag_info(p, what); is_value(v)) return v;
     return p->badarg();
 }
 

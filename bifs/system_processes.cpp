@@ -10,6 +10,7 @@
 #include "scheduler/signals.hpp"
 #include "vm/gc_options.hpp"
 #include "vm/gc_internal.hpp"
+#include "vm/system_flags.hpp"
 #include "vm/interp_support.hpp"
 #include "vm/module.hpp"
 #include "vm/term_order.hpp"
@@ -24,9 +25,10 @@ struct SpawnOpts {
     bool link = false;
     bool monitor = false;
     int prio = 2;
-    size_t min_heap = gc::DEFAULT_MIN_HEAP;  // rounded as OTP does
-    MaxHeapSize max_heap;
-    uint32_t fullsweep_after = DEFAULT_FULLSWEEP_AFTER;
+    // Unless given, the system's defaults (erlang:system_flag/2, vm/system_flags.hpp).
+    size_t min_heap = system_flags().min_heap_size.load(std::memory_order_relaxed);  // rounded as OTP does
+    MaxHeapSize max_heap = system_flags().max_heap_size();
+    uint32_t fullsweep_after = system_flags().fullsweep_after.load(std::memory_order_relaxed);
     bool message_queue_off_heap = false;
     Namespace* ns = nullptr;  // where the child runs: the parent's unless beamvm:namespace_spawn
 };

@@ -85,11 +85,21 @@ Term now_0(Process* p, const Term*) {
     } while (!last_now_us.compare_exchange_weak(last, next, std::memory_order_relaxed));
     return timestamp_term(p, next);
 }
+
+// erlang:convert_time_unit/3 is Erlang code in OTP's erlang.erl: a unit is a named one or
+// any positive integer (bignums too), Time any integer, and the result is rounded towards
+// negative infinity; whatever else makes its arithmetic fail there becomes badarg.
+Term convert_unit(Process* p, Term u) {
+    if (int64_t parts = unit_parts(u); parts && is_atom(u)) return make_integer(*p, parts);
+    if (is_integer(u) && int_sign(u) > 0) return u;
+    return NON_VALUE;
+}
 Term convert_time_unit_3(Process* p, const Term* a) {
-    int64_t from = unit_parts(a[1]), to = unit_parts(a[2]);
-    auto v = int_to_int64(a[0]);
-    if (!is_integer(a[0]) || !from || !to || !v) return p->badarg();
-    return int_term(p, convert(*v, from, to));
+    Term time = a[0], from = convert_unit(p, a[1]), to = convert_unit(p, a[2]);
+    if (!is_integer(time) || is_non_value(from) || is_non_value(to)) return p->badarg();
+    Term scaled = int_mul(*p, to, time);
+    if (int_sign(time) < 0) scaled = int_sub(*p, scaled, int_sub(*p, from, make_small(1)));
+    return int_div(*p, scaled, from);
 }
 
 Term make_date_time(Process* p, const std::tm& t) {

@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include "loader/beam_module.hpp"
-#include "loader/md5.hpp"
+#include "vm/md5.hpp"
 #include "loader/parse_context.hpp"
 
 namespace beam::loader {

@@ -25,6 +25,7 @@ std::optional<Term> AtomTable::intern(std::string_view utf8) {
     if (!block) block = new Entry[BLOCK];
     Entry& e = block[n % BLOCK];
     e.text.assign(utf8);
+    if (e.text.capacity() > std::string().capacity()) name_bytes_ += e.text.capacity() + 1;
     index_.emplace(std::string_view(e.text), uint32_t(n));
     count_.store(n + 1, std::memory_order_release);
     return make_atom(uint32_t(n));
@@ -34,6 +35,16 @@ std::optional<Term> AtomTable::find(std::string_view utf8) const {
     std::lock_guard lock(mutex_);
     if (auto it = index_.find(utf8); it != index_.end()) return make_atom(it->second);
     return std::nullopt;
+}
+
+AtomTable::Memory AtomTable::memory() const {
+    std::lock_guard lock(mutex_);
+    size_t n = count_.load(std::memory_order_relaxed);
+    size_t blocks = (n + BLOCK - 1) / BLOCK;
+    // An index node holds the key, the value, the next pointer and the cached hash.
+    size_t node = sizeof(std::string_view) + sizeof(uint32_t) + 2 * sizeof(void*);
+    size_t index = index_.bucket_count() * sizeof(void*) + index_.size() * node;
+    return {blocks * BLOCK * sizeof(Entry) + name_bytes_ + index, n * sizeof(Entry) + name_bytes_ + index};
 }
 
 std::string_view AtomTable::name(Term atom) const {

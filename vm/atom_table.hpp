@@ -42,6 +42,13 @@ public:
     std::string_view name(Term atom) const;
     size_t size() const { return count_.load(std::memory_order_acquire); }
 
+    // Bytes the table has allocated (whole entry blocks, names, the index) and the part of
+    // that its atoms use (their entries, names and index nodes), for erlang:memory/0,1.
+    struct Memory {
+        size_t allocated, used;
+    };
+    Memory memory() const;
+
 private:
     AtomTable();
     static constexpr size_t BLOCK = 4096;
@@ -50,6 +57,7 @@ private:
     };
     Entry* blocks_[MAX_ATOMS / BLOCK] = {};
     std::atomic<size_t> count_{0};
+    size_t name_bytes_ = 0;  // names stored outside their std::string (longer than its SSO)
     mutable std::mutex mutex_;
     std::unordered_map<std::string_view, uint32_t> index_;
 };

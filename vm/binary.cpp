@@ -6,20 +6,30 @@
 
 namespace beam {
 
+namespace {
+// Relaxed: a statistic read by erlang:memory/0,1, never used to order anything.
+std::atomic<size_t> blob_bytes{0};
+size_t blob_size(size_t capacity) { return offsetof(BinaryBlob, data) + (capacity ? capacity : 1); }
+}  // namespace
+
+size_t BinaryBlob::live_bytes() { return blob_bytes.load(std::memory_order_relaxed); }
+
 BinaryBlob* BinaryBlob::create(size_t capacity) {
-    size_t bytes = offsetof(BinaryBlob, data) + (capacity ? capacity : 1);
+    size_t bytes = blob_size(capacity);
     void* mem = std::malloc(bytes);
     if (!mem) throw std::bad_alloc();
     auto* b = static_cast<BinaryBlob*>(mem);
     new (&b->refc) std::atomic<uint64_t>(1);
     b->size = 0;
     b->capacity = capacity;
+    blob_bytes.fetch_add(bytes, std::memory_order_relaxed);
     return b;
 }
 
 void BinaryBlob::release() {
     // acq_rel: the last owner must see every write other owners made before releasing.
     if (refc.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+        blob_bytes.fetch_sub(blob_size(capacity), std::memory_order_relaxed);
         refc.~atomic();
         std::free(this);
     }

@@ -31,6 +31,8 @@ struct BinaryBlob {
     static BinaryBlob* create(size_t capacity);
     void retain() { refc.fetch_add(1, std::memory_order_relaxed); }
     void release();
+    // Bytes of every blob alive in this OS process, headers included (erlang:memory(binary)).
+    static size_t live_bytes();
 };
 
 inline bool is_binary_obj(Term t) {

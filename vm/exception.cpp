@@ -1,7 +1,7 @@
 // Raising and catching: stack traces in OTP's shape, unwinding to the innermost catch.
 //
-// A trace is a list of {M, F, ArityOrArgs, Location} frames, at most BACKTRACE_DEPTH long
-// (OTP's default backtrace_depth). Its first frame is, in order of preference: a prebuilt frame
+// A trace is a list of {M, F, ArityOrArgs, Location} frames, at most backtrace_depth long
+// (8 unless erlang:system_flag(backtrace_depth, N) changed it, vm/system_flags.hpp). Its first frame is, in order of preference: a prebuilt frame
 // (a failed BIF, with error_info; an undefined function), then the function executing when the
 // exception was raised, then one frame per return address on the stack.
 #include <fmt/format.h>
@@ -12,13 +12,12 @@
 #include "vm/interp.hpp"
 #include "vm/interp_support.hpp"
 #include "vm/map.hpp"
+#include "vm/system_flags.hpp"
 #include "vm/vm.hpp"
 
 namespace beam {
 
 namespace {
-constexpr size_t BACKTRACE_DEPTH = 8;
-
 Term make_tuple(Process* p, std::initializer_list<Term> elems) { return beam::make_tuple(*p, elems); }
 Term list_from(Process* p, const Term* elems, size_t n) { return make_list_from(*p, elems, n); }
 
@@ -58,9 +57,11 @@ Term build_trace(Process* p, const Word* pc) {
         if (is_value(f)) frames.push_back(f);
     }
     // As OTP's gather_stacktrace, a return address equal to the one just recorded is skipped:
-    // body recursion through one call site shows as a single frame.
+    // body recursion through one call site shows as a single frame. A depth of 0 still keeps
+    // the first frame, as erl does.
     const Word* prev = nullptr;
-    for (Term* s = p->stop; s < p->hend && frames.size() < BACKTRACE_DEPTH; ++s) {
+    size_t depth = std::max<size_t>(1, system_flags().backtrace_depth.load(std::memory_order_relaxed));
+    for (Term* s = p->stop; s < p->hend && frames.size() < depth; ++s) {
         if (!is_cp(*s)) continue;
         if (cp_of(*s) == prev) continue;
         prev = cp_of(*s);
@@ -68,7 +69,7 @@ Term build_trace(Process* p, const Word* pc) {
         Term f = frame_at(p, cp_of(*s) - 1, NON_VALUE);
         if (is_value(f)) frames.push_back(f);
     }
-    if (frames.size() > BACKTRACE_DEPTH) frames.resize(BACKTRACE_DEPTH);
+    if (frames.size() > depth) frames.resize(depth);
     return list_from(p, frames.data(), frames.size());
 }
 

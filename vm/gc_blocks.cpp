@@ -13,12 +13,14 @@
 // takes a cached block only if that wastes at most half the request, so the resident tail of
 // a recycled block stays small. The cache is per thread (no locks); a process that moves to
 // another scheduler simply allocates from that thread's cache.
+#include <atomic>
 #include <cstdlib>
 #include <new>
 
 #include <sys/mman.h>
 
 #include "vm/gc_internal.hpp"
+#include "vm/memory_stats.hpp"
 
 namespace beam::gc {
 
@@ -32,6 +34,11 @@ constexpr size_t CACHE_WORDS = size_t(6) << 20;  // 48 MB per thread
 // blocks of varying sizes fragmented it: gc_10gb's peak RSS grew with the number of rounds
 // (110 MB at 40, 200 MB at 400). A mapping is returned to the system when freed.
 constexpr size_t MAP_MIN_WORDS = size_t(32) << 10;  // 256 KB
+
+// Words of heap blocks that exist (in use or cached) and that processes hold, for
+// erlang:memory/0,1 (vm/memory_stats.hpp). Relaxed: statistics only.
+std::atomic<size_t> words_allocated{0};
+std::atomic<size_t> words_in_use{0};
 
 Term* base_of(Term* words) { return words - 1; }
 size_t capacity_of(Term* words) { return size_t(words[-1].raw); }
@@ -48,11 +55,13 @@ Term* raw_alloc(size_t words) {
     }
     Term* base = static_cast<Term*>(m);
     base[0] = Term{Word(words)};
+    words_allocated.fetch_add(words, std::memory_order_relaxed);
     return base + 1;
 }
 
 void raw_free(Term* block) {
     size_t words = capacity_of(block);
+    words_allocated.fetch_sub(words, std::memory_order_relaxed);
     if (words >= MAP_MIN_WORDS) munmap(base_of(block), mapped_bytes(words));
     else std::free(base_of(block));
 }
@@ -134,16 +143,25 @@ thread_local BlockCache t_cache;
 
 Term* alloc_block(size_t words) {
     if (words == 0) words = 1;
-    if (Term* b = t_cache.take(words)) return b;
-    return raw_alloc(words);
+    Term* b = t_cache.take(words);
+    if (!b) b = raw_alloc(words);
+    words_in_use.fetch_add(capacity_of(b), std::memory_order_relaxed);
+    return b;
 }
 
 Term* alloc_fresh_block(size_t words) {
-    return raw_alloc(words == 0 ? 1 : words);
+    Term* b = raw_alloc(words == 0 ? 1 : words);
+    words_in_use.fetch_add(capacity_of(b), std::memory_order_relaxed);
+    return b;
 }
 
 void free_block(Term* block) {
-    if (block) t_cache.put(block);
+    if (!block) return;
+    words_in_use.fetch_sub(capacity_of(block), std::memory_order_relaxed);
+    t_cache.put(block);
 }
+
+size_t heap_block_words_allocated() { return words_allocated.load(std::memory_order_relaxed); }
+size_t heap_block_words_in_use() { return words_in_use.load(std::memory_order_relaxed); }
 
 }  // namespace beam::gc

@@ -1,8 +1,8 @@
-#include "loader/md5.hpp"
+#include "vm/md5.hpp"
 
 #include <cstring>
 
-namespace beam::loader {
+namespace beam {
 
 namespace {
 constexpr uint32_t K[64] = {
@@ -57,34 +57,54 @@ void Md5::block(const uint8_t* p) {
 }
 
 void Md5::update(std::span<const uint8_t> data) {
-    length_ += data.size();
     const uint8_t* p = data.data();
     size_t n = data.size();
-    if (buffered_) {
-        size_t take = std::min(n, 64 - buffered_);
-        std::memcpy(buffer_ + buffered_, p, take);
-        buffered_ += take;
-        p += take;
-        n -= take;
-        if (buffered_ < 64) return;
+    size_t index = (bits_ >> 3) & 63;
+    bits_ += uint64_t(n) << 3;
+    size_t part = 64 - index;
+    size_t i = 0;
+    if (n >= part) {
+        std::memcpy(buffer_ + index, p, part);
         block(buffer_);
-        buffered_ = 0;
+        for (i = part; i + 63 < n; i += 64) block(p + i);
+        index = 0;
     }
-    for (; n >= 64; p += 64, n -= 64) block(p);
-    std::memcpy(buffer_, p, n);
-    buffered_ = n;
+    std::memcpy(buffer_ + index, p + i, n - i);
 }
 
 void Md5::finish(uint8_t out[16]) {
-    uint64_t bits = length_ * 8;
-    static constexpr uint8_t pad[64] = {0x80};
-    size_t pad_len = buffered_ < 56 ? 56 - buffered_ : 120 - buffered_;
-    update({pad, pad_len});
     uint8_t len_le[8];
-    for (int i = 0; i < 8; ++i) len_le[i] = uint8_t(bits >> (8 * i));
+    for (int i = 0; i < 8; ++i) len_le[i] = uint8_t(bits_ >> (8 * i));
+    size_t index = (bits_ >> 3) & 63;
+    static constexpr uint8_t pad[64] = {0x80};
+    update({pad, index < 56 ? 56 - index : 120 - index});
     update({len_le, 8});
     for (int i = 0; i < 4; ++i)
         for (int j = 0; j < 4; ++j) out[4 * i + j] = uint8_t(state_[i] >> (8 * j));
 }
 
-}  // namespace beam::loader
+namespace {
+void put32(uint8_t* out, uint32_t v) {
+    for (int j = 0; j < 4; ++j) out[j] = uint8_t(v >> (8 * j));
+}
+uint32_t get32(const uint8_t* in) {
+    return uint32_t(in[0]) | uint32_t(in[1]) << 8 | uint32_t(in[2]) << 16 | uint32_t(in[3]) << 24;
+}
+}  // namespace
+
+void Md5::save(uint8_t out[CONTEXT_BYTES]) const {
+    for (int i = 0; i < 4; ++i) put32(out + 4 * i, state_[i]);
+    put32(out + 16, uint32_t(bits_));
+    put32(out + 20, uint32_t(bits_ >> 32));
+    std::memcpy(out + 24, buffer_, 64);
+}
+
+Md5 Md5::restore(const uint8_t in[CONTEXT_BYTES]) {
+    Md5 m;
+    for (int i = 0; i < 4; ++i) m.state_[i] = get32(in + 4 * i);
+    m.bits_ = uint64_t(get32(in + 16)) | uint64_t(get32(in + 20)) << 32;
+    std::memcpy(m.buffer_, in + 24, 64);
+    return m;
+}
+
+}  // namespace beam
