@@ -87,7 +87,7 @@ Term item_value(Process* p, Process* q, Term item) {
     if (item == atom("total_heap_size"))
         return make_small(SWord((q->hend - q->heap) + (q->old_hend - q->old_heap)));
     if (item == atom("stack_size")) return make_small(SWord(q->hend - q->stop));
-    if (item == atom("reductions")) return make_small(q->reductions);
+    if (item == atom("reductions")) return make_small(q->reductions + q->slice_reds_used);
     if (item == atom("memory")) return make_small(SWord(memory_bytes(q)));
     return NON_VALUE;
 }

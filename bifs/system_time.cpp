@@ -215,7 +215,7 @@ Term statistics_1(Process* p, const Term* a) {
         return pair(wall_ms() - start, last_wall);
     }
     if (what == atom("reductions") || what == atom("exact_reductions"))
-        return pair(p->reductions, last_reds);
+        return pair(p->reductions + p->slice_reds_used, last_reds);
     if (what == atom("run_queue") || what == atom("total_run_queue_lengths")) return make_small(0);
     if (what == atom("context_switches")) return make_tuple(*p, {make_small(0), make_small(0)});
     if (what == atom("garbage_collection")) return make_tuple(*p, {int_term(p, p->gc_count), make_small(0), make_small(0)});

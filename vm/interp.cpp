@@ -50,11 +50,20 @@ Op op_of_handler(Word w) {
     return Op::COUNT;
 }
 
-RunStatus execute(Process* p, Term* x) { return run(p, x, nullptr); }
+RunStatus execute(Process* p, Term* x) {
+    p->slice_reds_used = 0;
+    RunStatus rs = run(p, x, nullptr);
+    // Every way out of run() saves its state with SWAPOUT, which records the slice's use.
+    p->reductions += p->slice_reds_used;
+    p->slice_reds_used = 0;
+    return rs;
+}
 
 namespace {
 
-#define SWAPOUT (p->htop = HTOP, p->stop = E)
+// SWAPOUT also publishes the reductions used so far in this slice (process_info(self(),
+// reductions) mid-slice; the scheduler adds them to the process's count when the slice ends).
+#define SWAPOUT (p->htop = HTOP, p->stop = E, p->slice_reds_used = REDUCTION_BUDGET - reds)
 #define SWAPIN (HTOP = p->htop, E = p->stop)
 #define DISPATCH() goto* reinterpret_cast<const void*>(*I)
 #define NEXT(n)  \
@@ -97,7 +106,6 @@ namespace {
             p->pc = call_target_;                 \
             p->arity = unsigned(arity_);          \
             SWAPOUT;                              \
-            p->reductions += REDUCTION_BUDGET;    \
             return RunStatus::Yielded;            \
         }                                         \
         JUMP(call_target_);                       \

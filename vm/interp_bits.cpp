@@ -62,9 +62,15 @@ bool is_binary_type(Term t) { return t == am::binary || t == am::append || t == 
 
 bool is_append(Term t) { return t == am::append || t == am::private_append; }
 
+// Copying binary data costs reductions, as in OTP (erl_bits.c: one per 1,024 bytes), so a
+// process building huge binaries still yields and process_info shows the work.
+void charge_copy(Process* p, size_t bits) { p->reductions += int64_t(bits / (8 * 1024)); }
+
 // Writes segments [from, n) starting at bit `off` of `data`; values were checked in pass 2.
-void write_segments(const BsCreateOp* op, Term* x, Term* E, const size_t* bits, size_t from, uint8_t* data,
-                    size_t off) {
+// Returns the bits copied from binary segments.
+size_t write_segments(const BsCreateOp* op, Term* x, Term* E, const size_t* bits, size_t from, uint8_t* data,
+                      size_t off) {
+    size_t copied = 0;
     for (size_t i = from; i < op->segs.size(); ++i) {
         const BsSegment& s = op->segs[i];
         bool little = (s.flags & (BS_LITTLE | BS_NATIVE)) != 0;  // native is little on our targets
@@ -81,6 +87,7 @@ void write_segments(const BsCreateOp* op, Term* x, Term* E, const size_t* bits, 
         } else if (is_binary_type(s.type)) {
             BitView bv = bit_view(v);
             copy_bits(bv.base, bv.bit_offset, data, off, bits[i]);
+            copied += bits[i];
         } else if (s.type == am::utf8) {
             put_utf8_bits(data, off, uint32_t(small_value(v)));
         } else if (s.type == am::utf16) {
@@ -90,6 +97,7 @@ void write_segments(const BsCreateOp* op, Term* x, Term* E, const size_t* bits, 
         }
         off += bits[i];
     }
+    return copied;
 }
 
 }  // namespace
@@ -118,6 +126,7 @@ Term append_to_writable(Process* p, Term acc, size_t acc_bits, size_t bytes) {
         blob->size = bytes;
         BitView bv = bit_view(acc);
         copy_bits(bv.base, bv.bit_offset, blob->data, 0, acc_bits);
+        charge_copy(p, acc_bits);
     }
     Term* hp = p->alloc(REFC_BIN_WORDS);
     hp[0] = make_header(Sub::RefcBin, REFC_BIN_WORDS - 1);
@@ -199,7 +208,7 @@ Term bs_create_bin(Process* p, Term* x, Term* E, const BsCreateOp* op) {
     // Pass 3: write.
     if (n > 0 && is_append(op->segs[0].type) && total % 8 == 0 && total / 8 > HEAP_BIN_LIMIT) {
         Term bin = append_to_writable(p, any_operand(op->segs[0].value, x, E), bits[0], total / 8);
-        write_segments(op, x, E, bits, 1, refc_bytes(bin), bits[0]);
+        charge_copy(p, write_segments(op, x, E, bits, 1, refc_bytes(bin), bits[0]));
         any_dest(op->dst, x, E) = bin;
         return bin;
     }
@@ -207,7 +216,7 @@ Term bs_create_bin(Process* p, Term* x, Term* E, const BsCreateOp* op) {
     size_t bytes = (total + 7) / 8;
     Term bin = make_binary_uninit(*p, bytes, &data);
     if (bytes) data[bytes - 1] = 0;  // the unused bits of a bitstring's last byte read as zero
-    write_segments(op, x, E, bits, 0, data, 0);
+    charge_copy(p, write_segments(op, x, E, bits, 0, data, 0));
     if (total % 8 != 0) bin = make_sub_binary(*p, bin, 0, total);
     any_dest(op->dst, x, E) = bin;
     return bin;

@@ -111,7 +111,8 @@ public:
     const Word* pc = nullptr;
     uint32_t arity = 0;           // live x registers at the save point
     std::vector<Term> saved_x;    // x0..x(arity-1) while scheduled out
-    int64_t reductions = 0;
+    int64_t reductions = 0;       // of finished slices (and charges such as bump_reductions)
+    int64_t slice_reds_used = 0;  // of the running slice, as of its last SWAPOUT (vm/interp.cpp)
     uint32_t catches = 0;
 
     Term ftop = NON_VALUE;        // prebuilt first frame of the trace (failed BIF, undef)
