@@ -72,11 +72,7 @@ Term monitor_process(Process* p, Term target, const MonitorOpts& opts) {
     m.ref[0] = w[1].raw, m.ref[1] = w[2].raw, m.ref[2] = w[3].raw;
     m.pid = target;
     m.name = name;
-    if (target == p->pid) {
-        // Monitoring oneself never fires, but its alias works.
-        if (opts.alias) alias_activate(p, n, opts.alias_kind);
-        return ref;
-    }
+    if (target == p->pid) return ref;  // as OTP: no monitor (it could never fire), no alias
     auto noproc = [&] {
         // The monitor ends as it starts: a demonitor-kind alias is never active.
         if (opts.alias && opts.alias_kind == AliasKind::Explicit) alias_activate(p, n, opts.alias_kind);
