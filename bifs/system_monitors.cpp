@@ -55,8 +55,8 @@ Term monitor_process(Process* p, Term target, const MonitorOpts& opts) {
     Term name = NIL;
     if (is_tuple(target) && tuple_arity(target) == 2) {
         if (!is_atom(tuple_elem(target, 0)) || !is_atom(tuple_elem(target, 1))) return p->badarg();
-        if (tuple_elem(target, 1) != am::nonode_at_nohost)
-            return p->error(make_tuple(*p, {atom("not_implemented"), atom("distribution")}));
+        // This node is never alive (no distribution): OTP refuses another node then.
+        if (tuple_elem(target, 1) != am::nonode_at_nohost) return p->badarg();
         target = tuple_elem(target, 0);
     }
     if (is_atom(target)) {

@@ -124,6 +124,8 @@ main() ->
     t(bad_type, fun() -> monitor(foo, self(), []) end),
     t(bad_target, fun() -> monitor(process, 42, []) end),
     t(bad_target_tuple, fun() -> monitor(process, {a, 1}, []) end),
+    t(other_node_name, fun() -> monitor(process, {a, other@nowhere}) end),
+    t(other_node_name3, fun() -> monitor(process, {a, other@nowhere}, [{alias, demonitor}, {tag, t}]) end),
     t(spawn_opt_bad_monitor, fun() -> spawn_opt(fun() -> ok end, [{monitor, [bad]}]) end),
     t(spawn_opt_bad_monitor2, fun() -> spawn_opt(fun() -> ok end, [{monitor, bad}]) end),
     t(left, fun() -> flush() end),
