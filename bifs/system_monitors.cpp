@@ -62,7 +62,7 @@ Term monitor_process(Process* p, Term target, const MonitorOpts& opts) {
     if (is_atom(target)) {
         name = target;
         target = p->vm->procs.whereis(p->ns, name);
-    } else if (!is_local_pid(target)) {
+    } else if (!is_pid(target)) {  // a pid of an old incarnation: noproc below
         return p->badarg();
     }
     uint64_t n = next_ref_number();
