@@ -84,6 +84,15 @@ main() ->
         {R, D, receive {terminated, T} -> T end} end),
     t(init_stop, fun() -> gen_server:start(?MODULE, {crash_init, no_way}, []) end),
     t(init_ignore, fun() -> gen_server:start(?MODULE, ignore_me, []) end),
+    t(concurrent_calls, fun() ->
+        %% Clients on every scheduler: each reply must reach its own caller's alias.
+        {ok, P} = gen_server:start(?MODULE, {0, Self}, []),
+        Clients = [spawn_monitor(fun() -> exit(lists:last([gen_server:call(P, {add, 1}) || _ <- lists:seq(1, 300)])) end)
+                   || _ <- lists:seq(1, 4)],
+        Lasts = [receive {'DOWN', M, process, C, {ok, N}} -> N > 0 end || {C, M} <- Clients],
+        Total = gen_server:call(P, get),
+        ok = gen_server:stop(P), receive {terminated, _} -> ok end,
+        {Lasts, Total, flush()} end),
     t(start_link, fun() ->
         process_flag(trap_exit, true),
         {ok, P} = gen_server:start_link(?MODULE, {7, Self}, []),
