@@ -57,8 +57,10 @@ Term build_trace(Process* p, const Word* pc) {
         Term f = frame_at(p, pc, p->fargs, p->ferror_info);
         if (is_value(f)) frames.push_back(f);
     }
+    const Word* prev = pc;
     for (Term* s = p->stop; s < p->hend && frames.size() < BACKTRACE_DEPTH; ++s) {
-        if (!is_cp(*s)) continue;
+        if (!is_cp(*s) || cp_of(*s) == prev) continue;  // OTP records a repeated return address once
+        prev = cp_of(*s);
         // A return address points after the call; the call itself carries the location.
         Term f = frame_at(p, cp_of(*s) - 1, NON_VALUE);
         if (is_value(f)) frames.push_back(f);
@@ -76,8 +78,10 @@ Term current_stacktrace(Process* p, const Process* q) {
     std::vector<Term> frames;
     Term f = frame_at(p, q->pc, NON_VALUE);
     if (is_value(f)) frames.push_back(f);
+    const Word* prev = q->pc;
     for (Term* s = q->stop; s < q->hend && frames.size() < BACKTRACE_DEPTH; ++s) {
-        if (!is_cp(*s)) continue;
+        if (!is_cp(*s) || cp_of(*s) == prev) continue;  // as build_trace
+        prev = cp_of(*s);
         f = frame_at(p, cp_of(*s) - 1, NON_VALUE);
         if (is_value(f)) frames.push_back(f);
     }
