@@ -22,8 +22,14 @@ Term make_integer(TermAllocator& a, int64_t v);
 Term make_integer_u(TermAllocator& a, uint64_t v);
 // From a magnitude (limbs, least significant first; leading zero limbs allowed) and a sign.
 Term make_integer_limbs(TermAllocator& a, const uint64_t* limbs, size_t n, bool negative);
+// The same, but NON_VALUE when the magnitude needs more than MAX_BIG_LIMBS limbs. OTP refuses
+// such integers where arithmetic or bit-syntax matching would make them (big_norm and
+// bytes_to_big in big.c answer NIL); other conversions (binary:decode_unsigned) are not limited.
+Term make_integer_limbs_limited(TermAllocator& a, const uint64_t* limbs, size_t n, bool negative);
 
 // Each returns NON_VALUE only where noted; operands must be integers (small or big).
+// + - * neg band bor bxor bnot and left shifts return NON_VALUE when the result would exceed
+// MAX_BIG_LIMBS (OTP raises system_limit there).
 Term int_add(TermAllocator& a, Term x, Term y);
 Term int_sub(TermAllocator& a, Term x, Term y);
 Term int_mul(TermAllocator& a, Term x, Term y);
@@ -52,8 +58,10 @@ std::string int_to_string(Term x, unsigned base = 10);  // upper-case digits, '-
 // Parses [+-]digits in `base`; nullopt when malformed.
 std::optional<Term> int_from_string(TermAllocator& a, std::string_view s, unsigned base = 10);
 
-// Largest bignum we build: 2^24 limbs (2^30 bits); OTP's own limit is in the same range.
-inline constexpr size_t MAX_BIG_LIMBS = size_t{1} << 24;
+// Largest bignum: OTP's BIG_ARITY_MAX (erl_term.h), 2^19-1 64-bit digits (about 2^25 bits);
+// a larger result is a system_limit error there. Shifts check it (int_bsl); without it
+// `1 bsl 16#8000000` built a 16 MB integer where erl fails at once.
+inline constexpr size_t MAX_BIG_LIMBS = (size_t{1} << 19) - 1;
 
 // Words a bignum of n limbs takes on the heap.
 inline size_t big_words(size_t limbs) { return 1 + limbs; }

@@ -10,6 +10,14 @@
 
 namespace beam {
 
+// Longest `receive ... after T`: OTP keeps a process's receive timeout in 32 bits of
+// milliseconds (erts_set_proc_timer_term in erl_hl_timer.c); a longer one is timeout_value.
+constexpr SWord MAX_RECEIVE_AFTER_MS = 0xFFFFFFFF;
+
+static bool valid_receive_timeout(Term t) {
+    return is_small(t) && small_value(t) >= 0 && small_value(t) <= MAX_RECEIVE_AFTER_MS;
+}
+
 Term send_message(Process* p, Term to, Term msg) {
     Term dest = to;
     if (is_atom(to)) {
@@ -66,7 +74,7 @@ void remove_message(Process* p) {
 bool set_timeout(Process* p, Term timeout) {
     p->arity = 0;  // nothing is live in x registers across a receive
     if (timeout == am::infinity) return true;
-    if (!is_small(timeout) || small_value(timeout) < 0) {
+    if (!valid_receive_timeout(timeout)) {
         p->error(am::timeout_value);
         return false;
     }
