@@ -48,6 +48,8 @@ inline constexpr std::span<const BifSpec> (*sequential_bif_families[])() = {
 };
 std::span<const BifSpec> system_bifs();        // bifs/system.cpp (needs the VM: beam_runtime)
 std::span<const BifSpec> process_bifs();       // bifs/system_processes.cpp (beam_runtime)
+std::span<const BifSpec> monitor_bifs();       // bifs/system_monitors.cpp (beam_runtime)
+std::span<const BifSpec> spawn_request_bifs(); // bifs/system_spawn_request.cpp (beam_runtime)
 std::span<const BifSpec> time_bifs();          // bifs/system_time.cpp (beam_runtime)
 std::span<const BifSpec> process_info_bifs();  // bifs/system_process_info.cpp (beam_runtime)
 std::span<const BifSpec> code_bifs();          // bifs/system_code.cpp (beam_runtime)

@@ -28,6 +28,8 @@ struct Registry {
         for (auto family : sequential_bif_families) add(family());
         add(system_bifs());
         add(process_bifs());
+        add(monitor_bifs());
+        add(spawn_request_bifs());
         add(time_bifs());
         add(process_info_bifs());
         add(code_bifs());

@@ -12,6 +12,7 @@
 #include "vm/gc_options.hpp"
 #include "vm/interp.hpp"
 #include "vm/module.hpp"
+#include "vm/interp_support.hpp"
 #include "vm/term_refs.hpp"
 #include "vm/vm.hpp"
 
@@ -77,6 +78,7 @@ Term item_value(Process* p, Process* q, Term item) {
     // The rest lives on q's heap: copied when q is another (borrowed) process.
     auto mine = [&](Term t) { return self ? t : copy_term(t, *p); };
     if (item == atom("current_function")) return current_function(p, q);
+    if (item == atom("current_stacktrace")) return current_stacktrace(p, q);
     if (item == atom("messages")) {
         std::vector<Term> msgs;
         for (Term m : q->mailbox) msgs.push_back(mine(m));

@@ -1,4 +1,5 @@
-// Process BIFs: spawning, links, monitors, exit signals, registered names, sending.
+// Process BIFs: spawning, links, exit signals, registered names, sending. Monitors and
+// aliases: bifs/system_monitors.cpp; spawn_request: bifs/system_spawn_request.cpp.
 // Mirrors OTP 25's erlang module. Everything another process must learn travels as a signal
 // (scheduler/signals.cpp); a BIF only changes its own process's tables directly.
 #include <algorithm>
@@ -7,6 +8,8 @@
 #include "bifs/bif_util.hpp"
 #include "bifs/system_heap_options.hpp"
 #include "bifs/system_processes.hpp"
+#include "bifs/system_spawn.hpp"
+#include "scheduler/aliases.hpp"
 #include "scheduler/signals.hpp"
 #include "vm/gc_options.hpp"
 #include "vm/gc_internal.hpp"
@@ -21,18 +24,6 @@ namespace beam {
 
 namespace {
 
-struct SpawnOpts {
-    bool link = false;
-    bool monitor = false;
-    int prio = 2;
-    // Unless given, the system's defaults (erlang:system_flag/2, vm/system_flags.hpp).
-    size_t min_heap = system_flags().min_heap_size.load(std::memory_order_relaxed);  // rounded as OTP does
-    MaxHeapSize max_heap = system_flags().max_heap_size();
-    uint32_t fullsweep_after = system_flags().fullsweep_after.load(std::memory_order_relaxed);
-    bool message_queue_off_heap = false;
-    Namespace* ns = nullptr;  // where the child runs: the parent's unless beamvm:namespace_spawn
-};
-
 int prio_of(Term t) {
     if (t == atom("max")) return 0;
     if (t == atom("high")) return 1;
@@ -45,43 +36,63 @@ Term prio_atom(int prio) {
     return atom(names[prio]);
 }
 
-bool parse_spawn_opts(Term opts, SpawnOpts* o) {
+}  // namespace
+
+int parse_spawn_opts(Term opts, SpawnOpts* o, bool request) {
+    int result = 0;
     for (; is_list(opts); opts = tail(opts)) {
         Term opt = head(opts);
+        bool ok = true;
         if (opt == atom("link")) o->link = true;
-        else if (opt == atom("monitor")) o->monitor = true;
-        else if (is_tuple(opt) && tuple_arity(opt) == 2) {
+        else if (opt == atom("monitor")) {
+            o->monitor = true;
+            o->monitor_opts = {};
+        } else if (is_tuple(opt) && tuple_arity(opt) == 2) {
             Term k = tuple_elem(opt, 0), v = tuple_elem(opt, 1);
             if (k == atom("priority")) {
-                if ((o->prio = prio_of(v)) < 0) return false;
+                int prio = prio_of(v);
+                ok = prio >= 0;
+                if (ok) o->prio = prio;
             } else if (k == atom("min_heap_size")) {
-                if (!parse_heap_option(v, gc::DEFAULT_MIN_HEAP, &o->min_heap)) return false;
+                ok = parse_heap_option(v, gc::DEFAULT_MIN_HEAP, &o->min_heap);
             } else if (k == atom("min_bin_vheap_size")) {
                 // Checked, then dropped: OTP 25's spawn_opt leaves the process at the default
                 // (process_info reports 46422 whatever was asked); process_flag does set it.
                 size_t ignored;
-                if (!parse_heap_option(v, DEFAULT_MIN_BIN_VHEAP, &ignored)) return false;
+                ok = parse_heap_option(v, DEFAULT_MIN_BIN_VHEAP, &ignored);
             } else if (k == atom("max_heap_size")) {
-                if (!parse_max_heap_size(v, &o->max_heap)) return false;
+                ok = parse_max_heap_size(v, &o->max_heap);
             } else if (k == atom("fullsweep_after")) {
-                if (!parse_fullsweep_after(v, &o->fullsweep_after)) return false;
+                ok = parse_fullsweep_after(v, &o->fullsweep_after);
             } else if (k == atom("message_queue_data")) {
-                if (!parse_message_queue_data(v, &o->message_queue_off_heap)) return false;
+                ok = parse_message_queue_data(v, &o->message_queue_off_heap);
             } else if (k == atom("monitor")) {
-                // {monitor, MonitorOpts}: a monitor; its options (aliases, tags) are not
-                // supported yet, so only an empty option list is accepted.
-                if (!is_nil(v)) return false;
-                o->monitor = true;
+                MonitorOpts mo;
+                ok = parse_monitor_opts(v, &mo);
+                if (ok) o->monitor = true, o->monitor_opts = mo;
+            } else if (request && k == atom("reply_tag")) {
+                o->reply_tag = v;
+            } else if (request && k == atom("reply")) {
+                if (v == atom("yes")) o->reply_success = true, o->reply_error = true;
+                else if (v == atom("no")) o->reply_success = false, o->reply_error = false;
+                else if (v == atom("error_only")) o->reply_success = false, o->reply_error = true;
+                else if (v == atom("success_only")) o->reply_success = true, o->reply_error = false;
+                else ok = false;
             } else {
-                return false;
+                ok = false;
             }
         } else {
-            return false;
+            ok = false;
         }
+        if (!ok) result = -1;  // OTP reads on: later options still count (reply tag)
     }
+    if (!is_nil(opts)) return 1;
     // Checked once all options are read: OTP refuses the pair in either order.
-    return is_nil(opts) && max_heap_fits(o->max_heap, o->min_heap);
+    if (!max_heap_fits(o->max_heap, o->min_heap)) return -1;
+    return result;
 }
+
+namespace {
 
 void add_link_local(Process* p, Term other) {
     auto& links = p->sched.links;
@@ -92,7 +103,7 @@ void add_link_local(Process* p, Term other) {
 
 // Common tail of every spawn BIF: `setup` fills the new process's initial call.
 template <class Setup>
-Term do_spawn(Process* p, const SpawnOpts& o, Setup setup) {
+Term do_spawn(Process* p, const SpawnOpts& o, Setup setup, Term req_ref = NON_VALUE) {
     VM& vm = *p->vm;
     Process* child = vm.new_process(o.ns ? *o.ns : *p->ns, o.min_heap, p->group_leader == NIL ? p->pid : p->group_leader);
     setup(child);
@@ -109,18 +120,19 @@ Term do_spawn(Process* p, const SpawnOpts& o, Setup setup) {
         child->sched.links.push_back(p->pid);
     }
     if (o.monitor) {
-        uint64_t n = next_ref_number();
-        Term ref = make_ref_from_number(*p, n);
+        uint64_t n = is_value(req_ref) ? ref_number(req_ref) : next_ref_number();
+        Term ref = is_value(req_ref) ? req_ref : make_ref_from_number(*p, n);
         MonitorEntry m{};
         const Term* w = boxed_ptr(ref);
         m.ref[0] = w[1].raw, m.ref[1] = w[2].raw, m.ref[2] = w[3].raw;
+        m.pid = p->pid;
+        child->sched.monitored_by.push_back(m);
         m.pid = child->pid;
+        apply_monitor_opts(p, m, n, o.monitor_opts);
         {
             std::lock_guard lock(p->sched.info_mutex);
             p->sched.monitors.push_back(m);
         }
-        m.pid = p->pid;
-        child->sched.monitored_by.push_back(m);
         result = make_tuple(*p, {child->pid, ref});
     }
     vm.start_process(child);
@@ -135,12 +147,12 @@ Term spawn_fun(Process* p, Term fun, const SpawnOpts& o) {
     return do_spawn(p, o, [&](Process* c) { p->vm->setup_fun_call(c, fun); });
 }
 
-Term spawn_mfa(Process* p, Term m, Term f, Term args, const SpawnOpts& o) {
-    if (!is_atom(m) || !is_atom(f) || !proper_list_length(args)) return p->badarg();
-    return do_spawn(p, o, [&](Process* c) { p->vm->setup_call(c, m, f, args); });
-}
-
 }  // namespace
+
+Term spawn_mfa(Process* p, Term m, Term f, Term args, const SpawnOpts& o, Term req_ref) {
+    if (!is_atom(m) || !is_atom(f) || !proper_list_length(args)) return p->badarg();
+    return do_spawn(p, o, [&](Process* c) { p->vm->setup_call(c, m, f, args); }, req_ref);
+}
 
 Term spawn_in_namespace(Process* p, Namespace& ns, Term m, Term f, Term args, bool link) {
     return spawn_mfa(p, m, f, args, {.link = link, .ns = &ns});
@@ -160,12 +172,12 @@ Term spawn_monitor_1(Process* p, const Term* a) { return spawn_fun(p, a[0], {.mo
 Term spawn_monitor_3(Process* p, const Term* a) { return spawn_mfa(p, a[0], a[1], a[2], {.monitor = true}); }
 Term spawn_opt_2(Process* p, const Term* a) {
     SpawnOpts o;
-    if (!parse_spawn_opts(a[1], &o)) return p->badarg();
+    if (parse_spawn_opts(a[1], &o, false) != 0) return p->badarg();
     return spawn_fun(p, a[0], o);
 }
 Term spawn_opt_4(Process* p, const Term* a) {
     SpawnOpts o;
-    if (!parse_spawn_opts(a[3], &o)) return p->badarg();
+    if (parse_spawn_opts(a[3], &o, false) != 0) return p->badarg();
     return spawn_mfa(p, a[0], a[1], a[2], o);
 }
 
@@ -204,98 +216,6 @@ Term unlink_1(Process* p, const Term* a) {
     }
     return am::true_;
 }
-
-Term monitor_2(Process* p, const Term* a) {
-    if (a[0] != am::process) return p->badarg();
-    Term target = a[1], name = NIL;
-    if (is_tuple(target) && tuple_arity(target) == 2) {
-        if (!is_atom(tuple_elem(target, 0)) || !is_atom(tuple_elem(target, 1))) return p->badarg();
-        name = tuple_elem(target, 0);
-        target = name;
-    }
-    if (is_atom(target)) {
-        name = target;
-        target = p->vm->procs.whereis(p->ns, name);
-    } else if (!is_pid(target)) {
-        return p->badarg();
-    }
-    uint64_t n = next_ref_number();
-    Term ref = make_ref_from_number(*p, n);
-    MonitorEntry m{};
-    const Term* w = boxed_ptr(ref);
-    m.ref[0] = w[1].raw, m.ref[1] = w[2].raw, m.ref[2] = w[3].raw;
-    m.pid = target;
-    m.name = name;
-    Term who = name != NIL ? make_tuple(*p, {name, am::nonode_at_nohost}) : target;
-    if (target == am::undefined || target == p->pid) {
-        if (target == p->pid) return ref;  // monitoring oneself never fires
-        p->mailbox_push(make_tuple(*p, {am::DOWN, ref, am::process, who, am::noproc}));
-        return ref;
-    }
-    auto* s = new Signal{SignalKind::Monitor};
-    s->from = p->pid;
-    s->name = name;
-    s->data = copy_to_buffer(ref);
-    if (!deliver_signal(*p->vm, target, s)) {
-        discard_buffer(s->data);
-        delete s;
-        p->mailbox_push(make_tuple(*p, {am::DOWN, ref, am::process, who, am::noproc}));
-        return ref;
-    }
-    std::lock_guard lock(p->sched.info_mutex);
-    p->sched.monitors.push_back(m);
-    return ref;
-}
-
-// Removes {'DOWN', Ref, ...} from the mailbox; true if there was one.
-bool flush_down(Process* p, Term ref) {
-    for (size_t i = 0; i < p->mailbox.size(); ++i) {
-        Term m = p->mailbox[i];
-        if (is_tuple(m) && tuple_arity(m) == 5 && tuple_elem(m, 0) == am::DOWN && eq_exact(tuple_elem(m, 1), ref)) {
-            p->mailbox_erase(i);
-            if (p->mailbox_save > i) p->mailbox_save--;
-            return true;
-        }
-    }
-    return false;
-}
-
-Term demonitor(Process* p, Term ref, Term opts) {
-    if (!is_boxed_sub(ref, Sub::Ref)) return p->badarg();
-    bool flush = false, info = false;
-    for (; is_list(opts); opts = tail(opts)) {
-        if (head(opts) == atom("flush")) flush = true;
-        else if (head(opts) == atom("info")) info = true;
-        else return p->badarg();
-    }
-    if (!is_nil(opts)) return p->badarg();
-    const Term* w = boxed_ptr(ref);
-    auto& mons = p->sched.monitors;
-    auto it = std::find_if(mons.begin(), mons.end(), [&](const MonitorEntry& m) {
-        return m.ref[0] == w[1].raw && m.ref[1] == w[2].raw && m.ref[2] == w[3].raw;
-    });
-    bool found = it != mons.end();
-    if (found) {
-        Term target = it->pid;
-        {
-            std::lock_guard lock(p->sched.info_mutex);
-            mons.erase(it);
-        }
-        auto* s = new Signal{SignalKind::Demonitor};
-        s->from = p->pid;
-        s->data = copy_to_buffer(ref);
-        if (!deliver_signal(*p->vm, target, s)) {
-            discard_buffer(s->data);
-            delete s;
-        }
-    }
-    bool flushed = flush ? flush_down(p, ref) : false;
-    (void)flushed;
-    return info ? make_bool(found) : am::true_;
-}
-
-Term demonitor_1(Process* p, const Term* a) { return demonitor(p, a[0], NIL); }
-Term demonitor_2(Process* p, const Term* a) { return demonitor(p, a[0], a[1]); }
 
 Term exit_2(Process* p, const Term* a) {
     Term to = a[0];
@@ -422,9 +342,6 @@ const BifSpec table[] = {
     {"erlang", "spawn_opt", 4, &spawn_opt_4},
     {"erlang", "link", 1, &link_1},
     {"erlang", "unlink", 1, &unlink_1},
-    {"erlang", "monitor", 2, &monitor_2},
-    {"erlang", "demonitor", 1, &demonitor_1},
-    {"erlang", "demonitor", 2, &demonitor_2},
     {"erlang", "exit", 2, &exit_2},
     {"erlang", "register", 2, &register_2},
     {"erlang", "unregister", 1, &unregister_1},

@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <vector>
 
@@ -26,6 +27,20 @@ struct MonitorEntry {
     Word ref[3];       // the reference's id words (vm/term.hpp: [hdr Ref][id0][id1][id2])
     Term pid;          // the other process (immediate)
     Term name = NIL;   // monitored by registered name: the name (DOWN reports {Name, Node})
+    // Monitoring side only: monitor/3's {tag, Tag}, replacing 'DOWN' (a copy off the heap).
+    std::shared_ptr<MessageBuffer> tag;
+};
+
+// How an alias (erlang:alias/1, monitor/3's {alias, _}) ends (scheduler/aliases.cpp).
+enum class AliasKind : uint8_t {
+    Explicit,        // unalias/1 only
+    Reply,           // also after the first message through it
+    Demonitor,       // also when its monitor ends (demonitor or DOWN)
+    ReplyDemonitor,  // both: the first message also removes the monitor
+};
+struct AliasEntry {
+    uint64_t ref;  // the reference's counter value (vm/term_refs.hpp)
+    AliasKind kind;
 };
 
 struct ProcessSched {
@@ -53,6 +68,10 @@ struct ProcessSched {
     std::vector<Term> links;                  // pids
     std::vector<MonitorEntry> monitors;       // processes this one monitors
     std::vector<MonitorEntry> monitored_by;   // processes monitoring this one
+    std::vector<AliasEntry> aliases;          // this process's active aliases (owner only)
+    // A message to one of its own aliases went through the signal queue (its alias is checked
+    // when the message is taken in): plain messages to itself follow it there to stay in order.
+    bool self_via_inbox = false;
     Term registered_name = NIL;
     Term initial_m = NIL, initial_f = NIL;  // initial call {M, F, A}
     uint32_t initial_a = 0;

@@ -13,12 +13,12 @@
 namespace beam {
 
 enum class SignalKind : uint8_t {
-    Message,     // data: the message
+    Message,     // data: the message; alias: the alias it was sent to, 0 for a pid
     Exit,        // data: the reason; from exit/2 (linked = false) or a dying linked process
     Link,        // from wants a link
     Unlink,      // from drops its link
     Monitor,     // data: the monitor reference; from monitors this process
-    Demonitor,   // data: the monitor reference
+    Demonitor,   // ref: the monitor's reference
     Down,        // data: the {'DOWN', ...} message; ref: the monitor it ends
     Timeout,     // timer_id: a receive ... after expired
     GroupLeader, // data: the new group leader pid; ref: answered {Ref, true | badarg}
@@ -30,8 +30,9 @@ struct Signal {
     bool linked = false;  // Exit: sent because a linked process died (vs exit/2)
     Term from = NIL;      // sender pid (immediate)
     uint64_t timer_id = 0;
+    uint64_t alias = 0;   // Message: the alias's reference number (dropped if no longer active)
     Term name = NIL;      // Monitor: the registered name it was made through, if any
-    Word ref[3] = {};     // Down: the monitor's reference; GroupLeader, IsAlive: the reply's
+    Word ref[3] = {};     // Down, Demonitor: the monitor's reference; GroupLeader, IsAlive: the reply's
     MessageBuffer data;
 };
 

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "bifs/bif_util.hpp"
+#include "scheduler/aliases.hpp"
 #include "vm/interp_support.hpp"
 #include "vm/term_print.hpp"
 #include "vm/term_refs.hpp"
@@ -50,10 +51,10 @@ Term down_message(Process* p, const MonitorEntry& m, Term dead_pid, Term reason)
     return make_tuple(*p, {am::DOWN, ref_from_words(*p, m.ref), am::process, who, reason});
 }
 
-void deliver_message_buffer(VM& vm, Term to, MessageBuffer buf) {
-    Signal* s = new_signal(SignalKind::Message, NIL);
-    s->data = buf;
-    if (!deliver_signal(vm, to, s)) free_signal(s);
+// The DOWN message of a monitor made with {tag, Tag}: Tag in place of 'DOWN'.
+Term retag_down(Process* p, Term down, const MessageBuffer& tag) {
+    return make_tuple(*p, {copy_term(tag.term, *p), tuple_elem(down, 1), tuple_elem(down, 2), tuple_elem(down, 3),
+                           tuple_elem(down, 4)});
 }
 
 // {Ref, Result} to the sender of a request signal, built on `p`'s heap (the process that
@@ -76,10 +77,15 @@ void refuse(VM& vm, Process* dead, Signal* s, Term reason) {
         send_exit_signal(vm, dead->pid, s->from, am::noproc, true);
         break;
     case SignalKind::Monitor: {
+        // A Down signal, not a plain message: the monitor ends on the monitoring side, which
+        // applies its tag and its alias's end there.
         MonitorEntry m{};
         ref_words_of(s->data.term, m.ref);
         m.name = s->name;
-        deliver_message_buffer(vm, s->from, copy_to_buffer(down_message(dead, m, dead->pid, am::noproc)));
+        Signal* d = new_signal(SignalKind::Down, dead->pid);
+        std::copy(m.ref, m.ref + 3, d->ref);
+        d->data = copy_to_buffer(down_message(dead, m, dead->pid, am::noproc));
+        if (!deliver_signal(vm, s->from, d)) free_signal(d);
         break;
     }
     default: break;
@@ -123,6 +129,7 @@ SignalResult handle_signals(VM& vm, Process* p) {
     std::vector<Signal*> batch;
     p->sched.inbox.take(batch);
     ProcessSched& ps = p->sched;
+    ps.self_via_inbox = false;  // everything it sent itself is in this batch
     for (size_t i = 0; i < batch.size(); ++i) {
         Signal* s = batch[i];
         if (r.exit) {  // already dying: the rest are answered by exit_process via refuse()
@@ -131,6 +138,7 @@ SignalResult handle_signals(VM& vm, Process* p) {
         }
         switch (s->kind) {
         case SignalKind::Message:
+            if (s->alias && !alias_accepts(p, s->alias)) break;  // an inactive alias: dropped
             p->mailbox_push(adopt_buffer(p, s->data));
             r.new_messages++;
             break;
@@ -175,19 +183,24 @@ SignalResult handle_signals(VM& vm, Process* p) {
             break;
         }
         case SignalKind::Demonitor: {
-            Word ref[3];
-            ref_words_of(s->data.term, ref);
             std::lock_guard lock(ps.info_mutex);
-            erase_if_first(ps.monitored_by, [&](const MonitorEntry& m) { return same_ref(m.ref, ref); });
+            erase_if_first(ps.monitored_by, [&](const MonitorEntry& m) { return same_ref(m.ref, s->ref); });
             break;
         }
         case SignalKind::Down: {
-            // The monitor is over: demonitor(Ref, [info]) must now say false.
+            // The monitor is over: demonitor(Ref, [info]) must now say false. A monitor
+            // already removed by demonitor/1 delivers nothing, as OTP guarantees.
+            auto it = std::find_if(ps.monitors.begin(), ps.monitors.end(),
+                                   [&](const MonitorEntry& m) { return same_ref(m.ref, s->ref); });
+            if (it == ps.monitors.end()) break;
+            std::shared_ptr<MessageBuffer> tag = it->tag;
             {
                 std::lock_guard lock(ps.info_mutex);
-                erase_if_first(ps.monitors, [&](const MonitorEntry& m) { return same_ref(m.ref, s->ref); });
+                ps.monitors.erase(it);
             }
-            p->mailbox_push(adopt_buffer(p, s->data));
+            alias_monitor_ended(p, ref_number_of(s->ref));
+            Term down = adopt_buffer(p, s->data);
+            p->mailbox_push(tag ? retag_down(p, down, *tag) : down);
             r.new_messages++;
             break;
         }
@@ -253,7 +266,7 @@ void exit_process(VM& vm, Process* p, Term reason) {
     }
     for (const MonitorEntry& m : ps.monitors) {
         Signal* s = new_signal(SignalKind::Demonitor, p->pid);
-        s->data = copy_to_buffer(ref_from_words(*p, m.ref));
+        std::copy(m.ref, m.ref + 3, s->ref);
         if (!deliver_signal(vm, m.pid, s)) free_signal(s);
     }
     {
@@ -262,6 +275,7 @@ void exit_process(VM& vm, Process* p, Term reason) {
         ps.monitors.clear();
         ps.monitored_by.clear();
     }
+    alias_drop_all(p);
     std::vector<Signal*> late;
     ps.inbox.close(late);
     for (Signal* s : ps.leftover) refuse(vm, p, s, reason);

@@ -73,6 +73,28 @@ Term build_trace(Process* p, const Word* pc) {
     return list_from(p, frames.data(), frames.size());
 }
 
+}  // namespace
+
+// process_info's current_stacktrace: q's current function, then its callers from the return
+// addresses on its stack, as deep as an exception's trace. q is p itself or a process p has
+// borrowed (not running), so its pc and stack hold still.
+Term current_stacktrace(Process* p, const Process* q) {
+    std::vector<Term> frames;
+    Term f = frame_at(p, q->pc, NON_VALUE);
+    if (is_value(f)) frames.push_back(f);
+    const Word* prev = q->pc;
+    size_t depth = std::max<size_t>(1, system_flags().backtrace_depth.load(std::memory_order_relaxed));
+    for (Term* s = q->stop; s < q->hend && frames.size() < depth; ++s) {
+        if (!is_cp(*s) || cp_of(*s) == prev) continue;  // as build_trace
+        prev = cp_of(*s);
+        f = frame_at(p, cp_of(*s) - 1, NON_VALUE);
+        if (is_value(f)) frames.push_back(f);
+    }
+    return list_from(p, frames.data(), frames.size());
+}
+
+namespace {
+
 bool is_raising_bif(const BifSpec* spec) {
     if (spec->module != "erlang") return false;
     return spec->name == "error" || spec->name == "exit" || spec->name == "throw" || spec->name == "raise" ||

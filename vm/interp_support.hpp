@@ -22,6 +22,7 @@ void raise_function_clause(Process* p, Term* x, const FunctionInfo* fn);
 Term catch_value(Process* p, Term* x);               // the value of a `catch Expr` that raised
 void reraise(Process* p, Term raw_trace, Term value);  // the `raise` instruction
 Term stacktrace_of(Process* p, Term raw_trace);        // build_stacktrace
+Term current_stacktrace(Process* p, const Process* q); // process_info(Q, current_stacktrace)
 bool raw_raise(Process* p, Term cls, Term reason, Term trace);
 void raise_not_implemented(Process* p, const char* what);
 Term class_atom(ErrorClass c);

@@ -2,6 +2,7 @@
 // others arrive as signals (scheduler/signals.cpp) and are appended to the mailbox by the
 // owner; a message to oneself is already on one's own heap and is appended directly.
 #include "bifs/bif_util.hpp"
+#include "scheduler/aliases.hpp"
 #include "scheduler/signals.hpp"
 #include "vm/interp_support.hpp"
 #include "vm/term_refs.hpp"
@@ -27,10 +28,13 @@ Term send_message(Process* p, Term to, Term msg) {
         if (tuple_elem(to, 1) != am::nonode_at_nohost) return msg;
         dest = p->vm->procs.whereis(p->ns, tuple_elem(to, 0));
         if (dest == am::undefined) return msg;
+    } else if (is_boxed_sub(to, Sub::Ref)) {
+        send_to_alias(p, to, msg);
+        return msg;
     } else if (!is_pid(to)) {
         return p->badarg();
     }
-    if (dest == p->pid) {
+    if (dest == p->pid && !p->sched.self_via_inbox) {
         p->mailbox_push(msg);
         return msg;
     }

@@ -14,6 +14,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "scheduler/aliases.hpp"
 #include "scheduler/process_table.hpp"
 #include "scheduler/scheduler.hpp"
 #include "scheduler/timers.hpp"
@@ -84,6 +85,7 @@ public:
     FILE* out = stdout;
 
     ProcessTable procs;
+    AliasRoutes aliases;  // alias reference -> owner (scheduler/aliases.hpp)
     NamespaceRegistry namespaces{this};  // every namespace but the root
 
     // persistent_term: keys and values copied into memory that is never collected.

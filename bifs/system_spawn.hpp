@@ -1,0 +1,42 @@
+// Spawning, shared by spawn/spawn_opt (bifs/system_processes.cpp) and spawn_request
+// (bifs/system_spawn_request.cpp).
+#pragma once
+
+#include "bifs/system_heap_options.hpp"
+#include "bifs/system_monitors.hpp"
+#include "vm/gc_internal.hpp"
+#include "vm/gc_options.hpp"
+#include "vm/process.hpp"
+#include "vm/system_flags.hpp"
+
+namespace beam {
+
+class Namespace;
+
+struct SpawnOpts {
+    bool link = false;
+    bool monitor = false;
+    MonitorOpts monitor_opts;  // {monitor, Opts}
+    int prio = 2;
+    // Unless given, the system's defaults (erlang:system_flag/2, vm/system_flags.hpp).
+    size_t min_heap = system_flags().min_heap_size.load(std::memory_order_relaxed);  // rounded as OTP does
+    MaxHeapSize max_heap = system_flags().max_heap_size();
+    uint32_t fullsweep_after = system_flags().fullsweep_after.load(std::memory_order_relaxed);
+    bool message_queue_off_heap = false;
+    Namespace* ns = nullptr;  // where the child runs: the parent's unless beamvm:namespace_spawn
+    // spawn_request only: {reply_tag, Tag}, {reply, yes | no | error_only | success_only}.
+    Term reply_tag = NON_VALUE;
+    bool reply_success = true;
+    bool reply_error = true;
+};
+
+// As OTP's option parser: 0 when every option is good, -1 when one is not (badopt; the
+// others are still read, so spawn_request knows its reply tag), 1 when `opts` is not a proper
+// list. `request`: spawn_request's reply options are allowed.
+int parse_spawn_opts(Term opts, SpawnOpts* o, bool request);
+
+// The spawn itself: Pid, or {Pid, MonitorRef} with a monitor, or badarg for bad M, F, Args.
+// `req_ref`, when given, is the monitor's reference (spawn_request's ReqId).
+Term spawn_mfa(Process* p, Term m, Term f, Term args, const SpawnOpts& o, Term req_ref = NON_VALUE);
+
+}  // namespace beam

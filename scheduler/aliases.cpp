@@ -1,0 +1,88 @@
+#include "scheduler/aliases.hpp"
+
+#include <algorithm>
+
+#include "scheduler/signals.hpp"
+#include "vm/term_refs.hpp"
+#include "vm/vm.hpp"
+
+namespace beam {
+
+namespace {
+
+std::vector<AliasEntry>::iterator find_alias(Process* p, uint64_t ref) {
+    auto& as = p->sched.aliases;
+    return std::find_if(as.begin(), as.end(), [&](const AliasEntry& a) { return a.ref == ref; });
+}
+
+void erase_alias(Process* p, std::vector<AliasEntry>::iterator it) {
+    p->vm->aliases.remove(it->ref);
+    p->sched.aliases.erase(it);
+}
+
+}  // namespace
+
+void alias_activate(Process* p, uint64_t ref, AliasKind kind) {
+    p->sched.aliases.push_back({ref, kind});
+    p->vm->aliases.add(ref, p->pid);
+}
+
+bool alias_deactivate(Process* p, uint64_t ref) {
+    auto it = find_alias(p, ref);
+    if (it == p->sched.aliases.end()) return false;
+    erase_alias(p, it);
+    return true;
+}
+
+bool alias_accepts(Process* p, uint64_t ref) {
+    auto it = find_alias(p, ref);
+    if (it == p->sched.aliases.end()) return false;
+    AliasKind kind = it->kind;
+    if (kind == AliasKind::Reply || kind == AliasKind::ReplyDemonitor) erase_alias(p, it);
+    if (kind == AliasKind::ReplyDemonitor) remove_monitor(p, ref);
+    return true;
+}
+
+void alias_monitor_ended(Process* p, uint64_t ref) {
+    auto it = find_alias(p, ref);
+    if (it == p->sched.aliases.end()) return;
+    if (it->kind == AliasKind::Demonitor || it->kind == AliasKind::ReplyDemonitor) erase_alias(p, it);
+}
+
+void alias_drop_all(Process* p) {
+    for (const AliasEntry& a : p->sched.aliases) p->vm->aliases.remove(a.ref);
+    p->sched.aliases.clear();
+}
+
+void send_to_alias(Process* p, Term ref, Term msg) {
+    uint64_t n = ref_number(ref);
+    Term owner = p->vm->aliases.owner(n);
+    if (owner == NIL) return;
+    auto* s = new Signal{SignalKind::Message};
+    s->alias = n;
+    s->data = copy_to_buffer(msg);
+    if (owner == p->pid) p->sched.self_via_inbox = true;
+    if (!deliver_signal(*p->vm, owner, s)) {
+        discard_buffer(s->data);
+        delete s;
+    }
+}
+
+bool remove_monitor(Process* p, uint64_t ref) {
+    auto& mons = p->sched.monitors;
+    auto it = std::find_if(mons.begin(), mons.end(), [&](const MonitorEntry& m) { return ref_number_of(m.ref) == ref; });
+    if (it == mons.end()) return false;
+    auto* s = new Signal{SignalKind::Demonitor};
+    s->from = p->pid;
+    std::copy(it->ref, it->ref + 3, s->ref);
+    Term target = it->pid;
+    {
+        std::lock_guard lock(p->sched.info_mutex);
+        mons.erase(it);
+    }
+    if (!deliver_signal(*p->vm, target, s)) delete s;
+    alias_monitor_ended(p, ref);
+    return true;
+}
+
+}  // namespace beam
