@@ -28,6 +28,7 @@ std::span<const BifSpec> ext_iovec_bifs();     // bifs/ext_iovec.cpp
 std::span<const BifSpec> binary_search_bifs(); // bifs/binary_search.cpp
 std::span<const BifSpec> unicode_bifs();       // bifs/unicode.cpp
 std::span<const BifSpec> string_prefix_bifs(); // bifs/string_prefix.cpp
+std::span<const BifSpec> debug_bifs();         // bifs/debug.cpp
 
 // The families above that need only a process and term services (library beam_bifs).
 inline constexpr std::span<const BifSpec> (*sequential_bif_families[])() = {
@@ -35,7 +36,7 @@ inline constexpr std::span<const BifSpec> (*sequential_bif_families[])() = {
     lists_bifs,       atoms_bifs,       convert_int_bifs,  convert_float_bifs,
     convert_bin_bifs, binaries_bifs,    maps_bifs,         misc_bifs,        pdict_bifs,
     hash_bifs,        phash_bifs,       map_iter_bifs,     ext_iovec_bifs,   binary_search_bifs,
-    unicode_bifs,     string_prefix_bifs,
+    unicode_bifs,     string_prefix_bifs, debug_bifs,
 };
 std::span<const BifSpec> system_bifs();        // bifs/system.cpp (needs the VM: beam_runtime)
 std::span<const BifSpec> process_bifs();       // bifs/system_processes.cpp (beam_runtime)

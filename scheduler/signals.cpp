@@ -37,10 +37,13 @@ Term ref_from_words(TermAllocator& a, const Word w[3]) {
 
 bool same_ref(const Word a[3], const Word b[3]) { return a[0] == b[0] && a[1] == b[1] && a[2] == b[2]; }
 
+// True if an element was erased.
 template <class Vec, class Pred>
-void erase_if_first(Vec& v, Pred pred) {
+bool erase_if_first(Vec& v, Pred pred) {
     auto it = std::find_if(v.begin(), v.end(), pred);
-    if (it != v.end()) v.erase(it);
+    if (it == v.end()) return false;
+    v.erase(it);
+    return true;
 }
 
 // {'DOWN', Ref, process, Who, Reason}, built on `p`'s heap (the dying process, or the
@@ -170,11 +173,16 @@ SignalResult handle_signals(VM& vm, Process* p) {
             break;
         }
         case SignalKind::Down: {
-            // The monitor is over: demonitor(Ref, [info]) must now say false.
+            // The monitor is over: demonitor(Ref, [info]) must now say false. A monitor
+            // already removed by demonitor gets no DOWN: OTP guarantees none arrives after
+            // demonitor returns, which is also why demonitor(Ref, [flush]) of a live monitor
+            // need not scan the mailbox.
+            bool active;
             {
                 std::lock_guard lock(ps.info_mutex);
-                erase_if_first(ps.monitors, [&](const MonitorEntry& m) { return same_ref(m.ref, s->ref); });
+                active = erase_if_first(ps.monitors, [&](const MonitorEntry& m) { return same_ref(m.ref, s->ref); });
             }
+            if (!active) break;
             p->mailbox_push(adopt_buffer(p, s->data));
             r.new_messages++;
             break;

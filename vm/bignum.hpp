@@ -52,8 +52,10 @@ std::string int_to_string(Term x, unsigned base = 10);  // upper-case digits, '-
 // Parses [+-]digits in `base`; nullopt when malformed.
 std::optional<Term> int_from_string(TermAllocator& a, std::string_view s, unsigned base = 10);
 
-// Largest bignum we build: 2^24 limbs (2^30 bits); OTP's own limit is in the same range.
-inline constexpr size_t MAX_BIG_LIMBS = size_t{1} << 24;
+// Largest bignum: OTP's BIG_ARITY_MAX (erl_term.h), 2^19-1 64-bit digits (about 2^25 bits);
+// a larger result is a system_limit error there. Shifts check it (int_bsl); without it
+// `1 bsl 16#8000000` built a 16 MB integer where erl fails at once.
+inline constexpr size_t MAX_BIG_LIMBS = (size_t{1} << 19) - 1;
 
 // Words a bignum of n limbs takes on the heap.
 inline size_t big_words(size_t limbs) { return 1 + limbs; }

@@ -76,12 +76,14 @@ Term int_bsl(TermAllocator& a, Term x, int64_t shift) {
         }
         uint64_t limb_shift = uint64_t(shift) / 64;
         unsigned bit = unsigned(uint64_t(shift) % 64);
-        if (limb_shift + v.n + 1 > MAX_BIG_LIMBS) return NON_VALUE;
+        // The result has at least limb_shift + v.n limbs, one more if bits carry out.
+        if (limb_shift + v.n > MAX_BIG_LIMBS) return NON_VALUE;
         Limbs r(limb_shift + v.n + 1, 0);
         if (bit)
             r[limb_shift + v.n] = mpn_lshift(mp(r.data() + limb_shift), v.mp(), v.n, bit);
         else
             std::memcpy(r.data() + limb_shift, v.limbs, v.n * sizeof(uint64_t));
+        if (r.back() != 0 && r.size() > MAX_BIG_LIMBS) return NON_VALUE;
         return make_integer_limbs(a, r.data(), r.size(), v.neg);
     }
     // Arithmetic right shift rounds toward minus infinity: for negative x it is
