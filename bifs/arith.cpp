@@ -48,7 +48,9 @@ Term shift(Process* p, Term a, Term b, bool left) {
         return p->error(am::system_limit);
     }
     if (n < -MAX_SHIFT_BITS) return make_small(int_sign(a) < 0 ? -1 : 0);
-    return int_bsl(*p, a, n);
+    Term r = int_bsl(*p, a, n);
+    if (is_non_value(r)) return p->error(am::system_limit);  // above MAX_BIG_LIMBS
+    return r;
 }
 
 }  // namespace
