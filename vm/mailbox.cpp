@@ -62,6 +62,9 @@ void remove_message(Process* p) {
     stop_timer(p);
 }
 
+// The largest `after` value OTP accepts (a 32-bit millisecond count); above it, timeout_value.
+constexpr SWord MAX_RECEIVE_TIMEOUT_MS = 0xFFFFFFFF;
+
 bool set_timeout(Process* p, Term timeout) {
     p->arity = 0;  // nothing is live in x registers across a receive
     // Run again after a wake-up (a message that did not match, the timer firing): the timer
@@ -71,7 +74,7 @@ bool set_timeout(Process* p, Term timeout) {
         p->receive_timeout_armed = true;
         return true;
     }
-    if (!is_small(timeout) || small_value(timeout) < 0) {
+    if (!is_small(timeout) || small_value(timeout) < 0 || small_value(timeout) > MAX_RECEIVE_TIMEOUT_MS) {
         // The receive is abandoned: the next one must scan from the first message again
         // (OTP gh-5235: a save position left behind made the next receive miss messages).
         p->mailbox_save = 0;

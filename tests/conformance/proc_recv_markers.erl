@@ -5,7 +5,7 @@
 %% between its reserve and its use, nest more markers than a process keeps (8), leave markers
 %% behind through exceptions and timeouts, and check the rest of the mailbox afterwards,
 %% in order. Also: a receive whose `after` value lives in an x register (re-entered after
-%% wake-ups), a bad `after` value followed by a receive (OTP gh-5235), demonitor with flush.
+%% wake-ups), bad `after` values and the receive after one (OTP gh-5235), demonitor with flush.
 %% Each check runs in a fresh process; no pids or refs are printed.
 -module(proc_recv_markers).
 -export([main/0]).
@@ -68,6 +68,7 @@ main() ->
     left_behind(),
     signals_in_flight(),
     timeouts(),
+    after_limits(),
     monitors(),
     ok.
 
@@ -227,6 +228,17 @@ timeouts() ->
         B = receive init2 -> got_init2 after 1000 -> missed end,
         D = receive Ref -> got_ref after 1000 -> missed end,
         {E1, A, E2, B, D, mailbox()}
+    end) end).
+
+%% `after` accepts 0..16#ffffffff milliseconds; anything else is timeout_value, at once.
+after_value(T) -> try receive after T -> ok end catch C:R -> {C, R} end.
+
+after_limits() ->
+    t(after_value_limits, fun() -> in_fresh(fun() ->
+        self() ! keep,
+        Bad = [after_value(id(V)) || V <- [-1, 0.0, 3.14, 16#100000000, 1 bsl 80, 16#3fffffffffffffff,
+                                          -16#100000000, -(1 bsl 90), xxx]],
+        {Bad, after_value(id(0)), mailbox()}
     end) end).
 
 monitors() ->
