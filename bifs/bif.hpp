@@ -34,4 +34,13 @@ struct BifTable {
 std::span<const BifSpec* const> all_bifs();
 const BifSpec* find_bif(Term module, Term name, unsigned arity);
 
+// An OTP function implemented in Erlang by beamvm's module `target` (bifs/standins.cpp).
+struct Standin {
+    std::string_view module;
+    std::string_view name;
+    uint8_t arity;
+    std::string_view target;
+};
+const Standin* find_standin(Term module, Term name, unsigned arity);
+
 }  // namespace beam

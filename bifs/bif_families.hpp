@@ -43,9 +43,12 @@ std::span<const BifSpec> process_bifs();       // bifs/system_processes.cpp (bea
 std::span<const BifSpec> time_bifs();          // bifs/system_time.cpp (beam_runtime)
 std::span<const BifSpec> process_info_bifs();  // bifs/system_process_info.cpp (beam_runtime)
 std::span<const BifSpec> code_bifs();          // bifs/system_code.cpp (beam_runtime)
+std::span<const BifSpec> code_loading_bifs();  // bifs/system_code_loading.cpp (beam_runtime)
+std::span<const BifSpec> internal_state_bifs(); // bifs/system_internal_state.cpp (beam_runtime)
 std::span<const BifSpec> io_bifs();            // bifs/system_io.cpp (beam_runtime)
 std::span<const BifSpec> process_flag_bifs();  // bifs/system_process_flags.cpp (beam_runtime)
 std::span<const BifSpec> persistent_term_bifs(); // bifs/system_persistent.cpp (beam_runtime)
 std::span<const BifSpec> os_bifs();            // bifs/system_os.cpp (beam_runtime)
+std::span<const BifSpec> namespace_bifs();     // bifs/system_namespaces.cpp (beam_runtime)
 
 }  // namespace beam

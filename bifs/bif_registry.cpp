@@ -31,10 +31,13 @@ struct Registry {
         add(time_bifs());
         add(process_info_bifs());
         add(code_bifs());
+        add(code_loading_bifs());
+        add(internal_state_bifs());
         add(io_bifs());
         add(process_flag_bifs());
         add(persistent_term_bifs());
         add(os_bifs());
+        add(namespace_bifs());
     }
 
     void add(std::span<const BifSpec> specs) {

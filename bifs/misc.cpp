@@ -23,6 +23,12 @@ Term display_1(Process*, const Term* a) {
     return am::true_;
 }
 
+// erlang:pid_to_list/1: "<0.N.0>", as display/1 and io_lib write pids.
+Term pid_to_list_1(Process* p, const Term* a) {
+    if (!is_local_pid(a[0])) return p->badarg();
+    return make_string(*p, display_string(a[0]));
+}
+
 std::atomic<uint64_t> unique_counter{1};
 
 // Three 32-bit id words, laid out like OTP's (first word 18 bits), from one counter that is
@@ -76,6 +82,7 @@ Term unique_integer_1(Process* p, const Term* a) { return unique_integer(p, a[0]
 constexpr BifSpec table[] = {
     {"erlang", "display", 1, &display_1},
     {"erlang", "make_ref", 0, &make_ref_0},
+    {"erlang", "pid_to_list", 1, &pid_to_list_1},
     {"erlang", "error", 1, &error_1},
     {"erlang", "error", 2, &error_2},
     {"erlang", "error", 3, &error_3},

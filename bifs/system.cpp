@@ -38,7 +38,11 @@ Term functions_list(Process* p, const std::vector<std::pair<Term, uint32_t>>& fs
 
 Term module_info_item(Process* p, ModuleCode* mc, Term what) {
     if (what == am::module) return mc->name;
-    if (what == am::exports) return functions_list(p, mc->exports);
+    if (what == am::exports) {
+        // OTP lists them in the reverse of the file's export table order.
+        std::vector<std::pair<Term, uint32_t>> rev(mc->exports.rbegin(), mc->exports.rend());
+        return functions_list(p, rev);
+    }
     if (what == am::functions) return functions_list(p, mc->all_functions);
     if (what == am::attributes) return mc->attributes;
     if (what == am::compile) return mc->compile_info;
@@ -189,7 +193,12 @@ Term fun_info_2(Process* p, const Term* a) {
 Term group_leader_0(Process* p, const Term*) { return p->group_leader == NIL ? p->pid : p->group_leader; }
 
 
-Term pre_loaded_0(Process* p, const Term*) { return NIL; }
+// beamvm's own start-up modules (OTP lists the modules built into its emulator).
+Term pre_loaded_0(Process* p, const Term*) {
+    std::vector<Term> mods;
+    for (const std::string& m : p->vm->pre_loaded()) mods.push_back(atom(m));
+    return make_list_from(*p, mods.data(), mods.size());
+}
 
 // save_calls N (0..10000): accepted and returned; beamvm does not record the calls, so
 // process_info(P, last_calls) is only answered (false) while it is 0.

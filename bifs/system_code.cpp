@@ -1,55 +1,80 @@
-// Code loading from Erlang: the functions of OTP's `code` module that programs call (natively
-// here, since beamvm has no code_server process), and erlang:load_module/delete_module/...
-// Purging does not kill processes still running old code yet (hot code loading is a later
-// issue): the old version's memory is kept instead, so they stay safe.
+// The functions of OTP's `code` module that programs call, natively here since beamvm does
+// not start OTP's code_server yet. Those that load code (and so may run on_load functions in
+// a process of their own) are Erlang stand-ins instead: vm/erlang/beamvm_code.erl. Loading and
+// purging themselves: bifs/system_code_loading.cpp, vm/code_purge.cpp.
+#include <filesystem>
+#include <fstream>
+
 #include "bifs/bif_families.hpp"
 #include "bifs/bif_util.hpp"
+#include "loader/beam_module.hpp"
 #include "vm/binary.hpp"
+#include "vm/code_purge.hpp"
 #include "vm/vm.hpp"
 
 namespace beam {
 
 namespace {
 
-
-Term loaded_result(Process* p, Result<ModuleCode*>& r, Term m) {
-    if (r.ok()) return make_tuple(*p, {am::module, m});
-    const std::string& msg = r.error().message;
-    Term reason = msg.starts_with("not found") ? atom("nofile")
-                  : msg.find("purged") != std::string::npos ? atom("not_purged")
-                                                            : atom("badfile");
-    return make_tuple(*p, {am::error, reason});
+std::optional<std::vector<uint8_t>> read_bytes(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return std::nullopt;
+    return std::vector<uint8_t>((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
 }
 
-Term code_ensure_loaded_1(Process* p, const Term* a) {
-    if (!is_atom(a[0])) return make_tuple(*p, {am::error, am::badarg});
-    auto r = p->vm->ensure_loaded(*p->ns, a[0]);
-    return loaded_result(p, r, a[0]);
-}
-
-Term code_load_file_1(Process* p, const Term* a) {
-    if (!is_atom(a[0])) return make_tuple(*p, {am::error, am::badarg});
-    if (p->ns->has_old_code(a[0])) return make_tuple(*p, {am::error, atom("not_purged")});
+// code:get_object_code/1: {Module, Binary, File} from the code path, or error.
+Term code_get_object_code_1(Process* p, const Term* a) {
+    if (!is_atom(a[0])) return p->error(am::function_clause);
     std::string path = p->vm->find_on_path(a[0]);
-    if (path.empty()) return make_tuple(*p, {am::error, atom("nofile")});
-    auto r = p->vm->load_file(*p->ns, path);
-    return loaded_result(p, r, a[0]);
+    auto bytes = path.empty() ? std::nullopt : read_bytes(path);
+    if (!bytes) return am::error;
+    uint8_t* data;
+    Term bin = make_binary_uninit(*p, bytes->size(), &data);
+    std::copy(bytes->begin(), bytes->end(), data);
+    return make_tuple(*p, {a[0], bin, make_string(*p, VM::absname(path))});
 }
 
-Term load_binary(Process* p, Term m, Term bin, const std::string& origin) {
-    if (!is_atom(m) || !is_binary(bin)) return p->badarg();
-    if (p->ns->has_old_code(m)) return make_tuple(*p, {am::error, atom("not_purged")});
-    BitView v = bit_view(bin);
-    auto r = p->vm->load_binary(*p->ns, std::span(v.bytes(), v.byte_size()), origin);
-    if (r.ok() && r.value()->name != m) return make_tuple(*p, {am::error, atom("badfile")});
-    return loaded_result(p, r, m);
+// beamvm_internal:read_beam_file(Name): {ok, Binary, AbsoluteName} or error (code:load_abs).
+Term internal_read_beam_file_1(Process* p, const Term* a) {
+    auto name = char_list_to_utf8(a[0]);
+    if (!name) return p->badarg();
+    auto bytes = read_bytes(*name);
+    if (!bytes) return am::error;
+    uint8_t* data;
+    Term bin = make_binary_uninit(*p, bytes->size(), &data);
+    std::copy(bytes->begin(), bytes->end(), data);
+    return make_tuple(*p, {am::ok, bin, make_string(*p, VM::absname(*name))});
 }
 
-Term code_load_binary_3(Process* p, const Term* a) {
-    auto file = char_list_to_utf8(a[1]);
-    return load_binary(p, a[0], a[2], file ? *file : "");
+// beamvm_internal:beam_md5(Binary): module_info(md5) of the module in it, or error.
+Term internal_beam_md5_1(Process* p, const Term* a) {
+    if (!is_binary(a[0])) return p->badarg();
+    BitView v = bit_view(a[0]);
+    std::vector<uint8_t> bytes(v.byte_size());
+    copy_bits(v.base, v.bit_offset, bytes.data(), 0, v.bit_size);
+    auto md5 = loader::beam_md5(bytes);
+    if (!md5.ok()) return am::error;
+    uint8_t* data;
+    Term bin = make_binary_uninit(*p, 16, &data);
+    std::copy(md5.value().begin(), md5.value().end(), data);
+    return bin;
 }
-Term load_module_2(Process* p, const Term* a) { return load_binary(p, a[0], a[1], ""); }
+
+// code:module_status/1: not_loaded, loaded, modified (the file on the path has another md5)
+// or removed (no file on the path any more).
+Term code_module_status_1(Process* p, const Term* a) {
+    if (!is_atom(a[0])) return p->error(am::function_clause);
+    ModuleCode* mc = p->ns->current(a[0]);
+    if (!mc) return atom("not_loaded");
+    if (mc->path.empty()) return atom("loaded");
+    std::string path = p->vm->find_on_path(a[0]);
+    if (path.empty()) return atom("removed");
+    auto bytes = read_bytes(path);
+    if (!bytes) return atom("removed");
+    auto md5 = loader::beam_md5(*bytes);
+    if (!md5.ok()) return atom("modified");
+    return std::equal(md5.value().begin(), md5.value().end(), mc->md5) ? atom("loaded") : atom("modified");
+}
 
 Term code_is_loaded_1(Process* p, const Term* a) {
     if (!is_atom(a[0])) return am::false_;
@@ -67,30 +92,19 @@ Term code_which_1(Process* p, const Term* a) {
 }
 
 Term code_delete_1(Process* p, const Term* a) {
-    if (!is_atom(a[0])) return p->badarg();
-    return make_bool(p->ns->delete_module(a[0]));
+    if (!is_atom(a[0])) return p->error(am::function_clause);
+    return make_bool(!p->ns->has_old_code(a[0]) && p->ns->delete_module(a[0]));
 }
-Term delete_module_1(Process* p, const Term* a) {
-    if (!is_atom(a[0])) return p->badarg();
-    if (p->ns->has_old_code(a[0])) return p->badarg();
-    return p->ns->delete_module(a[0]) ? am::true_ : am::undefined;
-}
+// code:purge/1: true if a process had to be killed.
 Term code_purge_1(Process* p, const Term* a) {
-    if (!is_atom(a[0])) return p->badarg();
-    return make_bool(p->ns->purge_module(a[0]));
+    if (!is_atom(a[0])) return p->error(am::function_clause);
+    return make_bool(purge_old_code(p, const_cast<Term*>(a), 1, *p->ns, a[0], PurgeMode::Hard).killed);
 }
+// code:soft_purge/1: false if a process still uses the old code (which then stays).
 Term code_soft_purge_1(Process* p, const Term* a) {
-    if (!is_atom(a[0])) return p->badarg();
-    p->ns->purge_module(a[0]);
-    return am::true_;
-}
-Term purge_module_1(Process* p, const Term* a) {
-    if (!is_atom(a[0]) || !p->ns->purge_module(a[0])) return p->badarg();
-    return am::true_;
-}
-Term check_old_code_1(Process* p, const Term* a) {
-    if (!is_atom(a[0])) return p->badarg();
-    return make_bool(p->ns->has_old_code(a[0]));
+    if (!is_atom(a[0])) return p->error(am::function_clause);
+    PurgeResult r = purge_old_code(p, const_cast<Term*>(a), 1, *p->ns, a[0], PurgeMode::Soft);
+    return make_bool(!r.had_old || r.purged);
 }
 
 Term code_get_path_0(Process* p, const Term*) {
@@ -100,15 +114,23 @@ Term code_get_path_0(Process* p, const Term*) {
 }
 Term code_add_patha_1(Process* p, const Term* a) {
     auto d = char_list_to_utf8(a[0]);
-    if (!d) return make_tuple(*p, {am::error, atom("bad_directory")});
+    if (!d || !std::filesystem::is_directory(*d)) return make_tuple(*p, {am::error, atom("bad_directory")});
     p->vm->add_path_front(*d);
     return am::true_;
 }
 Term code_add_pathz_1(Process* p, const Term* a) {
     auto d = char_list_to_utf8(a[0]);
-    if (!d) return make_tuple(*p, {am::error, atom("bad_directory")});
+    if (!d || !std::filesystem::is_directory(*d)) return make_tuple(*p, {am::error, atom("bad_directory")});
     p->vm->add_path_back(*d);
     return am::true_;
+}
+// code:del_path/1: a directory, or the name of a library (its .../Name[-Vsn]/ebin entry).
+Term code_del_path_1(Process* p, const Term* a) {
+    std::string name;
+    if (is_atom(a[0])) name = std::string(atom_name(a[0]));
+    else if (auto d = char_list_to_utf8(a[0])) name = *d;
+    else return make_tuple(*p, {am::error, atom("bad_name")});
+    return make_bool(p->vm->del_path(name, is_atom(a[0])));
 }
 Term code_root_dir_0(Process* p, const Term*) { return make_string(*p, p->vm->otp_root()); }
 
@@ -129,9 +151,6 @@ Term code_is_sticky_1(Process* p, const Term*) { return am::false_; }
 Term ports_0(Process* p, const Term*) { return NIL; }  // beamvm has no ports yet
 
 const BifSpec table[] = {
-    {"code", "ensure_loaded", 1, &code_ensure_loaded_1},
-    {"code", "load_file", 1, &code_load_file_1},
-    {"code", "load_binary", 3, &code_load_binary_3},
     {"code", "is_loaded", 1, &code_is_loaded_1},
     {"code", "which", 1, &code_which_1},
     {"code", "delete", 1, &code_delete_1},
@@ -142,12 +161,13 @@ const BifSpec table[] = {
     {"code", "add_pathz", 1, &code_add_pathz_1},
     {"code", "add_path", 1, &code_add_pathz_1},
     {"code", "root_dir", 0, &code_root_dir_0},
+    {"code", "del_path", 1, &code_del_path_1},
+    {"code", "get_object_code", 1, &code_get_object_code_1},
+    {"code", "module_status", 1, &code_module_status_1},
+    {"beamvm_internal", "read_beam_file", 1, &internal_read_beam_file_1},
+    {"beamvm_internal", "beam_md5", 1, &internal_beam_md5_1},
     {"code", "all_loaded", 0, &code_all_loaded_0},
     {"code", "is_sticky", 1, &code_is_sticky_1},
-    {"erlang", "load_module", 2, &load_module_2},
-    {"erlang", "delete_module", 1, &delete_module_1},
-    {"erlang", "purge_module", 1, &purge_module_1},
-    {"erlang", "check_old_code", 1, &check_old_code_1},
     {"erlang", "loaded", 0, &loaded_0},
     {"erlang", "ports", 0, &ports_0},
 };

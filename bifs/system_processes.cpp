@@ -6,6 +6,7 @@
 #include "bifs/bif_families.hpp"
 #include "bifs/bif_util.hpp"
 #include "bifs/system_heap_options.hpp"
+#include "bifs/system_processes.hpp"
 #include "scheduler/signals.hpp"
 #include "vm/gc_options.hpp"
 #include "vm/gc_internal.hpp"
@@ -27,6 +28,7 @@ struct SpawnOpts {
     MaxHeapSize max_heap;
     uint32_t fullsweep_after = DEFAULT_FULLSWEEP_AFTER;
     bool message_queue_off_heap = false;
+    Namespace* ns = nullptr;  // where the child runs: the parent's unless beamvm:namespace_spawn
 };
 
 int prio_of(Term t) {
@@ -90,7 +92,7 @@ void add_link_local(Process* p, Term other) {
 template <class Setup>
 Term do_spawn(Process* p, const SpawnOpts& o, Setup setup) {
     VM& vm = *p->vm;
-    Process* child = vm.new_process(*p->ns, o.min_heap, p->group_leader == NIL ? p->pid : p->group_leader);
+    Process* child = vm.new_process(o.ns ? *o.ns : *p->ns, o.min_heap, p->group_leader == NIL ? p->pid : p->group_leader);
     setup(child);
     child->max_heap = o.max_heap;
     child->fullsweep_after = o.fullsweep_after;
@@ -135,6 +137,14 @@ Term spawn_mfa(Process* p, Term m, Term f, Term args, const SpawnOpts& o) {
     if (!is_atom(m) || !is_atom(f) || !proper_list_length(args)) return p->badarg();
     return do_spawn(p, o, [&](Process* c) { p->vm->setup_call(c, m, f, args); });
 }
+
+}  // namespace
+
+Term spawn_in_namespace(Process* p, Namespace& ns, Term m, Term f, Term args, bool link) {
+    return spawn_mfa(p, m, f, args, {.link = link, .ns = &ns});
+}
+
+namespace {
 
 Term spawn_1(Process* p, const Term* a) { return spawn_fun(p, a[0], {}); }
 Term spawn_3(Process* p, const Term* a) { return spawn_mfa(p, a[0], a[1], a[2], {}); }
@@ -203,7 +213,7 @@ Term monitor_2(Process* p, const Term* a) {
     }
     if (is_atom(target)) {
         name = target;
-        target = p->vm->procs.whereis(name);
+        target = p->vm->procs.whereis(p->ns, name);
     } else if (!is_pid(target)) {
         return p->badarg();
     }
@@ -309,23 +319,25 @@ Term register_2(Process* p, const Term* a) {
     if (!is_atom(name) || name == am::undefined || !is_local_pid(pid)) return p->badarg();
     Process* target = pid == p->pid ? p : p->vm->procs.lookup(pid);
     if (!target) return p->badarg();
-    bool ok = p->vm->procs.register_name(name, target);
+    // A name lives in the namespace of the process it names, and a namespace names only its
+    // own processes (docs/namespaces.md).
+    bool ok = target->ns == p->ns && p->vm->procs.register_name(name, target);
     if (target != p) ProcessTable::release(target);
     return ok ? am::true_ : p->badarg();
 }
 
 Term unregister_1(Process* p, const Term* a) {
     if (!is_atom(a[0])) return p->badarg();
-    return p->vm->procs.unregister_name(a[0]) ? am::true_ : p->badarg();
+    return p->vm->procs.unregister_name(p->ns, a[0]) ? am::true_ : p->badarg();
 }
 
 Term whereis_1(Process* p, const Term* a) {
     if (!is_atom(a[0])) return p->badarg();
-    return p->vm->procs.whereis(a[0]);
+    return p->vm->procs.whereis(p->ns, a[0]);
 }
 
 Term registered_0(Process* p, const Term*) {
-    auto names = p->vm->procs.registered();
+    auto names = p->vm->procs.registered(p->ns);
     return make_list_from(*p, names.data(), names.size());
 }
 
@@ -334,14 +346,27 @@ Term processes_0(Process* p, const Term*) {
     return make_list_from(*p, pids.data(), pids.size());
 }
 
+// As OTP: the answer must take every signal this process sent to Pid before into account
+// (unlink then exit(Pid, kill) then is_process_alive(Pid) is false). When Pid has signals
+// not yet acted on, or is exiting, the question travels as a signal behind them and
+// erts_internal:is_process_alive/1 (OTP's Erlang code) waits for the answer.
 Term is_process_alive_1(Process* p, const Term* a) {
     if (!is_pid(a[0])) return p->badarg();
     if (a[0] == p->pid) return am::true_;
     Process* q = p->vm->procs.lookup(a[0]);
     if (!q) return am::false_;
-    bool alive = !(q->sched.state.load(std::memory_order_acquire) & run_state::EXITED);
+    bool settled = !(q->sched.state.load(std::memory_order_acquire) & run_state::EXITED) && q->sched.inbox.idle();
     ProcessTable::release(q);
-    return make_bool(alive);
+    if (settled) return am::true_;
+    return p->trap(p->ns->export_entry(atom("erts_internal"), atom("is_process_alive"), 1), {a[0]});
+}
+
+// erts_internal:is_process_alive(Pid, Ref): Pid answers {Ref, Alive} to the caller.
+Term erts_is_process_alive_2(Process* p, const Term* a) {
+    if (!is_local_pid(a[0]) || !is_boxed_sub(a[1], Sub::Ref)) return p->badarg();
+    if (!send_request(*p->vm, SignalKind::IsAlive, p, a[0], a[1], NIL))
+        post_message(*p->vm, p->pid, make_tuple(*p, {a[1], am::false_}));
+    return am::ok;
 }
 
 Term send_2(Process* p, const Term* a) { return send_message(p, a[0], a[1]); }
@@ -354,20 +379,32 @@ Term send_3(Process* p, const Term* a) {
     return is_value(r) ? am::ok : r;
 }
 
-Term group_leader_2(Process* p, const Term* a) {
-    if (!is_pid(a[0]) || !is_pid(a[1])) return p->badarg();
+// erts_internal:group_leader(GL, Pid), behind OTP's erlang:group_leader/2: true when set at
+// once, false when erlang.beam must ask Pid with group_leader/3 and wait for the answer,
+// badarg for a process that does not exist. Another process's group leader is only ever
+// changed by that process (it is a GC root, read without locks): always through a signal.
+Term erts_group_leader_2(Process* p, const Term* a) {
+    if (!is_pid(a[0])) return am::badarg;
+    if (!is_local_pid(a[1])) return p->badarg();
     if (a[1] == p->pid) {
         p->group_leader = a[0];
         return am::true_;
     }
-    auto* s = new Signal{SignalKind::GroupLeader};
-    s->from = p->pid;
-    s->data.term = a[0];  // an immediate: nothing to copy
-    if (!deliver_signal(*p->vm, a[1], s)) {
-        delete s;
-        return p->badarg();
-    }
-    return am::true_;
+    if (!is_local_pid(a[0])) return am::badarg;  // the signal carries the pid as an immediate
+    Process* q = p->vm->procs.lookup(a[1]);
+    if (!q) return am::badarg;
+    bool exited = q->sched.state.load(std::memory_order_acquire) & run_state::EXITED;
+    ProcessTable::release(q);
+    return exited ? am::badarg : am::false_;
+}
+
+// erts_internal:group_leader(GL, Pid, Ref): Pid sets its group leader and answers
+// {Ref, true}, or {Ref, badarg} if it has exited.
+Term erts_group_leader_3(Process* p, const Term* a) {
+    if (!is_local_pid(a[0]) || !is_local_pid(a[1]) || !is_boxed_sub(a[2], Sub::Ref)) return p->badarg();
+    if (!send_request(*p->vm, SignalKind::GroupLeader, p, a[1], a[2], a[0]))
+        post_message(*p->vm, p->pid, make_tuple(*p, {a[2], am::badarg}));
+    return am::ok;
 }
 
 Term yield_0(Process* p, const Term*) { return am::true_; }
@@ -397,7 +434,9 @@ const BifSpec table[] = {
     {"erlang", "is_process_alive", 1, &is_process_alive_1},
     {"erlang", "send", 2, &send_2},
     {"erlang", "send", 3, &send_3},
-    {"erlang", "group_leader", 2, &group_leader_2},
+    {"erts_internal", "group_leader", 2, &erts_group_leader_2},
+    {"erts_internal", "group_leader", 3, &erts_group_leader_3},
+    {"erts_internal", "is_process_alive", 2, &erts_is_process_alive_2},
     {"erlang", "yield", 0, &yield_0},
 };
 

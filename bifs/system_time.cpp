@@ -128,7 +128,7 @@ Term start_message_timer(Process* p, Term time, Term dest, Term msg, Term opts, 
         if (q) ProcessTable::release(q);
         if (!alive) return ref;
     }
-    p->vm->timers.start_message_timer(n, dest, copy_to_buffer(payload), ms);
+    p->vm->timers.start_message_timer(n, dest, copy_to_buffer(payload), ms, p->ns);
     return ref;
 }
 

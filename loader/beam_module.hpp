@@ -3,6 +3,8 @@
 // into threaded code for one ModuleCode.
 #pragma once
 
+#include <array>
+
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -29,6 +31,8 @@ enum class OpKind : uint8_t {
     Literal,    // z/4: literal term (also big integers from the i tag)        -> term
     List,       // z/1: a list of operands (select lists)                      -> list
     AllocList,  // z/3: allocation list; words/floats/funs                     -> value = total words
+    Overflow,   // tag u with a value beyond 64 bits (OTP's TAG_o): no value; only the
+                // operands that can take it accept it (loader/parse_code.cpp)
 };
 
 struct Operand {
@@ -89,5 +93,7 @@ struct ParsedModule {
 // Parses a whole .beam file. Literals and other decoded terms go into `literals`.
 // Every inconsistency returns an Error whose message names the chunk and the reason.
 Result<ParsedModule> parse_beam(std::span<const uint8_t> bytes, LiteralArea& literals);
+// module_info(md5) of a .beam file's bytes, without loading it (code:module_status/1).
+Result<std::array<uint8_t, 16>> beam_md5(std::span<const uint8_t> bytes);
 
 }  // namespace beam::loader

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "vm/bignum.hpp"
+#include "vm/module.hpp"
 
 namespace beam::loader {
 
@@ -122,9 +123,10 @@ static Result<Operand> read_extended(ByteReader& r, const CompactContext& ctx, i
         for (uint64_t i = 0; i < n; ++i) {
             uint64_t kind = BEAM_TRY(read_compact_unsigned(r, 2));
             uint64_t count = BEAM_TRY(read_compact_unsigned(r, uint64_t(1) << 32));
-            // A fun object without its environment is [header][FunEntry*]; environments are
-            // counted in the words entry by the compiler.
-            words += kind == 0 ? count : kind == 1 ? count * FLOAT_WORDS : count * 2;
+            // A fun's fixed part is FUN_HEADER_WORDS (header, FunEntry*, creator pid); the
+            // compiler counts its free variables in the words entry. Undercounting here lets
+            // the instructions after a make_fun write past the heap top into the stack.
+            words += kind == 0 ? count : kind == 1 ? count * FLOAT_WORDS : count * FUN_HEADER_WORDS;
         }
         op.kind = OpKind::AllocList;
         op.value = int64_t(words);
@@ -167,7 +169,13 @@ static Result<Operand> read_operand(ByteReader& r, const CompactContext& ctx, in
         op.term = integer_from_be_bytes(*ctx.area, raw.big, true);
         return op;
     }
-    if (!raw.big.empty() || raw.value < 0) return at(r, start, "operand value out of range");
+    if (!raw.big.empty() || raw.value < 0) {
+        // erlc writes an unsigned operand as large as the source asks for (a tail test of
+        // 1 bsl 64 bits, say); OTP's loader marks it as overflowed and lets the instruction's
+        // rules decide. Other tags never carry such values.
+        if (raw.tag == CompactTag::u) return simple(OpKind::Overflow, 0);
+        return at(r, start, "operand value out of range");
+    }
     int64_t v = raw.value;
     switch (raw.tag) {
     case CompactTag::u:

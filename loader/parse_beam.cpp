@@ -35,6 +35,13 @@ static void compute_md5(const BeamFile& file, uint8_t out[16]) {
     md5.finish(out);
 }
 
+Result<std::array<uint8_t, 16>> beam_md5(std::span<const uint8_t> bytes) {
+    BeamFile file = BEAM_TRY(read_beam_file(bytes));
+    std::array<uint8_t, 16> out;
+    compute_md5(file, out.data());
+    return out;
+}
+
 Result<ParsedModule> parse_beam(std::span<const uint8_t> bytes, LiteralArea& literals) {
     BeamFile file = BEAM_TRY(read_beam_file(bytes));
     ParsedModule m;

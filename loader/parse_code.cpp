@@ -58,6 +58,10 @@ static IndexKind operand_index_kind(unsigned op, size_t arg) {
     }
 }
 
+// Operands that may hold an unsigned value too large for a word (OpKind::Overflow), as in
+// OTP's ops.tab: a tail test of more bits than any binary can have can never succeed.
+static bool accepts_overflow(uint8_t op, size_t arg) { return op == op_bs_test_tail2 && arg == 2; }
+
 static void note_labels(const Operand& op, std::vector<uint32_t>& refs) {
     if (op.kind == OpKind::Label && op.value != 0) refs.push_back(uint32_t(op.value));
     for (const Operand& e : op.list) note_labels(e, refs);
@@ -89,6 +93,8 @@ Result<void> parse_code(ParseContext& ctx, const Chunk& c) {
             size_t arg_at = r.file_offset();
             auto operand = read_compact_operand(r, cc);
             if (!operand) return ctx.fail(c, operand.error());
+            if (operand->kind == OpKind::Overflow && !accepts_overflow(op, i))
+                return ctx.fail(c, arg_at, fmt::format("{}: operand value out of range", info.name));
             IndexKind ik = operand_index_kind(op, i);
             if (ik != IndexKind::None && operand->kind == OpKind::Unsigned) {
                 size_t limit = ik == IndexKind::Import ? m.imports.size() : m.lambdas.size();

@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include <optional>
+
 #include <algorithm>
 
 #include "bifs/bif.hpp"
@@ -43,6 +45,7 @@ private:
     };
     std::vector<PendingLine> lines_;
     bool expect_entry_ = false;  // func_info seen; the next label is the entry point
+    std::optional<size_t> on_load_function_;  // index in functions_
     // Operands that need final addresses: (code index, function or lambda index).
     std::vector<std::pair<size_t, size_t>> func_info_patches_;
     std::vector<std::pair<size_t, size_t>> fun_patches_;
@@ -88,6 +91,7 @@ Result<void> Transformer::run() {
     for (const PendingFunction& f : functions_) {
         mc_.functions.push_back({base + f.info_pos, base + f.entry_pos, base + f.entry_pos, f.name, f.arity});
     }
+    if (on_load_function_) mc_.on_load = mc_.functions[*on_load_function_].entry;
     for (size_t i = 0; i < mc_.functions.size(); ++i)
         mc_.functions[i].end = i + 1 < mc_.functions.size() ? mc_.functions[i + 1].start : base + mc_.code.size();
     for (const PendingLine& l : lines_) {
@@ -290,7 +294,9 @@ void Transformer::instr(const GenericInstr& gi) {
         for (const Operand& e : kv) em_.raw_any(src(e));
         break;
     }
-    case op_on_load: break;  // on_load functions are not run yet; see docs/architecture.md
+    case op_on_load:  // follows the entry label of the module's on_load function
+        if (!functions_.empty()) on_load_function_ = functions_.size() - 1;
+        break;
     case op_nif_start: break;
     default:
         if (!transform_bits(gi, pm_, mc_, em_)) {

@@ -108,6 +108,11 @@ bool fast_get_integer(const GenericInstr& gi, Emitter& em) {
 void match(const GenericInstr& gi, const ParsedModule& pm, ModuleCode& mc, Emitter& em) {
     const auto& a = gi.args;
     if (gi.opcode == op_bs_get_integer2 && fast_get_integer(gi, em)) return;
+    if (gi.opcode == op_bs_test_tail2 && a[2].kind == OpKind::Overflow) {
+        // No tail is 2^64 bits or longer: the test always fails.
+        em.emit("jump", {lbl(uint32_t(a[0].value))});
+        return;
+    }
     auto op = std::make_shared<BsMatchOp>();
     op->opcode = gi.opcode;
     uint32_t fail = 0;

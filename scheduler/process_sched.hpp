@@ -34,6 +34,11 @@ struct ProcessSched {
     SignalQueue inbox;
     int home = 0;                   // scheduler it last ran on
     int prio = 2;                   // 0 max, 1 high, 2 normal, 3 low
+    // A request from a higher-priority process waits on this one's signals (group_leader/2,
+    // is_process_alive/1): it is queued at that priority, and its next run only takes in
+    // its signals before it goes back to its own priority (OTP's priority elevation).
+    std::atomic<int> signal_prio{NO_SIGNAL_PRIO};
+    static constexpr int NO_SIGNAL_PRIO = 4;
 
     bool waiting = false;           // stopped in a receive with nothing to match
     bool hibernating = false;       // in erlang:hibernate/3, waiting for any message

@@ -31,7 +31,7 @@ void ProcessTable::remove(Process* p) {
         if (s.procs.erase(n) == 0) return;
     }
     count_.fetch_sub(1, std::memory_order_relaxed);
-    if (p->sched.registered_name != NIL) unregister_name(p->sched.registered_name);
+    if (p->sched.registered_name != NIL) unregister_name(p->ns, p->sched.registered_name);
     release(p);
 }
 
@@ -51,18 +51,19 @@ std::vector<Term> ProcessTable::pids() {
 
 bool ProcessTable::register_name(Term name, Process* p) {
     std::lock_guard lock(names_mutex_);
-    if (names_.contains(name) || p->sched.registered_name != NIL) return false;
-    names_.emplace(name, p->pid);
+    NameKey key{p->ns, name};
+    if (names_.contains(key) || p->sched.registered_name != NIL) return false;
+    names_.emplace(key, p->pid);
     std::lock_guard info(p->sched.info_mutex);
     p->sched.registered_name = name;
     return true;
 }
 
-bool ProcessTable::unregister_name(Term name) {
+bool ProcessTable::unregister_name(const Namespace* ns, Term name) {
     Term pid;
     {
         std::lock_guard lock(names_mutex_);
-        auto it = names_.find(name);
+        auto it = names_.find(NameKey{ns, name});
         if (it == names_.end()) return false;
         pid = it->second;
         names_.erase(it);
@@ -77,16 +78,18 @@ bool ProcessTable::unregister_name(Term name) {
     return true;
 }
 
-Term ProcessTable::whereis(Term name) {
+Term ProcessTable::whereis(const Namespace* ns, Term name) {
     std::lock_guard lock(names_mutex_);
-    auto it = names_.find(name);
+    auto it = names_.find(NameKey{ns, name});
+    if (it == names_.end() && ns != root_) it = names_.find(NameKey{root_, name});
     return it == names_.end() ? am::undefined : it->second;
 }
 
-std::vector<Term> ProcessTable::registered() {
+std::vector<Term> ProcessTable::registered(const Namespace* ns) {
     std::lock_guard lock(names_mutex_);
     std::vector<Term> out;
-    for (auto& [name, pid] : names_) out.push_back(name);
+    for (auto& [key, pid] : names_)
+        if (key.ns == ns) out.push_back(key.name);
     return out;
 }
 

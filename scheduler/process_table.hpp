@@ -1,5 +1,7 @@
 // Pid → process, and registered names. Sharded so senders on different schedulers rarely
-// contend. A lookup returns the process with a reference held (release() when done), so a
+// contend. Registered names are per namespace (docs/namespaces.md): a process is registered
+// in its own namespace, and a name not registered in a namespace is looked up in the root,
+// so the root's servers (`user`, `standard_error`) stay reachable from every namespace. A lookup returns the process with a reference held (release() when done), so a
 // process that exits meanwhile is freed only after the last holder lets go.
 #pragma once
 
@@ -25,11 +27,16 @@ public:
     size_t count() const { return count_.load(std::memory_order_relaxed); }
     std::vector<Term> pids();
 
-    // Registered names. register_name fails if the name is taken or the process has a name.
+    // The root namespace, where whereis looks for a name a namespace has not registered.
+    void set_root(const Namespace* root) { root_ = root; }
+
+    // Registered names, in p's namespace. register_name fails if the name is taken there or
+    // the process has a name.
     bool register_name(Term name, Process* p);
-    bool unregister_name(Term name);
-    Term whereis(Term name);  // the pid, or am::undefined
-    std::vector<Term> registered();
+    bool unregister_name(const Namespace* ns, Term name);
+    // The pid registered as `name` in `ns`, else in the root, else am::undefined.
+    Term whereis(const Namespace* ns, Term name);
+    std::vector<Term> registered(const Namespace* ns);  // the names registered in `ns` itself
 
 private:
     static constexpr size_t SHARDS = 64;
@@ -39,8 +46,19 @@ private:
     };
     std::array<Shard, SHARDS> shards_;
     std::atomic<size_t> count_{0};
+    struct NameKey {
+        const Namespace* ns;
+        Term name;
+        bool operator==(const NameKey&) const = default;
+    };
+    struct NameKeyHash {
+        size_t operator()(const NameKey& k) const noexcept {
+            return std::hash<const void*>{}(k.ns) * 31 + std::hash<Word>{}(k.name.raw);
+        }
+    };
+    const Namespace* root_ = nullptr;
     std::mutex names_mutex_;
-    std::unordered_map<Term, Term> names_;  // name -> pid
+    std::unordered_map<NameKey, Term, NameKeyHash> names_;  // (namespace, name) -> pid
 };
 
 }  // namespace beam

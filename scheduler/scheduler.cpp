@@ -88,11 +88,53 @@ void Schedulers::activate(Process* p) {
     enqueue(*scheds_[size_t(target)], p);
 }
 
-void Schedulers::enqueue(Scheduler& s, Process* p) {
+void Schedulers::activate_for(Process* p, int prio) {
+    ProcessSched& ps = p->sched;
+    if (prio >= ps.prio) return activate(p);
+    int seen = ps.signal_prio.load(std::memory_order_acquire);
+    while (prio < seen && !ps.signal_prio.compare_exchange_weak(seen, prio, std::memory_order_acq_rel)) {
+    }
+    std::atomic<uint32_t>& st = ps.state;
+    uint32_t f = st.load(std::memory_order_acquire);
+    for (;;) {
+        if (f & EXITED) return;
+        if (f & RUNNING) {  // its scheduler takes the signal in before the process idles
+            if (f & PENDING) return;
+            if (st.compare_exchange_weak(f, f | PENDING, std::memory_order_acq_rel)) return;
+            continue;
+        }
+        if (f & QUEUED) {
+            requeue(p, prio);
+            return;
+        }
+        if (st.compare_exchange_weak(f, f | QUEUED, std::memory_order_acq_rel)) break;
+    }
+    int target = current_index() >= 0 ? current_index() : ps.home;
+    if (target < 0 || target >= count()) target = 0;
+    enqueue(*scheds_[size_t(target)], p, prio);
+}
+
+bool Schedulers::requeue(Process* p, int prio) {
+    for (auto& s : scheds_) {
+        std::lock_guard lock(s->mutex);
+        for (int q = prio + 1; q < 4; ++q) {
+            auto& dq = s->queues[q];
+            for (auto it = dq.begin(); it != dq.end(); ++it) {
+                if (*it != p) continue;
+                dq.erase(it);
+                s->queues[prio].push_back(p);
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+void Schedulers::enqueue(Scheduler& s, Process* p, int prio) {
     bool share;
     {
         std::lock_guard lock(s.mutex);
-        s.queues[p->sched.prio].push_back(p);
+        s.queues[prio >= 0 ? prio : p->sched.prio].push_back(p);
         s.queued++;
         share = !s.sleeping && s.queued > 1;
         if (s.sleeping) s.wake.notify_one();
@@ -226,12 +268,22 @@ void Schedulers::run_one(Scheduler& s, Process* p) {
         // Clear PENDING before looking at the inbox: a signal pushed after this is seen by
         // go_idle, one pushed before it is in the batch.
         p->sched.state.fetch_and(~PENDING, std::memory_order_acq_rel);
+        int signal_prio = p->sched.signal_prio.exchange(ProcessSched::NO_SIGNAL_PRIO, std::memory_order_acq_rel);
         SignalResult sr = handle_signals(*vm_, p);
         if (sr.exit) {
             exit_process(*vm_, p, sr.reason);
             return;
         }
         bool runnable = !p->sched.waiting || sr.new_messages > 0 || p->timed_out;
+        if (runnable && signal_prio < p->sched.prio) {
+            // Run at a borrowed priority for the signals only: the code runs at its own.
+            std::atomic<uint32_t>& st = p->sched.state;
+            uint32_t f = st.load(std::memory_order_acquire);
+            while (!st.compare_exchange_weak(f, (f & ~(RUNNING | PENDING)) | QUEUED, std::memory_order_acq_rel)) {
+            }
+            enqueue(s, p);
+            return;
+        }
         if (runnable && !halting()) {
             p->sched.waiting = false;
             Term* x = s.x.data();

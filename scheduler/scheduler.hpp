@@ -27,6 +27,9 @@ public:
     void start();
     // Makes `p` runnable if it is neither queued nor running (any thread, any time).
     void activate(Process* p);
+    // As activate, for a signal that a process of priority `prio` waits on: if that is higher
+    // than p's own, p is queued (or moved) at `prio` to take in its signals only.
+    void activate_for(Process* p, int prio);
     // Blocks until erlang:halt is called or no user process is left; returns the exit status.
     int run_until_done();
     void halt(int status);
@@ -67,7 +70,10 @@ private:
     // Queues p on s. A sleeping scheduler is woken to steal only when s, busy, has more than
     // one process waiting: s takes the next one itself. (Waking one on every yield of a lone
     // busy process cost about a quarter of an allocation benchmark's time in futex calls.)
-    void enqueue(Scheduler& s, Process* p);
+    void enqueue(Scheduler& s, Process* p, int prio = -1);
+    // Moves a queued p to queue `prio` of the scheduler holding it; false if no queue holds
+    // it (a scheduler has just taken it and is about to run it).
+    bool requeue(Process* p, int prio);
     void run_one(Scheduler& s, Process* p);
     // After a run: the process stops (idle) unless signals arrived meanwhile. True if it
     // must be looked at again.

@@ -21,7 +21,8 @@ enum class SignalKind : uint8_t {
     Demonitor,   // data: the monitor reference
     Down,        // data: the {'DOWN', ...} message; ref: the monitor it ends
     Timeout,     // timer_id: a receive ... after expired
-    GroupLeader, // data: the new group leader pid
+    GroupLeader, // data: the new group leader pid; ref: answered {Ref, true | badarg}
+    IsAlive,     // ref: answered {Ref, true}, or {Ref, false} once the process has exited
 };
 
 struct Signal {
@@ -30,7 +31,7 @@ struct Signal {
     Term from = NIL;      // sender pid (immediate)
     uint64_t timer_id = 0;
     Term name = NIL;      // Monitor: the registered name it was made through, if any
-    Word ref[3] = {};     // Down: the monitor's reference id words
+    Word ref[3] = {};     // Down: the monitor's reference; GroupLeader, IsAlive: the reply's
     MessageBuffer data;
 };
 
@@ -47,10 +48,24 @@ public:
     void take(std::vector<Signal*>& out) {
         std::lock_guard lock(mutex_);
         out.swap(items_);
+        taken_ = !out.empty();
+    }
+    // The owner has acted on everything it took. Not called when a signal made it exit:
+    // the queue then stays busy until close.
+    void settle() {
+        std::lock_guard lock(mutex_);
+        taken_ = false;
     }
     bool empty() {
         std::lock_guard lock(mutex_);
         return items_.empty();
+    }
+    // Nothing queued and nothing taken but not yet acted on (see settle). Another process
+    // asking "is it alive?" may answer at once only then: a signal it sent earlier (an exit
+    // signal, say) may still be on its way to taking effect.
+    bool idle() {
+        std::lock_guard lock(mutex_);
+        return items_.empty() && !taken_;
     }
     // No more signals after this; returns what was still queued.
     void close(std::vector<Signal*>& rest) {
@@ -63,6 +78,7 @@ private:
     std::mutex mutex_;
     std::vector<Signal*> items_;
     bool closed_ = false;
+    bool taken_ = false;
 };
 
 }  // namespace beam

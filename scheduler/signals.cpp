@@ -59,9 +59,21 @@ void deliver_message_buffer(VM& vm, Term to, MessageBuffer buf) {
     if (!deliver_signal(vm, to, s)) free_signal(s);
 }
 
+// {Ref, Result} to the sender of a request signal, built on `p`'s heap (the process that
+// handles the request, alive or dying).
+void reply(VM& vm, Process* p, const Signal* s, Term result) {
+    post_message(vm, s->from, make_tuple(*p, {ref_from_words(*p, s->ref), result}));
+}
+
 // A late signal the dead process can no longer act on: answer it as OTP does.
 void refuse(VM& vm, Process* dead, Signal* s, Term reason) {
     switch (s->kind) {
+    case SignalKind::IsAlive:
+        reply(vm, dead, s, am::false_);
+        break;
+    case SignalKind::GroupLeader:
+        reply(vm, dead, s, am::badarg);
+        break;
     case SignalKind::Link:
         // The linker learns that its new link is to a dead process.
         send_exit_signal(vm, dead->pid, s->from, am::noproc, true);
@@ -195,11 +207,28 @@ SignalResult handle_signals(VM& vm, Process* p) {
             break;
         case SignalKind::GroupLeader:
             p->group_leader = s->data.term;  // an immediate pid
+            reply(vm, p, s, am::true_);
+            break;
+        case SignalKind::IsAlive:
+            reply(vm, p, s, am::true_);
             break;
         }
         free_signal(s);
     }
+    if (!r.exit) p->sched.inbox.settle();
     return r;
+}
+
+bool send_request(VM& vm, SignalKind kind, const Process* from, Term to, Term ref, Term data) {
+    Signal* s = new_signal(kind, from->pid);
+    ref_words_of(ref, s->ref);
+    s->data.term = data;  // an immediate (or NIL): nothing to copy
+    Process* p = vm.procs.lookup(to);
+    bool ok = p && p->sched.inbox.push(s);
+    if (ok && vm.scheds) vm.scheds->activate_for(p, from->sched.prio);
+    if (p) ProcessTable::release(p);
+    if (!ok) free_signal(s);
+    return ok;
 }
 
 Term crash_reason(Process* p) {
@@ -213,14 +242,13 @@ Term crash_reason(Process* p) {
     return full;
 }
 
+// The signal queue is closed last, after links and monitors have been told: a request that
+// finds it closed (is_process_alive/1, group_leader/2) can answer at once and still be
+// ordered after this process's exit signals and DOWN messages, as OTP's answer
+// "once termination has completed" is.
 void exit_process(VM& vm, Process* p, Term reason) {
     ProcessSched& ps = p->sched;
-    std::vector<Signal*> late;
-    ps.inbox.close(late);
     ps.state.fetch_or(run_state::EXITED, std::memory_order_acq_rel);
-    for (Signal* s : ps.leftover) refuse(vm, p, s, reason);
-    ps.leftover.clear();
-    for (Signal* s : late) refuse(vm, p, s, reason);
     if (ps.timer_set) vm.timers.cancel(ps.timer_id);
     vm.timers.cancel_for(p->pid);  // send_after/start_timer to a pid die with it
 
@@ -242,6 +270,11 @@ void exit_process(VM& vm, Process* p, Term reason) {
         ps.monitors.clear();
         ps.monitored_by.clear();
     }
+    std::vector<Signal*> late;
+    ps.inbox.close(late);
+    for (Signal* s : ps.leftover) refuse(vm, p, s, reason);
+    ps.leftover.clear();
+    for (Signal* s : late) refuse(vm, p, s, reason);
     bool user = !ps.system;
     vm.procs.remove(p);  // drops the table's reference; the scheduler drops its own after
     if (user && vm.scheds) vm.scheds->user_process_ended();

@@ -19,6 +19,12 @@ void post_message(VM& vm, Term to, Term msg);
 // An exit signal from `from` (exit/2 when !linked; a dying linked process when linked).
 void send_exit_signal(VM& vm, Term from, Term to, Term reason, bool linked);
 
+// A request that the process `to` answers with the message {Ref, Result} when it handles
+// it (GroupLeader: data is the new group leader; IsAlive). The caller waits for the answer,
+// so `to` takes it in at the caller's priority if that is higher than its own. False if `to`
+// is gone or its queue is closed: the caller answers itself.
+bool send_request(VM& vm, SignalKind kind, const Process* from, Term to, Term ref, Term data);
+
 // Owner side: takes every queued signal and acts on it. Messages join the mailbox.
 // Returns true if the process must exit; the reason (on its heap) is in *reason.
 struct SignalResult {

@@ -30,10 +30,10 @@ void TimerService::start_receive_timeout(Term pid, uint64_t id, int64_t ms) {
     if (heap_.top().second == id) cv_.notify_one();
 }
 
-void TimerService::start_message_timer(uint64_t id, Term dest, MessageBuffer msg, int64_t ms) {
+void TimerService::start_message_timer(uint64_t id, Term dest, MessageBuffer msg, int64_t ms, const Namespace* ns) {
     std::lock_guard lock(mutex_);
     auto deadline = Clock::now() + std::chrono::milliseconds(ms);
-    entries_.emplace(id, Entry{deadline, dest, false, msg});
+    entries_.emplace(id, Entry{deadline, dest, false, msg, ns});
     if (is_local_pid(dest)) by_pid_.emplace(dest, id);
     heap_.push({deadline, id});
     if (heap_.top().second == id) cv_.notify_one();
@@ -119,7 +119,7 @@ void TimerService::fire(uint64_t id, Entry& e) {
         return;
     }
     Term to = e.dest;
-    if (is_atom(to)) to = vm_->procs.whereis(to);
+    if (is_atom(to)) to = vm_->procs.whereis(e.ns, to);
     auto* s = new Signal{SignalKind::Message};
     s->data = e.msg;
     e.msg = MessageBuffer{};

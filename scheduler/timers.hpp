@@ -20,6 +20,7 @@
 namespace beam {
 
 class VM;
+class Namespace;
 
 class TimerService {
 public:
@@ -33,7 +34,8 @@ public:
     // A receive ... after: at expiry, a Timeout signal with `id` goes to `pid`.
     void start_receive_timeout(Term pid, uint64_t id, int64_t ms);
     // erlang:send_after / start_timer: at expiry, `msg` goes to `dest` (pid or registered name).
-    void start_message_timer(uint64_t id, Term dest, MessageBuffer msg, int64_t ms);
+    // A registered-name `dest` is looked up in `ns` when the timer fires, as OTP does.
+    void start_message_timer(uint64_t id, Term dest, MessageBuffer msg, int64_t ms, const Namespace* ns);
     // Removes a timer. Returns the milliseconds that were left, or nullopt if it already fired
     // or never existed.
     std::optional<int64_t> cancel(uint64_t id);
@@ -47,6 +49,7 @@ private:
         Term dest;
         bool receive_timeout;
         MessageBuffer msg;
+        const Namespace* ns = nullptr;  // where a registered-name `dest` is looked up
     };
     void loop();
     void forget_dest(Term dest, uint64_t id);  // caller holds mutex_

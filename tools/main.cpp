@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "bifs/bif_util.hpp"
+#include "vm/code_watch.hpp"
 #include "vm/runner.hpp"
 #include "vm/vm.hpp"
 
@@ -36,6 +37,10 @@ Runs .beam files compiled by OTP 25's erlc.
   --otp-root Dir      OTP installation whose lib/*/ebin directories end the code path
                       (default: found from `erl` on PATH, else /usr/lib/erlang)
   +S N                number of scheduler threads (default: one per core)
+  --watch[=force]     reload a loaded module when its .beam file in a -pa directory changes
+                      (inotify): the new version is loaded if the previous old code can be
+                      soft-purged, else the processes still running it are reported on stderr
+                      and the current version stays; --watch=force purges instead
   --help              this text
 
   beamvm path/to/m.beam Args...
@@ -118,6 +123,7 @@ int main(int argc, char** argv) {
     std::string otp_root;
     std::string script_path;
     bool script = false;
+    bool watch = false, watch_force = false;
     int schedulers = int(std::max(1u, std::thread::hardware_concurrency()));
 
     for (int i = 1; i < argc; ++i) {
@@ -144,6 +150,9 @@ int main(int argc, char** argv) {
                 c.has_args = true;
             }
             commands.push_back(std::move(c));
+        } else if (a == "--watch" || a == "--watch=force" || a == "--watch=soft") {
+            watch = true;
+            watch_force = a == "--watch=force";
         } else if (a == "--otp-root" && i + 1 < argc) {
             otp_root = argv[++i];
         } else if (a == "+S" && i + 1 < argc) {
@@ -170,7 +179,7 @@ int main(int argc, char** argv) {
     }
 
     // Code path: -pa (in the order given), the current directory, -pz, then OTP.
-    vm.add_path_back(exe_dir() + "/boot");
+    vm.set_boot_dir(exe_dir() + "/boot");
     for (auto& d : pa) vm.add_path_back(d);
     vm.add_path_back(".");
     for (auto& d : pz) vm.add_path_back(d);
@@ -189,7 +198,21 @@ int main(int argc, char** argv) {
         }
     }
     BootArgs boot{&commands, script};
-    int status = run_vm(vm, schedulers, atom("init"), atom("do_boot"), &boot_args, &boot);
+    std::unique_ptr<CodeWatcher> watcher;
+    if (watch) {
+        if (pa.empty()) {
+            std::fprintf(stderr, "beamvm: --watch watches the -pa directories, and none is given\n");
+            return 2;
+        }
+        watcher = std::make_unique<CodeWatcher>(vm, pa, watch_force);
+    }
+    auto start_watch = [&] {
+        if (!watcher) return;
+        auto r = watcher->start();
+        if (!r.ok()) std::fprintf(stderr, "beamvm: %s\n", r.error().message.c_str());
+    };
+    int status = run_vm(vm, schedulers, atom("init"), atom("do_boot"), &boot_args, &boot, start_watch);
+    watcher.reset();
     std::fflush(stdout);
     return status;
 }

@@ -3,12 +3,15 @@
 # (BEAMVM, default build/beamvm) in the same run and prints figures for both.
 #   tools/stress.sh [--quick] [CHECK...]
 #     --quick   the same programs at a size that takes seconds
-#     CHECK     any of gc_10gb spawn_million fairness idle (default: all)
+#     CHECK     any of gc_10gb spawn_million fairness idle hot_reload (default: all)
 # gc_10gb        allocates about 13 GB with a small live set: time and peak RSS
 # spawn_million  1,000,000 waiting processes messaged and answered: time, peak RSS, bytes per process
 # fairness       a 10 ms ticker next to one busy loop per scheduler: worst lateness, ok if < 50 ms
 # idle           1,000 processes in receive for 2 s: user and sys CPU seconds of the whole run,
 #                start-up included (erl spends about 0.15 s starting)
+# hot_reload     1,000 successive versions of one module loaded (each after a soft purge) while
+#                100 processes call it: no call lost, and peak RSS at 100 versions against 1,000
+#                (memory bounded: old versions are freed)
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 beamvm=${BEAMVM:-$root/build/beamvm}
@@ -17,15 +20,19 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 ebin=$work/ebin
 mkdir -p "$ebin"
-erlc -o "$ebin" "$root"/tests/stress/*.erl || exit 1
+erlc -o "$ebin" "$root"/tests/stress/*.erl "$root"/tests/conformance/hot_reload.erl || exit 1
+for v in 1 2 3; do
+  mkdir -p "$ebin/hot_v$v"
+  erlc -DVSN=$v -o "$ebin/hot_v$v" "$root"/tests/conformance/hot/versions/hc_mod.erl || exit 1
+done
 
 quick=0
 if [ "${1:-}" = "--quick" ]; then quick=1; shift; fi
 checks=("$@")
-[ ${#checks[@]} -eq 0 ] && checks=(gc_10gb spawn_million fairness idle)
+[ ${#checks[@]} -eq 0 ] && checks=(gc_10gb spawn_million fairness idle hot_reload)
 
-rounds=700 procs=1000000
-[ $quick -eq 1 ] && rounds=40 procs=100000
+rounds=700 procs=1000000 versions=1000
+[ $quick -eq 1 ] && rounds=40 procs=100000 versions=100
 
 # measure VM ARGS...: runs VM with ARGS (stdin /dev/null) under /usr/bin/time and sets
 # out (stdout on one line), note (last stderr line), secs, peak_kb, cpu_user, cpu_sys, rc.
@@ -93,9 +100,20 @@ run_idle() {
   done
 }
 
+run_hot_reload() {
+  echo "== hot_reload (versions of one module while 100 processes call it)"
+  printf '%-8s %-9s %-72s %9s %10s\n' vm versions output seconds peak_KB
+  for vm in "${vms[@]}"; do
+    for n in $((versions / 10)) "$versions"; do
+      measure "$vm" -noshell -pa "$ebin" -run hot_reload stress "$n" 100 -s erlang halt
+      printf '%-8s %-9s %-72s %9s %10s\n' "$(name "$vm")" "$n" "$out" "$secs" "$peak_kb"
+    done
+  done
+}
+
 for c in "${checks[@]}"; do
   case $c in
-    gc_10gb | spawn_million | fairness | idle) "run_$c" ;;
-    *) echo "unknown check '$c' (gc_10gb spawn_million fairness idle)" >&2; exit 2 ;;
+    gc_10gb | spawn_million | fairness | idle | hot_reload) "run_$c" ;;
+    *) echo "unknown check '$c' (gc_10gb spawn_million fairness idle hot_reload)" >&2; exit 2 ;;
   esac
 done

@@ -21,14 +21,38 @@ void raise_undef(Process* p, Term m, Term f, Term* x, unsigned arity) {
 }
 }  // namespace
 
-const Word* resolve_undefined(Process* p, Term* x, Export* e) {
-    auto loaded = p->vm->ensure_loaded(*p->ns, e->module);
+const Word* resolve_undefined(Process* p, Term* x, Export* e, unsigned* arity) {
+    auto loaded = p->vm->ensure_loaded(*p->ns, e->module, false);
     if (loaded.ok() && e->is_loaded()) return e->address.load(std::memory_order_acquire);
+    if (!loaded.ok() && loaded.error().message == VM::AUTOLOAD_BUSY) return RETRY_CALL;
+    if (!loaded.ok() && loaded.error().message.ends_with(": on_load")) {
+        // Its on_load function must run in a process of its own first: OTP's error_handler
+        // path, in Erlang (vm/erlang/beamvm_code.erl).
+        Term args = list_of_x(p, x, e->arity);
+        x[0] = e->module;
+        x[1] = e->function;
+        x[2] = args;
+        *arity = 3;
+        Export* handler = p->ns->export_entry(atom("beamvm_code"), atom("undefined_function"), 3);
+        return handler->address.load(std::memory_order_acquire);
+    }
     if (!loaded.ok() && !loaded.error().message.starts_with("not found"))
         std::fprintf(stderr, "beamvm: loading %s failed: %s\n", std::string(atom_name(e->module)).c_str(),
                      loaded.error().message.c_str());
     raise_undef(p, e->module, e->function, x, e->arity);
     return nullptr;
+}
+
+const Word* on_load_target(Process* p, Term* x) {
+    ModuleCode* mc = is_atom(x[0]) ? p->ns->on_load_pending(x[0]) : nullptr;
+    if (!mc || !mc->on_load) {
+        p->badarg();
+        static const BifSpec spec{"erlang", "call_on_load_function", 1, nullptr};
+        note_bif_error(p, &spec, x);
+        p->fskip_pc_frame = true;
+        return nullptr;
+    }
+    return mc->on_load;
 }
 
 const Word* apply_target(Process* p, Term* x, unsigned arity) {
@@ -80,7 +104,9 @@ const Word* fun_target(Process* p, Term* x, unsigned arity, Term fun, unsigned* 
     }
     if (is_boxed_sub(fun, Sub::Export)) {
         Export* e = export_of(fun);
-        if (e->detached) e = p->ns->export_entry(e->module, e->function, e->arity);
+        // An export fun names a function: the caller's namespace resolves it, wherever the
+        // fun was made (a detached one, from binary_to_term or a literal, included).
+        if (e->owner != p->ns) e = p->ns->foreign(e);
         if (e->arity != arity) {
             p->error(am::badarity);
             p->fvalue = tuple_of(p, {am::badarity, tuple_of(p, {fun, list_of_x(p, x, arity)})});

@@ -2,13 +2,31 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "bifs/bif.hpp"
 #include "vm/interp.hpp"
 #include "vm/vm.hpp"
 
 namespace beam {
 
-Namespace::Namespace(VM* vm, Namespace* parent, Term name) : vm_(vm), parent_(parent), name_(name) {}
+Namespace::Namespace(VM* vm, Namespace* parent, Term name, uint64_t id)
+    : vm_(vm), parent_(parent), name_(name), id_(id), mutex_(parent ? parent->mutex_ : own_mutex_) {
+    if (parent_) {
+        std::lock_guard lock(mutex_);
+        parent_->children_.push_back(this);
+    }
+}
+
+Namespace::~Namespace() { leave_parent(); }
+
+void Namespace::leave_parent() {
+    if (parent_) {
+        std::lock_guard lock(mutex_);
+        auto& c = parent_->children_;
+        c.erase(std::remove(c.begin(), c.end(), this), c.end());
+    }
+}
 
 Export* Namespace::export_entry(Term module, Term function, uint32_t arity) {
     std::lock_guard lock(mutex_);
@@ -19,10 +37,20 @@ Export* Namespace::export_entry(Term module, Term function, uint32_t arity) {
     e->module = module;
     e->function = function;
     e->arity = arity;
+    e->owner = this;
+    static std::atomic<uint32_t> next_index{0};  // shared by every VM: only needs to be unique
+    e->index = next_index.fetch_add(1, std::memory_order_relaxed);
     if (module == am::erlang && atom_name(function) == "hibernate" && arity == 3) {
         // Reached through apply or fun erlang:hibernate/3: the instruction does the work.
         e->stub[0] = handler_word(Op::hibernate);
         e->stub[1] = 0;
+    } else if (module == am::erlang && atom_name(function) == "call_on_load_function" && arity == 1) {
+        e->stub[0] = handler_word(Op::call_on_load_function);
+        e->stub[1] = 0;
+    } else if (const Standin* s = find_standin(module, function, arity)) {
+        e->standin = true;
+        e->stub[0] = handler_word(Op::call_standin_p);
+        e->stub[1] = reinterpret_cast<Word>(export_entry(atom(s->target), function, arity));
     } else if (const BifSpec* b = find_bif(module, function, arity)) {
         e->bif = b;
         e->stub[0] = handler_word(Op::bif_body_p);
@@ -32,17 +60,67 @@ Export* Namespace::export_entry(Term module, Term function, uint32_t arity) {
         e->stub[1] = reinterpret_cast<Word>(e.get());
     }
     e->address.store(e->stub, std::memory_order_release);
-    // A namespace sees its parent's code until it loads its own version of the module.
-    if (parent_ && !modules_.contains(module)) {
-        Export* pe = parent_->export_entry(module, function, arity);
-        if (pe->is_loaded() && !e->bif) {
-            e->address.store(pe->address.load(std::memory_order_acquire), std::memory_order_release);
-            e->code = pe->code;
-        }
-    }
     Export* raw = e.get();
     exports_.emplace(key, std::move(e));
+    exports_by_module_[module].push_back(raw);
+    // Loaded here, or (not shadowed) in an ancestor: point it at that version.
+    if (ModuleCode* mc = current(module)) point_export(raw, mc);
     return raw;
+}
+
+Export* Namespace::foreign(const Export* e) {
+    uint32_t i = e->index;
+    if (i >= XLATE_CHUNKS * XLATE_CHUNK) return export_entry(e->module, e->function, e->arity);
+    if (XlateTable* t = xlate_.load(std::memory_order_acquire))
+        if (std::atomic<Export*>* chunk = t->chunks[i >> XLATE_CHUNK_BITS].load(std::memory_order_acquire))
+            if (Export* r = chunk[i & (XLATE_CHUNK - 1)].load(std::memory_order_acquire)) return r;
+    std::lock_guard lock(mutex_);
+    Export* r = export_entry(e->module, e->function, e->arity);
+    if (!xlate_owner_) {
+        xlate_owner_ = std::make_unique<XlateTable>();
+        xlate_.store(xlate_owner_.get(), std::memory_order_release);
+    }
+    XlateTable& t = *xlate_owner_;
+    std::atomic<Export*>* chunk = t.chunks[i >> XLATE_CHUNK_BITS].load(std::memory_order_acquire);
+    if (!chunk) {
+        t.owned.push_back(std::make_unique<std::atomic<Export*>[]>(XLATE_CHUNK));
+        chunk = t.owned.back().get();
+        t.chunks[i >> XLATE_CHUNK_BITS].store(chunk, std::memory_order_release);
+    }
+    chunk[i & (XLATE_CHUNK - 1)].store(r, std::memory_order_release);
+    return r;
+}
+
+void Namespace::point_export(Export* e, ModuleCode* mc) {
+    // Exports that are BIFs stay native (OTP's own lists.beam defines lists:reverse/2 as a
+    // stub that the BIF replaces). Stand-ins stay too.
+    if (e->bif || e->standin) return;
+    const FunctionInfo* fi = nullptr;
+    if (mc) {
+        for (auto& [name, arity] : mc->exports) {
+            if (name != e->function || arity != e->arity) continue;
+            for (const FunctionInfo& f : mc->functions)
+                if (f.name == name && f.arity == arity) fi = &f;
+        }
+    }
+    if (fi) {
+        e->code = mc;
+        e->address.store(fi->entry, std::memory_order_release);
+    } else {
+        e->code = nullptr;
+        e->address.store(e->stub, std::memory_order_release);
+    }
+}
+
+void Namespace::refresh_exports(Term module) {
+    ModuleCode* mc = current(module);
+    auto it = exports_by_module_.find(module);
+    if (it != exports_by_module_.end())
+        for (Export* e : it->second) point_export(e, mc);
+    for (Namespace* child : children_) {
+        auto own = child->modules_.find(module);
+        if (own == child->modules_.end() || !own->second.current) child->refresh_exports(module);
+    }
 }
 
 ModuleCode* Namespace::current(Term module) {
@@ -52,55 +130,80 @@ ModuleCode* Namespace::current(Term module) {
     return parent_ ? parent_->current(module) : nullptr;
 }
 
-Result<void> Namespace::commit(std::unique_ptr<ModuleCode> code) {
+Namespace::Commit Namespace::commit(std::unique_ptr<ModuleCode>& code) {
     std::lock_guard lock(mutex_);
+    if (destroyed()) return Commit::NotPurged;
     ModuleSlot& slot = modules_[code->name];
-    if (slot.current && slot.old)
-        return make_error(fmt::format("module {} has old code that must be purged first", atom_name(code->name)));
-    ModuleCode* mc = code.get();
+    // As OTP: a deleted module (old code, no current) can be loaded again; its old code stays.
+    if ((slot.current && slot.old) || slot.purging) return Commit::NotPurged;
+    if (code->on_load) {
+        // As OTP, a newer version waiting for on_load replaces one still waiting. The one
+        // replaced may be running its on_load function: its memory stays.
+        if (slot.on_load) vm_->retire_code(std::move(slot.on_load), true);
+        slot.on_load = std::move(code);
+        return Commit::OnLoad;
+    }
+    Term module = code->name;
     if (slot.current) slot.old = std::move(slot.current);
     slot.current = std::move(code);
-    // Point this module's exported functions at the new version. Exports that are BIFs stay
-    // native (OTP's own lists.beam defines lists:reverse/2 as a stub that the BIF replaces).
-    for (auto& [name, arity] : mc->exports) {
-        Export* e = export_entry(mc->name, name, arity);
-        if (e->bif) continue;
-        const FunctionInfo* fi = nullptr;
-        for (const FunctionInfo& f : mc->functions)
-            if (f.name == name && f.arity == arity) fi = &f;
-        if (!fi) continue;
-        e->code = mc;
-        e->address.store(fi->entry, std::memory_order_release);
-    }
-    return {};
+    refresh_exports(module);
+    return Commit::Loaded;
+}
+
+ModuleCode* Namespace::on_load_pending(Term module) {
+    std::lock_guard lock(mutex_);
+    auto it = modules_.find(module);
+    return it != modules_.end() ? it->second.on_load.get() : nullptr;
+}
+
+std::unique_ptr<ModuleCode> Namespace::finish_on_load(Term module, bool keep) {
+    std::lock_guard lock(mutex_);
+    auto it = modules_.find(module);
+    if (it == modules_.end() || !it->second.on_load) return nullptr;
+    ModuleSlot& slot = it->second;
+    std::unique_ptr<ModuleCode> mc = std::move(slot.on_load);
+    if (!keep || (slot.current && slot.old)) return mc;
+    if (slot.current) slot.old = std::move(slot.current);
+    slot.current = std::move(mc);
+    refresh_exports(module);
+    return nullptr;
 }
 
 bool Namespace::delete_module(Term module) {
     std::lock_guard lock(mutex_);
     auto it = modules_.find(module);
-    if (it == modules_.end() || !it->second.current || it->second.old) return false;
-    ModuleSlot& slot = it->second;
-    for (auto& [key, e] : exports_) {
-        if (key.module != module || e->bif) continue;
-        e->address.store(e->stub, std::memory_order_release);
-        e->code = nullptr;
+    if (it == modules_.end() || it->second.old || it->second.purging) return false;
+    // As OTP, a module once loaded stays known: deleting it again (no code) still succeeds.
+    if (it->second.current) {
+        it->second.old = std::move(it->second.current);
+        refresh_exports(module);
     }
-    slot.old = std::move(slot.current);
     return true;
 }
 
-bool Namespace::purge_module(Term module) {
+bool Namespace::has_old_code(Term module) { return old_version(module) != nullptr; }
+
+ModuleCode* Namespace::old_version(Term module) {
     std::lock_guard lock(mutex_);
     auto it = modules_.find(module);
-    if (it == modules_.end() || !it->second.old) return false;
-    purged_.push_back(std::move(it->second.old));
-    return true;
+    return it != modules_.end() ? it->second.old.get() : nullptr;
 }
 
-bool Namespace::has_old_code(Term module) {
+ModuleCode* Namespace::begin_purge(Term module) {
     std::lock_guard lock(mutex_);
     auto it = modules_.find(module);
-    return it != modules_.end() && it->second.old;
+    if (it == modules_.end() || !it->second.old || it->second.purging) return nullptr;
+    it->second.purging = true;
+    return it->second.old.get();
+}
+
+std::unique_ptr<ModuleCode> Namespace::end_purge(Term module, bool remove) {
+    std::lock_guard lock(mutex_);
+    ModuleSlot& slot = modules_[module];
+    slot.purging = false;
+    std::unique_ptr<ModuleCode> gone;
+    if (remove) gone = std::move(slot.old);
+    return gone;
 }
 
 std::vector<Term> Namespace::loaded_modules() {
@@ -109,6 +212,28 @@ std::vector<Term> Namespace::loaded_modules() {
     for (auto& [name, slot] : modules_)
         if (slot.current) out.push_back(name);
     return out;
+}
+
+std::vector<Term> Namespace::modules_with_code() {
+    std::lock_guard lock(mutex_);
+    std::vector<Term> out;
+    for (auto& [name, slot] : modules_)
+        if (slot.current || slot.old || slot.on_load) out.push_back(name);
+    return out;
+}
+
+void Namespace::retire() {
+    leave_parent();
+    std::lock_guard lock(mutex_);
+    for (auto& [key, e] : exports_) point_export(e.get(), nullptr);
+    // Only this namespace's processes read the memo, and none is left.
+    xlate_.store(nullptr, std::memory_order_release);
+    xlate_owner_.reset();
+}
+
+size_t Namespace::export_count() {
+    std::lock_guard lock(mutex_);
+    return exports_.size();
 }
 
 }  // namespace beam

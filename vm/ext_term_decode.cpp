@@ -19,6 +19,7 @@
 #include "vm/atom_table.hpp"
 #include "vm/bignum.hpp"
 #include "vm/binary.hpp"
+#include "vm/ext_pid.hpp"
 #include "vm/ext_term.hpp"
 #include "vm/ext_term_tags.hpp"
 #include "vm/map.hpp"
@@ -416,7 +417,11 @@ Result<void> Decoder::decode_one(Term* dest) {
             return fail(at, "truncated pid");
         // A local pid holds a 15-bit number and a 13-bit serial (OTP 25 refuses larger ones).
         if (id > 0x7FFF || serial > 0x1FFF) return fail(at, "pid number out of range");
-        *dest = make_local_pid(uint64_t(id) | uint64_t(serial) << ext::PID_SERIAL_SHIFT);
+        uint64_t number = uint64_t(id) | uint64_t(serial) << ext::PID_SERIAL_SHIFT;
+        uint32_t creation = tag == ext::NEW_PID ? creation32 : creation8;
+        // Another creation of this node's name: an old incarnation's pid (vm/ext_pid.hpp).
+        *dest = creation == LOCAL_CREATION ? make_local_pid(number)
+                                           : make_ext_pid(a_, am::nonode_at_nohost, number, creation);
         return {};
     }
     case ext::NEW_PORT: case ext::PORT: case ext::V4_PORT: {

@@ -15,6 +15,7 @@
 #include "vm/atom_table.hpp"
 #include "vm/bignum.hpp"
 #include "vm/binary.hpp"
+#include "vm/ext_pid.hpp"
 #include "vm/ext_term.hpp"
 #include "vm/ext_term_tags.hpp"
 #include "vm/map.hpp"
@@ -273,6 +274,14 @@ Result<void> Encoder::encode_one(Term t) {
             stack_.push_back(pairs[i - 1].second);
             stack_.push_back(pairs[i - 1].first);
         }
+        return {};
+    }
+    case Sub::ExtPid: {
+        u8(ext::NEW_PID);
+        atom(ext_pid_node(t));
+        u32(uint32_t(ext_pid_number(t)));
+        u32(uint32_t(ext_pid_number(t) >> ext::PID_SERIAL_SHIFT));
+        u32(ext_pid_creation(t));
         return {};
     }
     case Sub::Ref: {

@@ -84,6 +84,10 @@ void evacuate_into(Process* p, gc::CopyPlan plan, Term* old_to, Term* x, unsigne
     assert(!old_to || c.old_top() <= p->old_hend);
     // The sweep reads forwarding words in from-space, so it runs before anything is freed.
     p->offheap = c.sweep_offheap(p->offheap);
+    for (Term* bin : c.literal_refc_copies()) {
+        gc::set_offheap_next(bin, p->offheap);
+        p->offheap = bin;
+    }
 
     gc::free_block(p->heap);
     gc::free_fragments(p->fragments);
@@ -133,7 +137,7 @@ void resize_young(Process* p, Term* x, unsigned live, size_t need, bool full) {
     evacuate_into(p, std::move(plan), nullptr, x, live, want, false);
 }
 
-void collect(Process* p, Term* x, unsigned live, size_t need, bool full) {
+void collect(Process* p, Term* x, unsigned live, size_t need, bool full, const LiteralArea* literals = nullptr) {
     size_t young_used = size_t(p->htop - p->heap);
     size_t stack_words = size_t(p->hend - p->stop);
     size_t promote = size_t(p->high_water - p->heap);
@@ -155,6 +159,8 @@ void collect(Process* p, Term* x, unsigned live, size_t need, bool full) {
         plan.promote_limit = p->heap;
         plan.old = {p->old_heap, p->old_htop};
         worst += size_t(p->old_htop - p->old_heap);
+        plan.literals = literals;
+        if (literals) worst += literals->used_words();
     } else {
         plan.promote_limit = p->high_water;
         worst -= promote;
@@ -245,5 +251,9 @@ size_t total_heap_words(const Process* p) {
 void garbage_collect(Process* p, Term* x, unsigned live, size_t need) { collect(p, x, live, need, false); }
 
 void garbage_collect_full(Process* p, Term* x, unsigned live, size_t need) { collect(p, x, live, need, true); }
+
+void garbage_collect_literals(Process* p, Term* x, unsigned live, const LiteralArea& area) {
+    collect(p, x, live, 0, true, &area);
+}
 
 }  // namespace beam

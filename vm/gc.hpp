@@ -18,6 +18,10 @@ void garbage_collect(Process* p, Term* x, unsigned live, size_t need);
 // A full-sweep collection (young and old generations into a fresh young heap).
 void garbage_collect_full(Process* p, Term* x, unsigned live, size_t need);
 
+// A full sweep that also copies whatever the process reaches in `area` onto its heap: the
+// literals of a module version being purged, which are freed afterwards (design notes §5).
+void garbage_collect_literals(Process* p, Term* x, unsigned live, const LiteralArea& area);
+
 // Totals over every process of the OS process, for statistics(garbage_collection):
 // {collections, words reclaimed, 0}. Words reclaimed by one collection are the words in use in
 // the areas it collected minus the words it copied (OTP: erl_gc.c, reclaimed_now).

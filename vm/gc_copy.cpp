@@ -58,7 +58,7 @@ Term Copier::evacuate(Term t) {
     if (is_list(t)) {
         Term* cell = list_ptr(t);
         Term** dest = destination(cell);
-        if (!dest) return t;
+        if (!dest) return plan_.literals ? evacuate_literal(t) : t;
         if (cell[0] == CONS_MOVED) return cell[1];
         Term* copy = *dest;
         *dest += 2;
@@ -71,7 +71,7 @@ Term Copier::evacuate(Term t) {
     }
     Term* obj = boxed_ptr(t);
     Term** dest = destination(obj);
-    if (!dest) return t;
+    if (!dest) return plan_.literals ? evacuate_literal(t) : t;
     Term hdr = obj[0];
     if (is_boxed(hdr)) return hdr;
     size_t words = 1 + header_arity(hdr);
@@ -81,6 +81,28 @@ Term Copier::evacuate(Term t) {
     Term moved = make_boxed(copy);
     obj[0] = moved;
     return moved;
+}
+
+Term Copier::evacuate_literal(Term t) {
+    const Term* src = is_list(t) ? list_ptr(t) : boxed_ptr(t);
+    if (!plan_.literals->contains(src)) return t;
+    auto [it, fresh] = literal_copies_.try_emplace(src, t);
+    if (!fresh) return it->second;
+    Term* copy = young_top_;
+    if (is_list(t)) {
+        young_top_ += 2;
+        copy[0] = src[0];
+        copy[1] = src[1];
+        return it->second = make_list(copy);
+    }
+    size_t words = 1 + header_arity(src[0]);
+    young_top_ += words;
+    copy_words(copy, src, words);
+    if (header_sub(src[0]) == Sub::RefcBin) {
+        reinterpret_cast<BinaryBlob*>(copy[2].raw)->retain();
+        literal_refc_.push_back(copy);
+    }
+    return it->second = make_boxed(copy);
 }
 
 // Scans [s, top) where `top` grows while copying; returns where the scan stopped.

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstddef>
+#include <unordered_map>
 #include <vector>
 
 #include "vm/process.hpp"
@@ -47,6 +48,9 @@ struct CopyPlan {
     Term* promote_limit = nullptr;  // young objects below this are copied to the old heap
     Range old;                     // the old heap's used part, when it is collected too
     std::vector<Range> fragments;  // sorted by lo
+    // A literal area about to be freed (purge of old code): what the roots reach in it is copied
+    // too, without forwarding marks, since other processes copy from the same objects.
+    const LiteralArea* literals = nullptr;
 };
 
 class Copier {
@@ -68,6 +72,10 @@ public:
     // blobs of RefcBins that were not copied are released.
     Term* sweep_offheap(Term* list);
 
+    // RefcBins copied out of `plan.literals`: the caller links them into the off-heap list
+    // after sweep_offheap (they hold a reference of their own to their blob).
+    const std::vector<Term*>& literal_refc_copies() const { return literal_refc_; }
+
     Term* young_top() const { return young_top_; }
     Term* old_top() const { return old_top_; }
 
@@ -78,6 +86,7 @@ public:
 
 private:
     Term evacuate(Term t);
+    [[gnu::cold]] Term evacuate_literal(Term t);
     // Where an object at `p` is copied to, or null if `p` is not in from-space.
     Term** destination(const Term* p);
     bool in_fragment(const Term* p) const;
@@ -88,6 +97,8 @@ private:
     Term* old_top_;
     Term* young_scan_;
     Term* old_scan_;
+    std::unordered_map<const Term*, Term> literal_copies_;  // keeps sharing within the process
+    std::vector<Term*> literal_refc_;
 };
 
 }  // namespace beam::gc

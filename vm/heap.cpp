@@ -52,4 +52,10 @@ bool LiteralArea::contains(const Term* p) const {
     return false;
 }
 
+size_t LiteralArea::used_words() const {
+    size_t n = 0;
+    for (const Block& b : blocks_) n += b.used;
+    return n;
+}
+
 }  // namespace beam

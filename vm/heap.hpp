@@ -44,6 +44,8 @@ public:
     void link_offheap(Term* procbin) override;
     // True if `p` points into one of this area's blocks (used by purge checks).
     bool contains(const Term* p) const;
+    // Words handed out so far (an upper bound on what a copy of its terms needs).
+    size_t used_words() const;
 
 private:
     struct Block {

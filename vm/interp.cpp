@@ -11,6 +11,7 @@
 
 #include "bifs/bif.hpp"
 #include "vm/bignum.hpp"
+#include "vm/code_table.hpp"
 #include "vm/gc.hpp"
 #include "vm/interp_support.hpp"
 #include "vm/map.hpp"
@@ -116,8 +117,29 @@ namespace {
         }                                                               \
         dst = r_;                                                       \
     } while (0)
-// Arguments in x0..x(arity-1); the result replaces x0.
-#define CALL_BIF_X(spec_word) CALL_BIF_TO(spec_word, x, x[0])
+// Arguments in x0..x(arity-1); the result replaces x0. A BIF that traps (Process::trap)
+// continues as a call of its Erlang target: `frame` makes that call a body call (push the
+// return address) or a tail call (nothing, or drop the caller's frame).
+#define CALL_BIF_X(spec_word, frame)                                    \
+    do {                                                                \
+        const BifSpec* spec_ = reinterpret_cast<const BifSpec*>(spec_word); \
+        SWAPOUT;                                                        \
+        p->pc = I;                                                      \
+        Term r_ = spec_->fn(p, x);                                      \
+        SWAPIN;                                                         \
+        if (is_non_value(r_)) {                                         \
+            if (p->trap_to) {                                           \
+                unsigned n_ = take_trap(p, x);                          \
+                const Word* t_ = p->trap_to->address.load(std::memory_order_acquire); \
+                p->trap_to = nullptr;                                   \
+                frame;                                                  \
+                CALL_TO(t_, n_);                                        \
+            }                                                           \
+            note_bif_error(p, spec_, x);                                \
+            RAISE();                                                    \
+        }                                                               \
+        x[0] = r_;                                                      \
+    } while (0)
 #define BIF_CALL0(spec_word, dst) CALL_BIF_TO(spec_word, x, dst)
 
 // Guard context (fail label set): failure jumps to it. Body context: failure raises.
@@ -201,8 +223,22 @@ inline bool less_than(Term a, Term b) {
     return compare_terms(a, b) < 0;
 }
 
+// The arguments of a trapping BIF into x0..; returns how many.
+inline unsigned take_trap(Process* p, Term* x) {
+    for (uint32_t i = 0; i < p->trap_arity; ++i) x[i] = p->trap_args[i];
+    return p->trap_arity;
+}
+
 inline const Word* export_address(Word e) {
     return reinterpret_cast<Export*>(e)->address.load(std::memory_order_acquire);
+}
+// Where a call through entry `w` goes for process p: the entry of p's namespace for the same
+// function. Code calls entries of the namespace it was loaded into, so the check fails only
+// for a process running code of another namespace (a namespace's process in the stdlib).
+inline const Word* export_address_for(Process* p, Word w) {
+    const Export* e = reinterpret_cast<Export*>(w);
+    if (__builtin_expect(e->owner != p->ns, 0)) e = p->ns->foreign(e);
+    return e->address.load(std::memory_order_acquire);
 }
 
 RunStatus run(Process* p, Term* x, const void* const** handlers_out) {

@@ -29,7 +29,13 @@ const BifSpec* bif_plus();
 const BifSpec* bif_minus();
 
 // ---- calls (vm/calls.cpp) ----
-const Word* resolve_undefined(Process* p, Term* x, Export* e);
+// *arity is e's arity on entry, and the live x registers of the returned target on exit.
+// RETRY_CALL: another process is loading the module; call again in the next time slice.
+inline const Word* const RETRY_CALL = reinterpret_cast<const Word*>(uintptr_t(8));
+const Word* resolve_undefined(Process* p, Term* x, Export* e, unsigned* arity);
+// erlang:call_on_load_function/1 (x0 = module): the on_load function's entry, or nullptr
+// with badarg raised.
+const Word* on_load_target(Process* p, Term* x);
 const Word* apply_target(Process* p, Term* x, unsigned arity);  // M in x[arity], F in x[arity+1]
 // The code a fun call enters; *total receives the live argument count (arity + free vars).
 const Word* fun_target(Process* p, Term* x, unsigned arity, Term fun, unsigned* total);

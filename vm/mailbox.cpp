@@ -12,12 +12,12 @@ namespace beam {
 Term send_message(Process* p, Term to, Term msg) {
     Term dest = to;
     if (is_atom(to)) {
-        dest = p->vm->procs.whereis(to);
+        dest = p->vm->procs.whereis(p->ns, to);
         if (dest == am::undefined) return p->badarg();
     } else if (is_tuple(to) && tuple_arity(to) == 2 && is_atom(tuple_elem(to, 0)) && is_atom(tuple_elem(to, 1))) {
         // {Name, Node}: only the local node exists.
         if (tuple_elem(to, 1) != am::nonode_at_nohost) return msg;
-        dest = p->vm->procs.whereis(tuple_elem(to, 0));
+        dest = p->vm->procs.whereis(p->ns, tuple_elem(to, 0));
         if (dest == am::undefined) return msg;
     } else if (!is_pid(to)) {
         return p->badarg();

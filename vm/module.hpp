@@ -15,6 +15,7 @@ namespace beam {
 
 struct BifSpec;
 struct ModuleCode;
+class Namespace;
 
 // One {M, F, A} in one namespace's export table. Calls through it always reach the current
 // version. While the function is not loaded, `address` points at `stub`, an instruction that
@@ -26,10 +27,17 @@ struct Export {
     std::atomic<const Word*> address{nullptr};
     Word stub[2];                 // [handler of i_call_undefined][this Export*]
     const BifSpec* bif = nullptr;  // set when the MFA is implemented natively
+    bool standin = false;          // the stub continues in beamvm's own Erlang (bifs/standins.cpp)
     ModuleCode* code = nullptr;    // version `address` belongs to, when loaded
     // Made by the external term decoder outside any namespace (literal `fun m:f/a`, or
     // binary_to_term); callers resolve it in the calling process's namespace first.
     bool detached = false;
+    // The namespace whose table holds this entry (null when detached). A call through an
+    // entry of another namespace than the caller's is resolved in the caller's namespace
+    // first (Namespace::foreign, docs/namespaces.md); `index` is this entry's slot in every
+    // namespace's table of such translations.
+    Namespace* owner = nullptr;
+    uint32_t index = UINT32_MAX;
 
     bool is_loaded() const { return address.load(std::memory_order_acquire) != stub; }
 };

@@ -13,6 +13,7 @@
 #include <atomic>
 #include <deque>
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,8 @@
 #include "vm/term.hpp"
 
 namespace beam {
+
+struct Export;
 
 class VM;
 class Namespace;
@@ -116,6 +119,20 @@ public:
     bool fskip_pc_frame = false;  // the raising instruction already pushed its return address
     bool ftrace_preset = false;   // ftrace is given (erlang:raise/3, rethrow): do not rebuild
     bool halt_requested = false;  // erlang:halt/1 was called; the VM exits with halt_status
+
+    // ---- a BIF that continues in Erlang (OTP's BIF_TRAP) ----
+    // Set by trap(), taken by the interpreter as soon as the BIF returns: the arguments go to
+    // x0.. and the BIF's call becomes a call of `trap_to` (vm/interp.cpp, CALL_BIF_X). Used
+    // where OTP's BIF waits for a reply signal in Erlang code (is_process_alive/1).
+    Export* trap_to = nullptr;
+    Term trap_args[3] = {NIL, NIL, NIL};
+    uint32_t trap_arity = 0;
+    Term trap(Export* to, std::initializer_list<Term> args) {
+        trap_to = to;
+        trap_arity = 0;
+        for (Term a : args) trap_args[trap_arity++] = a;
+        return NON_VALUE;
+    }
     int halt_status = 0;
 
     // ---- mailbox (GC roots) ----

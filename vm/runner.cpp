@@ -5,7 +5,7 @@
 namespace beam {
 
 int run_vm(VM& vm, int schedulers, Term module, Term function, Term (*make_args)(TermAllocator& a, void* ctx),
-           void* ctx) {
+           void* ctx, const std::function<void()>& on_started) {
     vm.start(schedulers);
     // The I/O servers: `user` (stdout) is every process's group leader; `standard_error`.
     Term user = NIL;
@@ -20,6 +20,8 @@ int run_vm(VM& vm, int schedulers, Term module, Term function, Term (*make_args)
         vm.start_process(io);
         ProcessTable::release(io);
     }
+
+    if (on_started) on_started();
 
     LiteralArea scratch;
     Term args = make_args(scratch, ctx);

@@ -2,14 +2,17 @@
 // is called or no process is left.
 #pragma once
 
+#include <functional>
+
 #include "vm/heap.hpp"
 #include "vm/vm.hpp"
 
 namespace beam {
 
 // Spawns Module:Function(Args...) as the first process, where Args is the list `make_args`
-// builds, and runs everything until the VM halts. Returns the exit status.
+// builds, and runs everything until the VM halts. Returns the exit status. `on_started` runs
+// once the schedulers and the I/O servers are up (beamvm --watch starts its watcher there).
 int run_vm(VM& vm, int schedulers, Term module, Term function, Term (*make_args)(TermAllocator& a, void* ctx),
-           void* ctx);
+           void* ctx, const std::function<void()>& on_started = {});
 
 }  // namespace beam

@@ -8,6 +8,7 @@
 #include "vm/atom_table.hpp"
 #include "vm/binary.hpp"
 #include "vm/bignum.hpp"
+#include "vm/ext_pid.hpp"
 #include "vm/map.hpp"
 #include "vm/module.hpp"
 
@@ -109,6 +110,17 @@ int compare_refs(Term a, Term b) {
     return 0;
 }
 
+// As OTP: pids of one node (name and creation) by number; otherwise by node name, then
+// creation. This node's own pids have creation LOCAL_CREATION (vm/ext_pid.hpp).
+int compare_pids(Term a, Term b) {
+    auto node = [](Term t) { return is_local_pid(t) ? am::nonode_at_nohost : ext_pid_node(t); };
+    auto creation = [](Term t) { return is_local_pid(t) ? LOCAL_CREATION : ext_pid_creation(t); };
+    auto number = [](Term t) { return is_local_pid(t) ? local_pid_number(t) : ext_pid_number(t); };
+    if (int c = compare_atoms(node(a), node(b))) return c;
+    if (int c = cmp_u(creation(a), creation(b))) return c;
+    return cmp_u(number(a), number(b));
+}
+
 int compare_impl(Term a, Term b, bool exact);
 
 int compare_funs(Term a, Term b, bool exact) {
@@ -182,7 +194,7 @@ int compare_impl(Term a, Term b, bool exact) {
         case REF: return compare_refs(a, b);
         case FUN: return compare_funs(a, b, exact);
         case PORT: return cmp_u(local_port_number(a), local_port_number(b));
-        case PID: return cmp_u(local_pid_number(a), local_pid_number(b));
+        case PID: return compare_pids(a, b);
         case NIL_: return 0;
         case MAP: return compare_maps(a, b, exact);
         case BITSTRING: return compare_bits(a, b);

@@ -9,6 +9,7 @@
 
 #include "vm/atom_table.hpp"
 #include "vm/bignum.hpp"
+#include "vm/ext_pid.hpp"
 #include "vm/binary.hpp"
 #include "vm/map.hpp"
 #include "vm/module.hpp"
@@ -198,6 +199,11 @@ void append_boxed(std::string& out, Term t) {
         out += buf;
         return;
     }
+    case Sub::ExtPid:  // this node's name, another creation: printed as erl does, like ours
+        out += "<0.";
+        append_u(out, p[2].raw);
+        out += ".0>";
+        return;
     case Sub::Ref:
         out += "#Ref<0.";
         append_u(out, p[3].raw);

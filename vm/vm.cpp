@@ -11,23 +11,74 @@
 
 namespace beam {
 
-VM::VM() : root_(std::make_unique<Namespace>(this, nullptr, atom("root"))) {}
+VM::VM() : root_(std::make_unique<Namespace>(this, nullptr, atom("root"))) { procs.set_root(root_.get()); }
 VM::~VM() = default;
 
-void VM::add_path_front(const std::string& dir) { code_path_.insert(code_path_.begin(), dir); }
-void VM::add_path_back(const std::string& dir) { code_path_.push_back(dir); }
+void VM::add_path_front(const std::string& dir) {
+    std::lock_guard lock(path_mutex_);
+    code_path_.insert(code_path_.begin(), dir);
+}
+void VM::add_path_back(const std::string& dir) {
+    std::lock_guard lock(path_mutex_);
+    code_path_.push_back(dir);
+}
+std::vector<std::string> VM::code_path() {
+    std::lock_guard lock(path_mutex_);
+    return code_path_;
+}
+
+void VM::set_boot_dir(const std::string& dir) {
+    add_path_back(dir);
+    std::lock_guard lock(path_mutex_);
+    boot_dir_ = dir;
+}
+
+std::vector<std::string> VM::pre_loaded() {
+    std::string dir;
+    {
+        std::lock_guard lock(path_mutex_);
+        dir = boot_dir_;
+    }
+    std::vector<std::string> out;
+    std::error_code ec;
+    for (const auto& entry : std::filesystem::directory_iterator(dir, ec))
+        if (entry.path().extension() == ".beam") out.push_back(entry.path().stem().string());
+    std::sort(out.begin(), out.end());
+    return out;
+}
 
 void VM::set_otp_root(const std::string& root) {
     namespace fs = std::filesystem;
     otp_root_ = root;
     std::error_code ec;
     std::vector<std::string> dirs;
+    std::lock_guard lock(path_mutex_);
     for (const auto& entry : fs::directory_iterator(fs::path(root) / "lib", ec)) {
         fs::path ebin = entry.path() / "ebin";
         if (fs::is_directory(ebin, ec)) dirs.push_back(ebin.string());
     }
     std::sort(dirs.begin(), dirs.end());
     for (auto& d : dirs) code_path_.push_back(d);
+}
+
+bool VM::del_path(const std::string& name, bool by_name) {
+    namespace fs = std::filesystem;
+    std::lock_guard lock(path_mutex_);
+    for (auto it = code_path_.begin(); it != code_path_.end(); ++it) {
+        fs::path dir(*it);
+        bool match = false;
+        if (by_name) {
+            std::string lib = dir.filename() == "ebin" ? dir.parent_path().filename().string() : "";
+            match = lib == name || lib.starts_with(name + "-");
+        } else {
+            match = fs::path(*it).lexically_normal() == fs::path(name).lexically_normal();
+        }
+        if (match) {
+            code_path_.erase(it);
+            return true;
+        }
+    }
+    return false;
 }
 
 static Result<std::vector<uint8_t>> read_file(const std::string& path) {
@@ -57,8 +108,8 @@ static Term string_term(TermAllocator& a, std::string_view utf8) {
     return l;
 }
 
-Result<ModuleCode*> VM::load_binary(Namespace& ns, std::span<const uint8_t> bytes, const std::string& origin) {
-    std::lock_guard lock(load_mutex_);
+Result<std::unique_ptr<ModuleCode>> VM::prepare(Namespace& ns, std::span<const uint8_t> bytes,
+                                                const std::string& origin) {
     auto mc = std::make_unique<ModuleCode>();
     auto parsed = loader::parse_beam(bytes, mc->literals);
     if (!parsed.ok()) return make_error(fmt::format("{}: {}", origin, parsed.error().message));
@@ -69,30 +120,50 @@ Result<ModuleCode*> VM::load_binary(Namespace& ns, std::span<const uint8_t> byte
     std::copy(std::begin(pm.md5), std::end(pm.md5), mc->md5);
     auto t = loader::transform_module(pm, *mc, ns);
     if (!t.ok()) return make_error(fmt::format("{}: module {}: {}", origin, atom_name(pm.name), t.error().message));
+    mc->path = origin;
+    std::unique_lock rl(ranges_mutex_);
+    code_ranges_[mc->code.data()] = mc.get();
+    return mc;
+}
+
+Result<ModuleCode*> VM::load_binary(Namespace& ns, std::span<const uint8_t> bytes, const std::string& origin) {
+    auto prepared = prepare(ns, bytes, origin);
+    if (!prepared.ok()) return prepared.take_error();
+    std::unique_ptr<ModuleCode> mc = std::move(prepared.value());
     ModuleCode* raw = mc.get();
-    raw->path = origin;
-    {
-        std::unique_lock rl(ranges_mutex_);
-        code_ranges_[raw->code.data()] = raw;
+    Term module = raw->name;
+    if (raw->on_load) {
+        // Only erlang:finish_loading/1 leaves a version waiting for its on_load function; the
+        // caller runs it in a process of its own (vm/erlang/beamvm_code.erl).
+        retire_code(std::move(mc), false);
+        return make_error(fmt::format("{}: module {}: on_load", origin, atom_name(module)));
     }
-    auto c = ns.commit(std::move(mc));
-    if (!c.ok()) {
-        std::unique_lock rl(ranges_mutex_);
-        code_ranges_.erase(raw->code.data());
-        return make_error(fmt::format("{}: {}", origin, c.error().message));
-    }
-    return raw;
+    if (ns.commit(mc) == Namespace::Commit::Loaded) return raw;
+    retire_code(std::move(mc), false);
+    return make_error(fmt::format("{}: module {} has old code that must be purged first", origin, atom_name(module)));
 }
 
 Result<ModuleCode*> VM::load_file(Namespace& ns, const std::string& path) {
     auto bytes = read_file(path);
     if (!bytes.ok()) return bytes.take_error();
-    return load_binary(ns, bytes.value(), path);
+    return load_binary(ns, bytes.value(), absname(path));
+}
+
+std::string VM::absname(const std::string& path) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    fs::path abs = fs::absolute(path, ec);
+    if (ec) return path;
+    // As OTP's filename:absname: "." parts go, ".." parts stay (links make them meaningful).
+    fs::path out;
+    for (const fs::path& part : abs)
+        if (part != ".") out /= part;
+    return out.string();
 }
 
 std::string VM::find_on_path(Term module) {
     std::string file = std::string(atom_name(module)) + ".beam";
-    for (const std::string& dir : code_path_) {
+    for (const std::string& dir : code_path()) {
         std::filesystem::path path = std::filesystem::path(dir) / file;
         std::error_code ec;
         if (std::filesystem::exists(path, ec)) return path.string();
@@ -100,12 +171,29 @@ std::string VM::find_on_path(Term module) {
     return "";
 }
 
-Result<ModuleCode*> VM::ensure_loaded(Namespace& ns, Term module) {
-    std::lock_guard lock(load_mutex_);
-    if (ModuleCode* mc = ns.current(module)) return mc;
+Result<ModuleCode*> VM::ensure_loaded(Namespace& ns, Term module, bool wait) {
+    // The code path belongs to the root: every namespace that has no version of its own sees
+    // what is loaded from it, so that is where it goes (and one load serves every namespace).
+    std::pair<Namespace*, Term> key{&root(), module};
+    {
+        std::unique_lock lock(autoload_mutex_);
+        for (;;) {
+            if (ModuleCode* mc = ns.current(module)) return mc;
+            if (std::find(autoloading_.begin(), autoloading_.end(), key) == autoloading_.end()) break;
+            if (!wait) return make_error(std::string(AUTOLOAD_BUSY));
+            autoload_done_.wait(lock);
+        }
+        autoloading_.push_back(key);
+    }
     std::string path = find_on_path(module);
-    if (path.empty()) return make_error(fmt::format("not found: {}.beam on the code path", atom_name(module)));
-    return load_file(ns, path);
+    auto r = path.empty() ? make_error(fmt::format("not found: {}.beam on the code path", atom_name(module)))
+                          : load_file(root(), path);
+    {
+        std::lock_guard lock(autoload_mutex_);
+        autoloading_.erase(std::find(autoloading_.begin(), autoloading_.end(), key));
+    }
+    autoload_done_.notify_all();
+    return r;
 }
 
 ModuleCode* VM::code_at(const Word* pc) {
@@ -114,6 +202,43 @@ ModuleCode* VM::code_at(const Word* pc) {
     if (it == code_ranges_.begin()) return nullptr;
     --it;
     return it->second->contains(pc) ? it->second : nullptr;
+}
+
+void VM::retire_code(std::unique_ptr<ModuleCode> code, bool keep) {
+    if (!code) return;
+    if (keep) {
+        std::lock_guard lock(load_mutex_);
+        kept_.push_back(std::move(code));
+        return;
+    }
+    std::unique_lock lock(ranges_mutex_);
+    code_ranges_.erase(code->code.data());
+    lock.unlock();
+    code.reset();
+}
+
+void VM::detach_funs(ModuleCode& code) {
+    std::lock_guard lock(load_mutex_);
+    for (auto& fe : code.funs) {
+        if (!fe) continue;
+        fe->detached = true;
+        fe->function = NIL;  // fun_info(F, name) of a fun of purged code, as OTP
+        fe->code = nullptr;
+        fe->address = nullptr;
+        detached_funs_.push_back(std::move(fe));
+    }
+}
+
+size_t VM::code_versions() {
+    std::shared_lock lock(ranges_mutex_);
+    return code_ranges_.size();
+}
+
+size_t VM::code_words() {
+    std::shared_lock lock(ranges_mutex_);
+    size_t n = 0;
+    for (auto& [start, mc] : code_ranges_) n += mc->code.size() + mc->literals.used_words();
+    return n;
 }
 
 }  // namespace beam

@@ -4,18 +4,21 @@
 #pragma once
 
 #include <atomic>
+#include <condition_variable>
 #include <cstdio>
 #include <map>
 #include <memory>
 #include <shared_mutex>
 #include <span>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "scheduler/process_table.hpp"
 #include "scheduler/scheduler.hpp"
 #include "scheduler/timers.hpp"
 #include "vm/code_table.hpp"
+#include "vm/namespace_registry.hpp"
 #include "vm/result.hpp"
 
 namespace beam {
@@ -31,27 +34,57 @@ public:
     void add_path_front(const std::string& dir);  // -pa
     void add_path_back(const std::string& dir);   // -pz
     void set_otp_root(const std::string& root);   // adds root/lib/*/ebin at the end
-    const std::vector<std::string>& code_path() const { return code_path_; }
+    // code:del_path/1: removes a directory, or (by_name) the .../Name[-Vsn]/ebin entry.
+    bool del_path(const std::string& name, bool by_name);
+    std::vector<std::string> code_path();  // a copy: other processes may change it meanwhile
+    // beamvm's own start-up modules (boot/): what erlang:pre_loaded/0 lists.
+    void set_boot_dir(const std::string& dir);
+    std::vector<std::string> pre_loaded();
     const std::string& otp_root() const { return otp_root_; }
+    // A file name made absolute as OTP's filename:absname/1 does (loaded modules' file names).
+    static std::string absname(const std::string& path);
     // Mod.beam's path on the code path, or "" if it is not there.
     std::string find_on_path(Term module);
 
-    // Loads a module from bytes into `ns` (prepare + commit). Errors name the module and reason.
+    // Loading phase 1 (erlang:prepare_loading/2): parses and transforms a version that nothing
+    // can reach yet. Namespace::commit is phase 2; a version never committed goes to
+    // retire_code. Errors name the origin, the chunk and the offset.
+    Result<std::unique_ptr<ModuleCode>> prepare(Namespace& ns, std::span<const uint8_t> bytes, const std::string& origin);
+    // Loads a module from bytes into `ns` (prepare + commit). Errors name the module and reason;
+    // a module with an on_load function is not loaded (error "...: on_load"): see finish_loading.
     Result<ModuleCode*> load_binary(Namespace& ns, std::span<const uint8_t> bytes, const std::string& origin);
     Result<ModuleCode*> load_file(Namespace& ns, const std::string& path);
-    // Finds Mod.beam on the code path and loads it, unless already loaded.
-    Result<ModuleCode*> ensure_loaded(Namespace& ns, Term module);
+    // Finds Mod.beam on the code path and loads it, unless already loaded (autoload). One
+    // loader per module at a time; loads of other modules go on meanwhile. A caller that finds
+    // another one loading the module waits, or with !wait gets the error AUTOLOAD_BUSY (the
+    // interpreter then retries in the process's next time slice instead of blocking its
+    // scheduler).
+    Result<ModuleCode*> ensure_loaded(Namespace& ns, Term module, bool wait = true);
+    static constexpr std::string_view AUTOLOAD_BUSY = "busy: another process is loading it";
 
     // The module version whose code contains `pc` (current or old), or nullptr.
     ModuleCode* code_at(const Word* pc);
+    // A purged version leaves: its memory is freed, unless `keep` (a process that may still
+    // run it could not be looked at), in which case it stays for good.
+    void retire_code(std::unique_ptr<ModuleCode> code, bool keep);
+    // Before a version is purged: its fun entries leave it (funs on heaps point at them) and
+    // become detached, so a call of such a fun looks for matching current code or raises badfun.
+    void detach_funs(ModuleCode& code);
+    // Module versions in memory, and their words of code and literals (tests, memory reports).
+    size_t code_versions();
+    size_t code_words();
 
     uint64_t next_pid() { return pid_counter_.fetch_add(1, std::memory_order_relaxed); }
     uint64_t next_unique() { return unique_counter_.fetch_add(1, std::memory_order_relaxed); }
+
+    // erts_debug:set_internal_state(available_internal_state, Bool) (bifs/system_internal_state.cpp).
+    bool internal_state_available = false;
 
     // Where erlang:display and the built-in I/O server write.
     FILE* out = stdout;
 
     ProcessTable procs;
+    NamespaceRegistry namespaces{this};  // every namespace but the root
 
     // persistent_term: keys and values copied into memory that is never collected.
     struct PersistentTerms {
@@ -59,6 +92,16 @@ public:
         LiteralArea area;
         std::vector<std::pair<Term, Term>> items;
     } persistent;
+    // erlang:prepare_loading/2's versions, by the number of the reference handed out, until
+    // finish_loading/1 takes them. One never finished stays (OTP frees it with the reference).
+    struct Prepared {
+        Namespace* ns;
+        std::unique_ptr<ModuleCode> code;
+    };
+    struct PreparedCode {
+        std::mutex mutex;
+        std::unordered_map<uint64_t, Prepared> items;
+    } prepared;
     TimerService timers{this};
     std::unique_ptr<Schedulers> scheds;  // created by start()
 
@@ -74,12 +117,19 @@ public:
 
 private:
     std::unique_ptr<Namespace> root_;
+    std::mutex path_mutex_;  // guards code_path_ and boot_dir_
     std::vector<std::string> code_path_;
+    std::string boot_dir_;
     std::vector<std::string> otp_paths_;
     std::string otp_root_;
-    std::recursive_mutex load_mutex_;
+    std::recursive_mutex load_mutex_;  // guards kept_ and detached_funs_
+    std::mutex autoload_mutex_;
+    std::condition_variable autoload_done_;
+    std::vector<std::pair<Namespace*, Term>> autoloading_;  // modules being autoloaded
     std::shared_mutex ranges_mutex_;
     std::map<const Word*, ModuleCode*> code_ranges_;  // keyed by code start
+    std::vector<std::unique_ptr<ModuleCode>> kept_;     // see retire_code
+    std::vector<std::unique_ptr<FunEntry>> detached_funs_;  // see detach_funs
     std::atomic<uint64_t> pid_counter_{1};
     std::atomic<uint64_t> unique_counter_{1};
 };

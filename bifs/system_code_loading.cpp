@@ -1,0 +1,189 @@
+// Loading and purging from Erlang: OTP's erlang:prepare_loading/2, finish_loading/1,
+// load_module/2, delete_module/1, purge_module/1, check_old_code/1, check_process_code/2,3 and
+// the on_load protocol (call_on_load_function/1 is an instruction, finish_after_on_load/2
+// here). Two versions per module at most, as OTP (design notes §5); purging is vm/code_purge.
+//
+// The purging BIFs may collect the caller (to copy literals it holds out of the purged
+// version): they are never guard BIFs, so only their arguments are live in x registers, and
+// the interpreter reloads its heap and stack registers after every BIF call.
+#include "bifs/bif_families.hpp"
+#include "bifs/bif_util.hpp"
+#include "scheduler/signals.hpp"
+#include "vm/binary.hpp"
+#include "vm/code_purge.hpp"
+#include "vm/term_refs.hpp"
+#include "vm/vm.hpp"
+
+namespace beam {
+
+namespace {
+
+Term* live_x(const Term* a) { return const_cast<Term*>(a); }
+
+// erlang:prepare_loading/2 with the file the code came from (code:which reports it).
+Term prepare(Process* p, Term m, Term bin, const std::string& origin) {
+    if (!is_atom(m) || !is_binary(bin)) return p->badarg();
+    BitView v = bit_view(bin);
+    std::vector<uint8_t> bytes(v.byte_size());
+    copy_bits(v.base, v.bit_offset, bytes.data(), 0, v.bit_size);
+    auto r = p->vm->prepare(*p->ns, bytes, origin);
+    if (!r.ok() || r.value()->name != m) {
+        if (r.ok()) p->vm->retire_code(std::move(r.value()), false);
+        return make_tuple(*p, {am::error, atom("badfile")});
+    }
+    uint64_t n = next_ref_number();
+    {
+        std::lock_guard lock(p->vm->prepared.mutex);
+        p->vm->prepared.items[n] = {p->ns, std::move(r.value())};
+    }
+    return make_ref_from_number(*p, n);
+}
+
+Term prepare_loading_2(Process* p, const Term* a) { return prepare(p, a[0], a[1], ""); }
+
+// beamvm_internal:prepare_loading(Module, Binary, File): as above, remembering the file.
+Term internal_prepare_loading_3(Process* p, const Term* a) {
+    auto file = char_list_to_utf8(a[2]);
+    if (!file) return p->badarg();
+    return prepare(p, a[0], a[1], *file);
+}
+
+VM::Prepared* find_prepared(Process* p, Term ref) {
+    if (!is_ref(ref)) return nullptr;
+    auto it = p->vm->prepared.items.find(ref_number(ref));
+    return it == p->vm->prepared.items.end() || it->second.ns != p->ns ? nullptr : &it->second;
+}
+
+Term has_prepared_code_on_load_1(Process* p, const Term* a) {
+    std::lock_guard lock(p->vm->prepared.mutex);
+    VM::Prepared* prep = find_prepared(p, a[0]);
+    if (!prep) return p->badarg();
+    return make_bool(prep->code->on_load != nullptr);
+}
+
+// All or nothing, as OTP: every reference must be prepared code not yet finished, and no
+// module may have old code in the way; then each becomes current (or waits for on_load).
+Term finish_loading_1(Process* p, const Term* a) {
+    std::vector<uint64_t> refs;
+    std::vector<std::unique_ptr<ModuleCode>> codes;
+    {
+        std::lock_guard lock(p->vm->prepared.mutex);
+        Term l = a[0];
+        for (; is_list(l); l = tail(l)) {
+            if (!find_prepared(p, head(l))) return p->badarg();
+            refs.push_back(ref_number(head(l)));
+        }
+        if (!is_nil(l)) return p->badarg();
+        std::sort(refs.begin(), refs.end());
+        if (std::adjacent_find(refs.begin(), refs.end()) != refs.end()) return p->badarg();
+        std::vector<Term> blocked;
+        for (uint64_t n : refs) {
+            Term m = p->vm->prepared.items[n].code->name;
+            if (p->ns->current(m) && p->ns->has_old_code(m)) blocked.push_back(m);
+        }
+        if (!blocked.empty())
+            return make_tuple(*p, {atom("not_purged"), make_list_from(*p, blocked.data(), blocked.size())});
+        for (uint64_t n : refs) {
+            codes.push_back(std::move(p->vm->prepared.items[n].code));
+            p->vm->prepared.items.erase(n);
+        }
+    }
+    std::vector<Term> on_load, not_purged;
+    for (auto& code : codes) {
+        Term m = code->name;
+        switch (p->ns->commit(code)) {
+        case Namespace::Commit::Loaded: break;
+        case Namespace::Commit::OnLoad: on_load.push_back(m); break;
+        case Namespace::Commit::NotPurged:  // raced with another load meanwhile
+            not_purged.push_back(m);
+            p->vm->retire_code(std::move(code), false);
+            break;
+        }
+    }
+    if (!not_purged.empty())
+        return make_tuple(*p, {atom("not_purged"), make_list_from(*p, not_purged.data(), not_purged.size())});
+    if (!on_load.empty()) return make_tuple(*p, {atom("on_load"), make_list_from(*p, on_load.data(), on_load.size())});
+    return am::ok;
+}
+
+Term finish_after_on_load_2(Process* p, const Term* a) {
+    if (!is_atom(a[0]) || (a[1] != am::true_ && a[1] != am::false_)) return p->badarg();
+    if (!p->ns->on_load_pending(a[0])) return p->badarg();
+    purge_version(p, live_x(a), 2, p->ns->finish_on_load(a[0], a[1] == am::true_));
+    return am::true_;
+}
+
+Term load_module_2(Process* p, const Term* a) {
+    if (!is_atom(a[0]) || !is_binary(a[1])) return p->badarg();
+    Term prep = prepare(p, a[0], a[1], "");
+    if (!is_ref(prep)) return prep;
+    Term r = finish_loading_1(p, std::initializer_list<Term>{make_list_from(*p, &prep, 1)}.begin());
+    if (r == am::ok) return make_tuple(*p, {am::module, a[0]});
+    if (is_tuple(r)) return make_tuple(*p, {am::error, tuple_elem(r, 0)});
+    return r;
+}
+
+Term delete_module_1(Process* p, const Term* a) {
+    if (!is_atom(a[0]) || p->ns->has_old_code(a[0])) return p->badarg();
+    return p->ns->delete_module(a[0]) ? am::true_ : am::undefined;
+}
+
+Term purge_module_1(Process* p, const Term* a) {
+    if (!is_atom(a[0])) return p->badarg();
+    PurgeResult r = purge_old_code(p, live_x(a), 1, *p->ns, a[0], PurgeMode::Hard);
+    return r.purged ? am::true_ : p->badarg();
+}
+
+Term check_old_code_1(Process* p, const Term* a) {
+    if (!is_atom(a[0])) return p->badarg();
+    return make_bool(p->ns->has_old_code(a[0]));
+}
+
+Term check_process_code_2(Process* p, const Term* a) {
+    if (!is_pid(a[0]) || !is_atom(a[1])) return p->badarg();
+    return make_bool(check_process_code(p, live_x(a), 2, a[0], a[1]));
+}
+
+// Options: {allow_gc, Bool} (beamvm's check never needs a collection) and {async, ReqId}
+// (the answer comes as a message {check_process_code, ReqId, Result}).
+Term check_process_code_3(Process* p, const Term* a) {
+    if (!is_pid(a[0]) || !is_atom(a[1])) return p->badarg();
+    Term async = NON_VALUE;
+    Term l = a[2];
+    for (; is_list(l); l = tail(l)) {
+        Term o = head(l);
+        if (!is_tuple(o) || tuple_arity(o) != 2) return p->badarg();
+        Term k = tuple_elem(o, 0), v = tuple_elem(o, 1);
+        if (k == atom("allow_gc") && (v == am::true_ || v == am::false_)) continue;
+        if (k == atom("async")) {
+            async = v;
+            continue;
+        }
+        return p->badarg();
+    }
+    if (!is_nil(l)) return p->badarg();
+    Term r = make_bool(check_process_code(p, live_x(a), 3, a[0], a[1]));
+    if (is_non_value(async)) return r;
+    post_message(*p->vm, p->pid, make_tuple(*p, {atom("check_process_code"), async, r}));
+    return atom("async");
+}
+
+const BifSpec table[] = {
+    {"erlang", "prepare_loading", 2, &prepare_loading_2},
+    {"erlang", "has_prepared_code_on_load", 1, &has_prepared_code_on_load_1},
+    {"erlang", "finish_loading", 1, &finish_loading_1},
+    {"erlang", "finish_after_on_load", 2, &finish_after_on_load_2},
+    {"erlang", "load_module", 2, &load_module_2},
+    {"erlang", "delete_module", 1, &delete_module_1},
+    {"erlang", "purge_module", 1, &purge_module_1},
+    {"erlang", "check_old_code", 1, &check_old_code_1},
+    {"erlang", "check_process_code", 2, &check_process_code_2},
+    {"erlang", "check_process_code", 3, &check_process_code_3},
+    {"beamvm_internal", "prepare_loading", 3, &internal_prepare_loading_3},
+};
+
+}  // namespace
+
+std::span<const BifSpec> code_loading_bifs() { return table; }
+
+}  // namespace beam

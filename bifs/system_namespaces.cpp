@@ -1,0 +1,152 @@
+// beamvm:namespace_* — module namespaces, our extension (no OTP equivalent). Semantics and
+// examples: docs/namespaces.md; the namespaces themselves: vm/code_table.hpp (module and
+// export tables) and vm/namespace_registry.hpp (creation, the opaque term, destroy).
+//
+// beamvm:namespace_destroy/1 is Erlang (vm/erlang/beamvm.erl): it must wait for the killed
+// processes to exit, which a native cannot do without blocking a scheduler they may need. It
+// calls the two steps below, which live in beamvm_internal so the beamvm API stays the one the
+// issue names.
+#include <algorithm>
+
+#include "bifs/bif_families.hpp"
+#include "bifs/bif_util.hpp"
+#include "bifs/system_processes.hpp"
+#include "vm/code_purge.hpp"
+#include "vm/binary.hpp"
+#include "vm/vm.hpp"
+
+namespace beam {
+
+namespace {
+
+// The namespace `t` names, if it is usable: made by to_term and not being destroyed.
+Namespace* usable(Process* p, Term t) {
+    Namespace* ns = p->vm->namespaces.from_term(t);
+    return ns && !ns->destroyed() ? ns : nullptr;
+}
+
+Term ns_term(Process* p, const Namespace& ns) { return NamespaceRegistry::to_term(*p, ns); }
+
+Term namespace_new_0(Process* p, const Term*) { return ns_term(p, *p->vm->namespaces.create(am::undefined)); }
+
+Term namespace_new_1(Process* p, const Term* a) {
+    if (!is_atom(a[0])) return p->badarg();
+    return ns_term(p, *p->vm->namespaces.create(a[0]));
+}
+
+// As erlang:load_module/2 (bifs/system_code_loading.cpp: prepare, then commit), into `Ns`:
+// {module, M}, or {error, badfile | not_purged | on_load}. A module with an on_load function
+// waits for it, as after load_module; a process of `Ns` runs it with
+// erlang:call_on_load_function/1 and erlang:finish_after_on_load/2.
+Term namespace_load_3(Process* p, const Term* a) {
+    Namespace* ns = usable(p, a[0]);
+    Term m = a[1];
+    if (!ns || !is_atom(m) || !is_binary(a[2])) return p->badarg();
+    BitView v = bit_view(a[2]);
+    std::vector<uint8_t> bytes(v.byte_size());
+    copy_bits(v.base, v.bit_offset, bytes.data(), 0, v.bit_size);
+    auto r = p->vm->prepare(*ns, bytes, "");
+    if (!r.ok() || r.value()->name != m) {
+        if (r.ok()) p->vm->retire_code(std::move(r.value()), false);
+        return make_tuple(*p, {am::error, atom("badfile")});
+    }
+    std::unique_ptr<ModuleCode>& code = r.value();
+    switch (ns->commit(code)) {
+    case Namespace::Commit::Loaded: return make_tuple(*p, {am::module, m});
+    case Namespace::Commit::OnLoad: return make_tuple(*p, {am::error, atom("on_load")});
+    case Namespace::Commit::NotPurged: break;
+    }
+    p->vm->retire_code(std::move(code), false);
+    return make_tuple(*p, {am::error, atom("not_purged")});
+}
+
+// As erlang:purge_module/1 in `Ns` (processes using the old code are killed), answering
+// whether there was old code to purge instead of raising when there was none.
+Term namespace_purge_2(Process* p, const Term* a) {
+    Namespace* ns = usable(p, a[0]);
+    if (!ns || !is_atom(a[1])) return p->badarg();
+    return make_bool(purge_old_code(p, const_cast<Term*>(a), 2, *ns, a[1], PurgeMode::Hard).purged);
+}
+
+// As code:delete/1 in `Ns`: true if the current version became old; false if there was none
+// or an old one is in the way.
+Term namespace_delete_module_2(Process* p, const Term* a) {
+    Namespace* ns = usable(p, a[0]);
+    if (!ns || !is_atom(a[1])) return p->badarg();
+    return make_bool(!ns->has_old_code(a[1]) && ns->delete_module(a[1]));
+}
+
+Term namespace_spawn(Process* p, const Term* a, bool link) {
+    Namespace* ns = usable(p, a[0]);
+    if (!ns) return p->badarg();
+    return spawn_in_namespace(p, *ns, a[1], a[2], a[3], link);
+}
+Term namespace_spawn_4(Process* p, const Term* a) { return namespace_spawn(p, a, false); }
+Term namespace_spawn_link_4(Process* p, const Term* a) { return namespace_spawn(p, a, true); }
+
+// The namespace of a live local process; badarg for anything else (a dead one included).
+Term namespace_of_1(Process* p, const Term* a) {
+    if (a[0] == p->pid) return ns_term(p, *p->ns);
+    if (!is_local_pid(a[0])) return p->badarg();
+    Process* q = p->vm->procs.lookup(a[0]);
+    if (!q) return p->badarg();
+    Namespace* ns = (q->sched.state.load(std::memory_order_acquire) & run_state::EXITED) ? nullptr : q->ns;
+    ProcessTable::release(q);
+    return ns ? ns_term(p, *ns) : p->badarg();
+}
+
+// The modules with a current version in `Ns` itself (not those it sees from the root), in
+// atom order.
+Term namespace_modules_1(Process* p, const Term* a) {
+    Namespace* ns = usable(p, a[0]);
+    if (!ns) return p->badarg();
+    std::vector<Term> mods = ns->loaded_modules();
+    std::sort(mods.begin(), mods.end(), [](Term x, Term y) { return atom_name(x) < atom_name(y); });
+    return make_list_from(*p, mods.data(), mods.size());
+}
+
+// The namespace `t` names if the caller may destroy it: not the root, not its own.
+Namespace* destroyable(Process* p, Term t) {
+    Namespace* ns = p->vm->namespaces.from_term(t);
+    return ns && ns != &p->vm->root() && ns != p->ns ? ns : nullptr;
+}
+
+// Destroy, step 1 (repeatable): kills every process of `Ns` that is not exiting yet; returns
+// their pids for the caller to wait on.
+Term internal_namespace_kill_1(Process* p, const Term* a) {
+    Namespace* ns = destroyable(p, a[0]);
+    if (!ns) return p->badarg();
+    std::vector<Term> pids = p->vm->namespaces.kill_processes(*ns, p->pid);
+    return make_list_from(*p, pids.data(), pids.size());
+}
+
+// Destroy, step 2: `retry` while a process of `Ns` is still in the process table (one that a
+// dying process spawned, or one that sent its DOWN and is leaving the table), else frees the
+// namespace's code and returns ok.
+Term internal_namespace_free_1(Process* p, const Term* a) {
+    Namespace* ns = destroyable(p, a[0]);
+    if (!ns || !ns->destroyed()) return p->badarg();
+    if (!p->vm->namespaces.processes_of(*ns, true).empty()) return atom("retry");
+    p->vm->namespaces.free(*ns, p, const_cast<Term*>(a), 1);
+    return am::ok;
+}
+
+const BifSpec table[] = {
+    {"beamvm", "namespace_new", 0, &namespace_new_0},
+    {"beamvm", "namespace_new", 1, &namespace_new_1},
+    {"beamvm", "namespace_load", 3, &namespace_load_3},
+    {"beamvm", "namespace_purge", 2, &namespace_purge_2},
+    {"beamvm", "namespace_delete_module", 2, &namespace_delete_module_2},
+    {"beamvm", "namespace_spawn", 4, &namespace_spawn_4},
+    {"beamvm", "namespace_spawn_link", 4, &namespace_spawn_link_4},
+    {"beamvm", "namespace_of", 1, &namespace_of_1},
+    {"beamvm", "namespace_modules", 1, &namespace_modules_1},
+    {"beamvm_internal", "namespace_kill", 1, &internal_namespace_kill_1},
+    {"beamvm_internal", "namespace_free", 1, &internal_namespace_free_1},
+};
+
+}  // namespace
+
+std::span<const BifSpec> namespace_bifs() { return table; }
+
+}  // namespace beam
