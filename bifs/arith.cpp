@@ -30,6 +30,9 @@ Term float_op(Process* p, Term a, Term b, Op op) {
 bool both_integers(Term a, Term b) { return is_integer(a) && is_integer(b); }
 bool both_numbers(Term a, Term b) { return is_number(a) && is_number(b); }
 
+// An integer result beyond MAX_BIG_LIMBS comes back as NON_VALUE: OTP's system_limit.
+Term within_limit(Process* p, Term r) { return is_value(r) ? r : p->error(am::system_limit); }
+
 Term shift(Process* p, Term a, Term b, bool left) {
     if (!both_integers(a, b)) return p->error(am::badarith);
     int64_t n;
@@ -48,27 +51,25 @@ Term shift(Process* p, Term a, Term b, bool left) {
         return p->error(am::system_limit);
     }
     if (n < -MAX_SHIFT_BITS) return make_small(int_sign(a) < 0 ? -1 : 0);
-    Term r = int_bsl(*p, a, n);
-    if (is_non_value(r)) return p->error(am::system_limit);  // above MAX_BIG_LIMBS
-    return r;
+    return within_limit(p, int_bsl(*p, a, n));
 }
 
 }  // namespace
 
 Term arith_add(Process* p, Term a, Term b) {
-    if (both_integers(a, b)) return int_add(*p, a, b);
+    if (both_integers(a, b)) return within_limit(p, int_add(*p, a, b));
     if (!both_numbers(a, b)) return p->error(am::badarith);
     return float_op(p, a, b, [](double x, double y) { return x + y; });
 }
 
 Term arith_sub(Process* p, Term a, Term b) {
-    if (both_integers(a, b)) return int_sub(*p, a, b);
+    if (both_integers(a, b)) return within_limit(p, int_sub(*p, a, b));
     if (!both_numbers(a, b)) return p->error(am::badarith);
     return float_op(p, a, b, [](double x, double y) { return x - y; });
 }
 
 Term arith_mul(Process* p, Term a, Term b) {
-    if (both_integers(a, b)) return int_mul(*p, a, b);
+    if (both_integers(a, b)) return within_limit(p, int_mul(*p, a, b));
     if (!both_numbers(a, b)) return p->error(am::badarith);
     return float_op(p, a, b, [](double x, double y) { return x * y; });
 }
@@ -93,17 +94,17 @@ Term arith_rem(Process* p, Term a, Term b) {
 
 Term arith_band(Process* p, Term a, Term b) {
     if (!both_integers(a, b)) return p->error(am::badarith);
-    return int_band(*p, a, b);
+    return within_limit(p, int_band(*p, a, b));
 }
 
 Term arith_bor(Process* p, Term a, Term b) {
     if (!both_integers(a, b)) return p->error(am::badarith);
-    return int_bor(*p, a, b);
+    return within_limit(p, int_bor(*p, a, b));
 }
 
 Term arith_bxor(Process* p, Term a, Term b) {
     if (!both_integers(a, b)) return p->error(am::badarith);
-    return int_bxor(*p, a, b);
+    return within_limit(p, int_bxor(*p, a, b));
 }
 
 Term arith_bsl(Process* p, Term a, Term b) { return shift(p, a, b, true); }
@@ -111,11 +112,11 @@ Term arith_bsr(Process* p, Term a, Term b) { return shift(p, a, b, false); }
 
 Term arith_bnot(Process* p, Term a) {
     if (!is_integer(a)) return p->error(am::badarith);
-    return int_bnot(*p, a);
+    return within_limit(p, int_bnot(*p, a));
 }
 
 Term arith_neg(Process* p, Term a) {
-    if (is_integer(a)) return int_neg(*p, a);
+    if (is_integer(a)) return within_limit(p, int_neg(*p, a));
     if (is_float(a)) return make_float(*p, -float_value(a));
     return p->error(am::badarith);
 }
@@ -145,7 +146,7 @@ Term abs_1(Process* p, const Term* a) {
     // OTP tests `< 0`, so abs(-0.0) stays -0.0.
     if (is_float(x)) return float_value(x) < 0 ? make_float(*p, -float_value(x)) : x;
     if (!is_integer(x)) return p->badarg();
-    return int_sign(x) < 0 ? int_neg(*p, x) : x;
+    return int_sign(x) < 0 ? within_limit(p, int_neg(*p, x)) : x;
 }
 
 Term float_1(Process* p, const Term* a) {

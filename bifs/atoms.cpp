@@ -52,8 +52,13 @@ Term binary_to_atom(Process* p, Term bin, Term enc_term, bool existing) {
         for (char c : bytes) append_utf8(utf8, uint8_t(c));
         return atom_from_utf8(p, utf8, existing);
     }
+    // OTP (erts_atom_put_index) refuses more than 4 bytes per character before decoding, and
+    // validates at most MAX_ATOM_CHARS characters: text with that many valid ones before it
+    // goes wrong is system_limit, not badarg. Looking up an existing atom is only ever badarg.
+    if (!existing && bytes.size() > MAX_ATOM_CHARS * 4) return p->error(am::system_limit);
     std::vector<uint32_t> cps;
-    if (!decode_utf8(bytes, cps)) return p->badarg();
+    if (!decode_utf8(bytes, cps))
+        return !existing && cps.size() >= MAX_ATOM_CHARS ? p->error(am::system_limit) : p->badarg();
     return atom_from_utf8(p, bytes, existing);
 }
 

@@ -45,14 +45,20 @@ Term error_2(Process* p, const Term* a) {
 }
 
 // error/3: Options may carry {error_info, Map}, which OTP adds to the location list of the
-// raising function's frame.
+// raising function's frame. As OTP's error_3 (bif.c) reads them, the options count only when
+// every one is {error_info, Map} and the list is proper; the last one wins.
 Term error_3(Process* p, const Term* a) {
     p->error(a[0]);
     p->fargs = a[1];
-    for (Term l = a[2]; is_list(l); l = tail(l)) {
+    Term info = NON_VALUE;
+    Term l = a[2];
+    for (; is_list(l); l = tail(l)) {
         Term o = head(l);
-        if (is_tuple(o) && tuple_arity(o) == 2 && tuple_elem(o, 0) == am::error_info) p->ferror_info = o;
+        if (!is_tuple(o) || tuple_arity(o) != 2 || tuple_elem(o, 0) != am::error_info || !is_map(tuple_elem(o, 1)))
+            break;
+        info = o;
     }
+    if (is_nil(l)) p->ferror_info = info;
     return NON_VALUE;
 }
 

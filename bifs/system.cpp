@@ -5,6 +5,7 @@
 
 #include "bifs/bif_families.hpp"
 #include "bifs/bif_util.hpp"
+#include "vm/bignum.hpp"
 #include "vm/binary.hpp"
 #include "vm/module.hpp"
 #include "vm/vm.hpp"
@@ -15,20 +16,44 @@ namespace {
 
 Term self_0(Process* p, const Term*) { return p->pid; }
 
+// halt/1,2 (OTP: halt_2 in bif.c). Status: a non-negative integer (a bignum is masked to its
+// low word, as term_to_Uint_mask does; the OS keeps the low 8 bits), `abort`, or a string
+// (the crash-dump slogan; exit status 1).
 Term halt_status(Process* p, Term status) {
     int code;
     if (is_small(status) && small_value(status) >= 0) code = int(small_value(status) & 0xFF);
+    else if (is_integer(status) && int_sign(status) > 0) code = int(big_limbs(status)[0] & 0xFF);
     else if (status == atom("abort")) code = 134;
-    else if (is_list(status) || is_nil(status)) code = 1;  // halt("message"): slogan, status 1
+    else if (is_nil(status) || (is_list(status) && char_list_to_utf8(status))) code = 1;
     else return p->badarg();
     std::fflush(p->vm->out);
     p->halt_requested = true;
     p->halt_status = code;
     return NON_VALUE;
 }
+
+// halt/2 options: a proper list of {flush, boolean()}; anything else is badarg with cause
+// badopt, checked before the status. beamvm always flushes: its output is written as it goes.
+bool valid_halt_options(Term opts) {
+    for (; is_list(opts); opts = tail(opts)) {
+        Term o = head(opts);
+        if (!is_tuple(o) || tuple_arity(o) != 2 || tuple_elem(o, 0) != atom("flush") ||
+            !is_boolean_atom(tuple_elem(o, 1)))
+            return false;
+    }
+    return is_nil(opts);
+}
+
 Term halt_0(Process* p, const Term*) { return halt_status(p, make_small(0)); }
 Term halt_1(Process* p, const Term* a) { return halt_status(p, a[0]); }
-Term halt_2(Process* p, const Term* a) { return halt_status(p, a[0]); }
+Term halt_2(Process* p, const Term* a) {
+    if (!valid_halt_options(a[1])) {
+        p->badarg();
+        p->fcause = atom("badopt");
+        return NON_VALUE;
+    }
+    return halt_status(p, a[0]);
+}
 
 Term functions_list(Process* p, const std::vector<std::pair<Term, uint32_t>>& fs) {
     std::vector<Term> items;
@@ -168,7 +193,7 @@ Term fun_info_2(Process* p, const Term* a) {
         else if (what == am::type) v = am::external;
         else if (what == am::env) v = NIL;
         else if (what == am::pid || what == am::index || what == am::new_index || what == am::uniq ||
-                 what == am::new_uniq) v = am::undefined;
+                 what == am::new_uniq || what == atom("refc")) v = am::undefined;
         else return p->badarg();
     } else {
         FunEntry* fe = fun_entry(f);
@@ -177,7 +202,7 @@ Term fun_info_2(Process* p, const Term* a) {
         else if (what == am::arity) v = make_small(fe->fun_arity());
         else if (what == am::type) v = am::local;
         else if (what == am::env) v = make_list_from(*p, fun_free_vars(f), fun_num_free(f));
-        else if (what == am::pid) v = p->pid;
+        else if (what == am::pid) v = fun_creator(f);
         else if (what == am::index) v = make_small(fe->index);
         else if (what == am::uniq) v = make_small(fe->old_uniq);
         else if (what == am::new_index) v = make_small(fe->index);
@@ -185,6 +210,9 @@ Term fun_info_2(Process* p, const Term* a) {
             uint8_t* data;
             v = make_binary_uninit(*p, 16, &data);
             std::copy(fe->md5, fe->md5 + 16, data);
+        } else if (what == atom("refc")) {
+            // OTP counts the live funs of this entry; beamvm keeps no such count.
+            return p->error2(atom("not_implemented"), make_tuple(*p, {atom("fun_info"), what}));
         } else return p->badarg();
     }
     return make_tuple(*p, {what, v});

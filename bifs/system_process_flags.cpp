@@ -81,8 +81,15 @@ Term process_flag_2(Process* p, const Term* a) {
         p->sensitive = a[1] == am::true_;
         return old;
     }
+    if (a[0] == atom("scheduler")) {
+        // Takes effect when the process is next queued (after it yields or waits); OTP
+        // moves it at once. 0 unbinds.
+        int n = p->vm->scheds ? p->vm->scheds->count() : 1;
+        if (!is_small(a[1]) || small_value(a[1]) < 0 || small_value(a[1]) > n) return p->badarg();
+        return make_small(p->sched.bound_scheduler.exchange(int(small_value(a[1]))));
+    }
     if (a[0] == atom("error_handler")) {
-        // Stored and reported; beamvm's undefined-function handling does not call it.
+        // Undefined calls go to its undefined_function/3 and undefined_lambda/3 (vm/calls.cpp).
         if (!is_atom(a[1])) return p->badarg();
         Term old = p->error_handler;
         std::lock_guard lock(p->sched.info_mutex);

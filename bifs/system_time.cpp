@@ -1,5 +1,6 @@
 // Time and timers: erlang:monotonic_time, system_time, time_offset, timestamp,
 // convert_time_unit, send_after, start_timer, cancel_timer, read_timer, statistics.
+#include <atomic>
 #include <chrono>
 #include <ctime>
 
@@ -67,10 +68,23 @@ Term time_offset_1(Process* p, const Term* a) {
     if (!parts) return p->badarg();
     return int_term(p, convert(system_ns() - monotonic_ns(), NATIVE_PER_SECOND, parts));
 }
-Term timestamp_0(Process* p, const Term*) {
-    int64_t us = system_ns() / 1000;
+Term timestamp_term(Process* p, int64_t us) {
     return make_tuple(*p, {make_small(us / 1'000'000'000'000), make_small(us / 1'000'000 % 1'000'000),
                            make_small(us % 1'000'000)});
+}
+Term timestamp_0(Process* p, const Term*) { return timestamp_term(p, system_ns() / 1000); }
+
+// erlang:now/0 is unique and strictly increasing across the whole VM (OTP: get_now in
+// erl_time_sup.c): a call in the same microsecond as the last one answers the last value + 1.
+std::atomic<int64_t> last_now_us{0};
+Term now_0(Process* p, const Term*) {
+    int64_t us = system_ns() / 1000;
+    int64_t last = last_now_us.load(std::memory_order_relaxed);
+    int64_t next;
+    do {
+        next = us > last ? us : last + 1;
+    } while (!last_now_us.compare_exchange_weak(last, next, std::memory_order_relaxed));
+    return timestamp_term(p, next);
 }
 Term convert_time_unit_3(Process* p, const Term* a) {
     int64_t from = unit_parts(a[1]), to = unit_parts(a[2]);
@@ -209,6 +223,45 @@ Term statistics_1(Process* p, const Term* a) {
     return p->badarg();
 }
 
+// Run-queue statistics (OTP's erts_run_queues_len, erts_active_tasks): one entry per normal
+// scheduler, then the dirty CPU run queue, then (the _all forms) the dirty I/O one. beamvm
+// runs nothing on dirty schedulers, so those two are 0. scheduler_wall_time is undefined
+// while it is not enabled, and beamvm has no system_flag(scheduler_wall_time, true).
+Term scheduler_statistics(Process* p, Term what) {
+    bool all = false;
+    bool active = false;
+    bool total = false;
+    std::string_view name = atom_name(what);
+    if (name.ends_with("_all")) {
+        all = true;
+        name.remove_suffix(4);
+    }
+    if (name.starts_with("total_")) {
+        total = true;
+        name.remove_prefix(6);
+    }
+    if (name == "scheduler_wall_time" && !total) return am::undefined;
+    if (name == "active_tasks") active = true;
+    else if (name != "run_queue_lengths") return NON_VALUE;
+    std::vector<size_t> lens = p->vm->scheds ? p->vm->scheds->queue_lengths(active) : std::vector<size_t>{1};
+    lens.push_back(0);              // dirty CPU
+    if (all) lens.push_back(0);     // dirty I/O
+    if (total) {
+        size_t sum = 0;
+        for (size_t n : lens) sum += n;
+        return make_small(SWord(sum));
+    }
+    std::vector<Term> items;
+    for (size_t n : lens) items.push_back(make_small(SWord(n)));
+    return make_list_from(*p, items.data(), items.size());
+}
+
+Term statistics_1_with_schedulers(Process* p, const Term* a) {
+    if (is_atom(a[0]))
+        if (Term r = scheduler_statistics(p, a[0]); is_value(r)) return r;
+    return statistics_1(p, a);
+}
+
 const BifSpec table[] = {
     {"erlang", "monotonic_time", 0, &monotonic_time_0},
     {"erlang", "monotonic_time", 1, &monotonic_time_1},
@@ -220,7 +273,7 @@ const BifSpec table[] = {
     {"erlang", "time_offset", 1, &time_offset_1},
     {"erlang", "timestamp", 0, &timestamp_0},
     {"os", "timestamp", 0, &timestamp_0},
-    {"erlang", "now", 0, &timestamp_0},
+    {"erlang", "now", 0, &now_0},
     {"erlang", "convert_time_unit", 3, &convert_time_unit_3},
     {"erlang", "universaltime", 0, &universaltime_0},
     {"erlang", "localtime", 0, &localtime_0},
@@ -232,7 +285,7 @@ const BifSpec table[] = {
     {"erlang", "cancel_timer", 2, &cancel_timer_2},
     {"erlang", "read_timer", 1, &read_timer_1},
     {"erlang", "read_timer", 2, &read_timer_2},
-    {"erlang", "statistics", 1, &statistics_1},
+    {"erlang", "statistics", 1, &statistics_1_with_schedulers},
 };
 
 }  // namespace

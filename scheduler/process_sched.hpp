@@ -33,6 +33,9 @@ struct ProcessSched {
     std::atomic<uint32_t> refc{1};  // the process table holds one reference
     SignalQueue inbox;
     int home = 0;                   // scheduler it last ran on
+    // process_flag(scheduler, N): 1-based index of the only scheduler that may run it, 0 for
+    // any (OTP's bound processes). Set by the process itself; read by whoever queues it.
+    std::atomic<int> bound_scheduler{0};
     int prio = 2;                   // 0 max, 1 high, 2 normal, 3 low
     // A request from a higher-priority process waits on this one's signals (group_leader/2,
     // is_process_alive/1): it is queued at that priority, and its next run only takes in

@@ -130,7 +130,10 @@ bool Schedulers::requeue(Process* p, int prio) {
     return false;
 }
 
-void Schedulers::enqueue(Scheduler& s, Process* p, int prio) {
+void Schedulers::enqueue(Scheduler& target, Process* p, int prio) {
+    // A process bound with process_flag(scheduler, N) only ever queues on scheduler N.
+    int bound = p->sched.bound_scheduler.load(std::memory_order_relaxed);
+    Scheduler& s = bound > 0 && bound <= count() ? *scheds_[size_t(bound - 1)] : target;
     bool share;
     {
         std::lock_guard lock(s.mutex);
@@ -177,11 +180,15 @@ Process* Schedulers::steal(Scheduler& thief) {
         std::unique_lock lock(other->mutex, std::try_to_lock);
         if (!lock.owns_lock() || other->queued == 0) continue;
         for (int q = 3; q >= 0; --q) {
-            if (other->queues[q].empty()) continue;
-            Process* p = other->queues[q].back();
-            other->queues[q].pop_back();
-            other->queued--;
-            return p;
+            auto& dq = other->queues[q];
+            // The newest process that is not bound to `other`.
+            for (auto it = dq.rbegin(); it != dq.rend(); ++it) {
+                Process* p = *it;
+                if (p->sched.bound_scheduler.load(std::memory_order_relaxed) != 0) continue;
+                dq.erase(std::next(it).base());
+                other->queued--;
+                return p;
+            }
         }
     }
     return nullptr;
@@ -262,7 +269,21 @@ bool Schedulers::go_idle(Process* p) {
     }
 }
 
+std::vector<size_t> Schedulers::queue_lengths(bool with_running) {
+    std::vector<size_t> out;
+    for (auto& s : scheds_) {
+        std::lock_guard lock(s->mutex);
+        out.push_back(s->queued + (with_running && s->running.load(std::memory_order_relaxed) ? 1 : 0));
+    }
+    return out;
+}
+
 void Schedulers::run_one(Scheduler& s, Process* p) {
+    struct Running {
+        std::atomic<bool>& flag;
+        explicit Running(std::atomic<bool>& f) : flag(f) { flag.store(true, std::memory_order_relaxed); }
+        ~Running() { flag.store(false, std::memory_order_relaxed); }
+    } running(s.running);
     p->sched.home = s.index;
     for (;;) {
         // Clear PENDING before looking at the inbox: a signal pushed after this is seen by

@@ -49,6 +49,10 @@ public:
     // Index of the scheduler running on this thread, or -1 on other threads.
     static int current_index();
 
+    // Per scheduler, the processes in its run queues, plus the one it is running if
+    // `with_running` (OTP's statistics(run_queue_lengths) and statistics(active_tasks)).
+    std::vector<size_t> queue_lengths(bool with_running);
+
 private:
     struct Scheduler {
         int index;
@@ -57,6 +61,7 @@ private:
         std::condition_variable wake;
         std::deque<Process*> queues[4];  // max, high, normal, low
         size_t queued = 0;
+        std::atomic<bool> running{false};  // inside run_one
         bool sleeping = false;
         bool steal_hint = false;  // woken because another scheduler has queued work
         unsigned low_credit = 0;  // lets low priority run now and then while normal is busy

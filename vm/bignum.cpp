@@ -22,6 +22,12 @@ Term make_integer_limbs(TermAllocator& a, const uint64_t* limbs, size_t n, bool 
     return make_boxed(hp);
 }
 
+Term make_integer_limbs_limited(TermAllocator& a, const uint64_t* limbs, size_t n, bool negative) {
+    while (n && limbs[n - 1] == 0) --n;
+    if (n > MAX_BIG_LIMBS) return NON_VALUE;
+    return make_integer_limbs(a, limbs, n, negative);
+}
+
 Term make_integer(TermAllocator& a, int64_t v) {
     if (fits_small(v)) return make_small(v);
     uint64_t m = v < 0 ? uint64_t(0) - uint64_t(v) : uint64_t(v);
@@ -45,14 +51,14 @@ Term make_int128(TermAllocator& a, __int128 v) {
 
 // Signed addition of two magnitudes: (xneg, x) + (yneg, y).
 Term add_signed(TermAllocator& a, const IntView& x, const IntView& y, bool yneg) {
-    if (x.n == 0) return make_integer_limbs(a, y.limbs, y.n, yneg);
-    if (y.n == 0) return make_integer_limbs(a, x.limbs, x.n, x.neg);
+    if (x.n == 0) return make_integer_limbs_limited(a, y.limbs, y.n, yneg);
+    if (y.n == 0) return make_integer_limbs_limited(a, x.limbs, x.n, x.neg);
     if (x.neg == yneg) {
         const IntView& big = x.n >= y.n ? x : y;
         const IntView& sml = x.n >= y.n ? y : x;
         Limbs r(big.n + 1);
         r[big.n] = mpn_add(mp(r.data()), big.mp(), big.n, sml.mp(), sml.n);
-        return make_integer_limbs(a, r.data(), r.size(), x.neg);
+        return make_integer_limbs_limited(a, r.data(), r.size(), x.neg);
     }
     int c = mag_compare(x.limbs, x.n, y.limbs, y.n);
     if (c == 0) return make_small(0);
@@ -61,7 +67,7 @@ Term add_signed(TermAllocator& a, const IntView& x, const IntView& y, bool yneg)
     bool neg = c > 0 ? x.neg : yneg;
     Limbs r(big.n);
     mpn_sub(mp(r.data()), big.mp(), big.n, sml.mp(), sml.n);
-    return make_integer_limbs(a, r.data(), r.size(), neg);
+    return make_integer_limbs_limited(a, r.data(), r.size(), neg);
 }
 
 }  // namespace
@@ -81,7 +87,7 @@ Term int_sub(TermAllocator& a, Term x, Term y) {
 Term int_neg(TermAllocator& a, Term x) {
     if (is_small(x)) return make_integer(a, -small_value(x));
     IntView v(x);
-    return make_integer_limbs(a, v.limbs, v.n, !v.neg);
+    return make_integer_limbs_limited(a, v.limbs, v.n, !v.neg);
 }
 
 Term int_mul(TermAllocator& a, Term x, Term y) {
@@ -90,9 +96,10 @@ Term int_mul(TermAllocator& a, Term x, Term y) {
     if (vx.n == 0 || vy.n == 0) return make_small(0);
     const IntView& big = vx.n >= vy.n ? vx : vy;
     const IntView& sml = vx.n >= vy.n ? vy : vx;
+    if (big.n + sml.n - 1 > MAX_BIG_LIMBS) return NON_VALUE;  // the product has at least that many
     Limbs r(big.n + sml.n);
     mpn_mul(mp(r.data()), big.mp(), big.n, sml.mp(), sml.n);
-    return make_integer_limbs(a, r.data(), r.size(), vx.neg != vy.neg);
+    return make_integer_limbs_limited(a, r.data(), r.size(), vx.neg != vy.neg);
 }
 
 namespace {

@@ -22,8 +22,14 @@ Term make_integer(TermAllocator& a, int64_t v);
 Term make_integer_u(TermAllocator& a, uint64_t v);
 // From a magnitude (limbs, least significant first; leading zero limbs allowed) and a sign.
 Term make_integer_limbs(TermAllocator& a, const uint64_t* limbs, size_t n, bool negative);
+// The same, but NON_VALUE when the magnitude needs more than MAX_BIG_LIMBS limbs. OTP refuses
+// such integers where arithmetic or bit-syntax matching would make them (big_norm and
+// bytes_to_big in big.c answer NIL); other conversions (binary:decode_unsigned) are not limited.
+Term make_integer_limbs_limited(TermAllocator& a, const uint64_t* limbs, size_t n, bool negative);
 
 // Each returns NON_VALUE only where noted; operands must be integers (small or big).
+// + - * neg band bor bxor bnot and left shifts return NON_VALUE when the result would exceed
+// MAX_BIG_LIMBS (OTP raises system_limit there).
 Term int_add(TermAllocator& a, Term x, Term y);
 Term int_sub(TermAllocator& a, Term x, Term y);
 Term int_mul(TermAllocator& a, Term x, Term y);

@@ -25,7 +25,7 @@ Term from_twos(TermAllocator& a, Limbs& r) {
         for (uint64_t& l : r) l = ~l;
         mpn_add_1(mp(r.data()), mp(r.data()), r.size(), 1);
     }
-    return make_integer_limbs(a, r.data(), r.size(), neg);
+    return make_integer_limbs_limited(a, r.data(), r.size(), neg);
 }
 
 enum class BitOp { And, Or, Xor };

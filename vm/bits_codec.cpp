@@ -176,7 +176,7 @@ Term get_integer_bits(TermAllocator& a, const uint8_t* src, size_t off, size_t b
     }
     std::vector<uint64_t> mag(limbs);
     std::memcpy(mag.data(), le.data(), limbs * 8);
-    return make_integer_limbs(a, mag.data(), limbs, neg);
+    return make_integer_limbs_limited(a, mag.data(), limbs, neg);
 }
 
 void put_float_bits(uint8_t* dst, size_t off, double d, size_t bits, bool little) {

@@ -18,7 +18,8 @@ namespace beam {
 
 // Writes the low `bits` bits of integer `v` (two's complement) at bit `off` of `dst`.
 void put_integer_bits(uint8_t* dst, size_t off, Term v, size_t bits, bool little);
-// Reads a `bits`-bit integer at bit `off` of `src`.
+// Reads a `bits`-bit integer at bit `off` of `src`; NON_VALUE when its magnitude needs more
+// than MAX_BIG_LIMBS limbs (OTP's bs_get_integer fails the match there).
 Term get_integer_bits(TermAllocator& a, const uint8_t* src, size_t off, size_t bits, bool little, bool is_signed);
 
 // `bits` is 16, 32 or 64. Values too large for the format become infinities, as in OTP.

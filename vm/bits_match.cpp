@@ -146,6 +146,7 @@ const Word* bs_match(Process* p, Term* x, Term* E, const BsMatchOp* op) {
         if (!segment_bits(arg(1), a[2], &bits) || bits > c.left()) return fail();
         bool little = (a[3] & (BS_LITTLE | BS_NATIVE)) != 0;
         Term v = get_integer_bits(*p, c.base, c.pos(), bits, little, (a[3] & BS_SIGNED) != 0);
+        if (is_non_value(v)) return fail();  // beyond OTP's bignum limit: the match fails
         c.advance(bits);
         dst(4) = v;
         return BS_NEXT;

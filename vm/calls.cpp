@@ -19,6 +19,37 @@ void raise_undef(Process* p, Term m, Term f, Term* x, unsigned arity) {
     p->ftop = tuple_of(p, {m, f, list_of_x(p, x, arity), NIL});
     p->fskip_pc_frame = true;
 }
+
+// OTP's call_error_handler (beam_common.c): a process whose error_handler flag names a module
+// other than the default continues an undefined call in Handler:HandlerFn(Module, What, Args)
+// (undefined_function with the function's name, undefined_lambda with the fun), as a call
+// that returns to the original caller. The handler module must already be loaded (OTP does
+// not load it either); otherwise the call is undef. beamvm first loads the module from the
+// code path itself, as OTP's default error_handler would: OTP has loaded much of kernel and
+// stdlib at boot where beamvm loads on first call, so `lists:reverse/1` must not reach a
+// process's own handler. The handler sees what stays undefined.
+bool has_own_error_handler(const Process* p) { return p->error_handler != am::error_handler; }
+
+const Word* call_error_handler(Process* p, Term* x, Term module, Term what, unsigned n, const char* handler_fn,
+                               unsigned* arity) {
+    Export* h = p->ns->export_entry(p->error_handler, atom(handler_fn), 3);
+    if (!h->is_loaded()) {
+        if (is_atom(what)) {
+            raise_undef(p, module, what, x, n);
+        } else {  // a fun: the frame is {Fun, Args, []}, as resolve_detached_fun raises it
+            p->error(am::undef);
+            p->ftop = tuple_of(p, {what, list_of_x(p, x, n), NIL});
+            p->fskip_pc_frame = true;
+        }
+        return nullptr;
+    }
+    Term args = list_of_x(p, x, n);
+    x[0] = module;
+    x[1] = what;
+    x[2] = args;
+    *arity = 3;
+    return h->address.load(std::memory_order_acquire);
+}
 }  // namespace
 
 const Word* resolve_undefined(Process* p, Term* x, Export* e, unsigned* arity) {
@@ -39,6 +70,8 @@ const Word* resolve_undefined(Process* p, Term* x, Export* e, unsigned* arity) {
     if (!loaded.ok() && !loaded.error().message.starts_with("not found"))
         std::fprintf(stderr, "beamvm: loading %s failed: %s\n", std::string(atom_name(e->module)).c_str(),
                      loaded.error().message.c_str());
+    if (has_own_error_handler(p))
+        return call_error_handler(p, x, e->module, e->function, e->arity, "undefined_function", arity);
     raise_undef(p, e->module, e->function, x, e->arity);
     return nullptr;
 }
@@ -88,6 +121,9 @@ const Word* fun_target(Process* p, Term* x, unsigned arity, Term fun, unsigned* 
     if (is_boxed_sub(fun, Sub::Fun)) {
         FunEntry* fe = fun_entry(fun);
         if (fe->detached && fe->fun_arity() == arity) {
+            if (has_own_error_handler(p) && !p->ns->current(fe->module) &&
+                !p->vm->ensure_loaded(*p->ns, fe->module).ok())
+                return call_error_handler(p, x, fe->module, fun, arity, "undefined_lambda", total);
             fe = resolve_detached_fun(p, x, arity, fun);
             if (!fe) return nullptr;
         }

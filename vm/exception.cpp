@@ -57,8 +57,13 @@ Term build_trace(Process* p, const Word* pc) {
         Term f = frame_at(p, pc, p->fargs, p->ferror_info);
         if (is_value(f)) frames.push_back(f);
     }
+    // As OTP's gather_stacktrace, a return address equal to the one just recorded is skipped:
+    // body recursion through one call site shows as a single frame.
+    const Word* prev = nullptr;
     for (Term* s = p->stop; s < p->hend && frames.size() < BACKTRACE_DEPTH; ++s) {
         if (!is_cp(*s)) continue;
+        if (cp_of(*s) == prev) continue;
+        prev = cp_of(*s);
         // A return address points after the call; the call itself carries the location.
         Term f = frame_at(p, cp_of(*s) - 1, NON_VALUE);
         if (is_value(f)) frames.push_back(f);
@@ -88,7 +93,8 @@ void note_bif_error(Process* p, const BifSpec* spec, const Term* args) {
     Term m = atom(spec->module), f = atom(spec->name);
     Term arglist = list_from(p, args, spec->arity);
     Term info_mod = spec->module == "erlang" ? am::erl_erts_errors : am::erl_stdlib_errors;
-    Term info = map_from_pairs(*p, {{am::module, info_mod}});
+    Term info = is_value(p->fcause) ? map_from_pairs(*p, {{am::module, info_mod}, {atom("cause"), p->fcause}})
+                                    : map_from_pairs(*p, {{am::module, info_mod}});
     Term loc_item = make_tuple(p, {am::error_info, info});
     Term loc = list_from(p, &loc_item, 1);
     p->ftop = make_tuple(p, {m, f, arglist, loc});
@@ -101,6 +107,7 @@ const Word* handle_exception(Process* p, Term* x, const Word* pc) {
     p->ftop = NON_VALUE;
     p->fargs = NON_VALUE;
     p->ferror_info = NON_VALUE;
+    p->fcause = NON_VALUE;
     p->fskip_pc_frame = false;
     p->ftrace_preset = false;
     if (p->catches == 0) return nullptr;

@@ -253,6 +253,9 @@ Result<Term> Decoder::big(size_t at, size_t nbytes) {
     uint8_t sign = 0;
     const uint8_t* p;
     if (!u8(sign) || !take(nbytes, p)) return fail(at, "truncated bignum");
+    // OTP refuses a bignum of more digit bytes than its largest (BIG_ARITY_MAX digits),
+    // leading zeros included.
+    if (nbytes > MAX_BIG_LIMBS * sizeof(uint64_t)) return fail(at, "bignum beyond the system limit");
     // OTP reads any non-zero sign byte as negative.
     std::vector<uint64_t> limbs(std::max<size_t>(1, (nbytes + 7) / 8), 0);
     for (size_t i = 0; i < nbytes; ++i) limbs[i / 8] |= uint64_t(p[i]) << (8 * (i % 8));

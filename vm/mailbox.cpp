@@ -9,6 +9,14 @@
 
 namespace beam {
 
+// Longest `receive ... after T`: OTP keeps a process's receive timeout in 32 bits of
+// milliseconds (erts_set_proc_timer_term in erl_hl_timer.c); a longer one is timeout_value.
+constexpr SWord MAX_RECEIVE_AFTER_MS = 0xFFFFFFFF;
+
+static bool valid_receive_timeout(Term t) {
+    return is_small(t) && small_value(t) >= 0 && small_value(t) <= MAX_RECEIVE_AFTER_MS;
+}
+
 Term send_message(Process* p, Term to, Term msg) {
     Term dest = to;
     if (is_atom(to)) {
@@ -62,9 +70,6 @@ void remove_message(Process* p) {
     stop_timer(p);
 }
 
-// The largest `after` value OTP accepts (a 32-bit millisecond count); above it, timeout_value.
-constexpr SWord MAX_RECEIVE_TIMEOUT_MS = 0xFFFFFFFF;
-
 bool set_timeout(Process* p, Term timeout) {
     p->arity = 0;  // nothing is live in x registers across a receive
     // Run again after a wake-up (a message that did not match, the timer firing): the timer
@@ -74,7 +79,7 @@ bool set_timeout(Process* p, Term timeout) {
         p->receive_timeout_armed = true;
         return true;
     }
-    if (!is_small(timeout) || small_value(timeout) < 0 || small_value(timeout) > MAX_RECEIVE_TIMEOUT_MS) {
+    if (!valid_receive_timeout(timeout)) {
         // The receive is abandoned: the next one must scan from the first message again
         // (OTP gh-5235: a save position left behind made the next receive miss messages).
         p->mailbox_save = 0;

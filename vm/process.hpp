@@ -70,6 +70,7 @@ public:
         fargs = NON_VALUE;
         ftop = NON_VALUE;
         ferror_info = NON_VALUE;
+        fcause = NON_VALUE;
         fskip_pc_frame = false;
         ftrace_preset = false;
         return NON_VALUE;
@@ -116,6 +117,7 @@ public:
 
     Term ftop = NON_VALUE;        // prebuilt first frame of the trace (failed BIF, undef)
     Term ferror_info = NON_VALUE; // {error_info, Map} from error/3, added to the raiser's frame
+    Term fcause = NON_VALUE;      // a failed BIF's `cause` for its error_info map (OTP's EXF_HAS_EXT_INFO)
     bool fskip_pc_frame = false;  // the raising instruction already pushed its return address
     bool ftrace_preset = false;   // ftrace is given (erlang:raise/3, rethrow): do not rebuild
     bool halt_requested = false;  // erlang:halt/1 was called; the VM exits with halt_status
@@ -175,7 +177,7 @@ public:
     uint32_t fullsweep_after = DEFAULT_FULLSWEEP_AFTER;  // OTP keeps 16 bits of it
     bool message_queue_off_heap = false;                 // reported only: messages stay as fragments
     bool sensitive = false;                              // accepted; no tracing to hide from yet
-    Term error_handler = am::error_handler;              // reported; undef handling is built in
+    Term error_handler = am::error_handler;              // module whose undefined_function/3 gets undefined calls
     std::atomic<uint32_t> save_calls{0};                 // process_flag/3 may set it from another process
 };
 
