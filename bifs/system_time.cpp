@@ -8,6 +8,7 @@
 #include "bifs/bif_util.hpp"
 #include "vm/bignum.hpp"
 #include "vm/copy_term.hpp"
+#include "vm/gc.hpp"
 #include "vm/term_refs.hpp"
 #include "vm/vm.hpp"
 
@@ -218,7 +219,12 @@ Term statistics_1(Process* p, const Term* a) {
         return pair(p->reductions + p->slice_reds_used, last_reds);
     if (what == atom("run_queue") || what == atom("total_run_queue_lengths")) return make_small(0);
     if (what == atom("context_switches")) return make_tuple(*p, {make_small(0), make_small(0)});
-    if (what == atom("garbage_collection")) return make_tuple(*p, {int_term(p, p->gc_count), make_small(0), make_small(0)});
+    if (what == atom("garbage_collection")) {
+        const GcTotals& gc = gc_totals();
+        int64_t n = int64_t(gc.collections.load(std::memory_order_relaxed));
+        int64_t words = int64_t(gc.words_reclaimed.load(std::memory_order_relaxed));
+        return make_tuple(*p, {int_term(p, n), int_term(p, words), make_small(0)});
+    }
     if (what == atom("io")) {
         Term zero_in = make_tuple(*p, {atom("input"), make_small(0)});
         Term zero_out = make_tuple(*p, {atom("output"), make_small(0)});

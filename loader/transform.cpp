@@ -184,9 +184,9 @@ void Transformer::instr(const GenericInstr& gi) {
     case op_wait: em_.emit("wait", {L(0)}); break;
     case op_wait_timeout: em_.emit("wait_timeout", {L(0), S(1)}); break;
     case op_recv_marker_reserve: em_.emit("recv_marker_reserve", {S(0)}); break;
-    case op_recv_marker_bind: break;  // markers only speed up receive; see docs/architecture.md
-    case op_recv_marker_clear: break;
-    case op_recv_marker_use: break;
+    case op_recv_marker_bind: em_.emit("recv_marker_bind", {S(0), S(1)}); break;
+    case op_recv_marker_clear: em_.emit("recv_marker_clear", {S(0)}); break;
+    case op_recv_marker_use: em_.emit("recv_marker_use", {S(0)}); break;
     case op_is_lt:
         if (!em_.try_emit("is_lt", {L(0), S(1), S(2)})) em_.emit("is_lt_any", {L(0), S(1), S(2)});
         break;

@@ -38,10 +38,13 @@ Term ref_from_words(TermAllocator& a, const Word w[3]) {
 
 bool same_ref(const Word a[3], const Word b[3]) { return a[0] == b[0] && a[1] == b[1] && a[2] == b[2]; }
 
+// True if an element was erased.
 template <class Vec, class Pred>
-void erase_if_first(Vec& v, Pred pred) {
+bool erase_if_first(Vec& v, Pred pred) {
     auto it = std::find_if(v.begin(), v.end(), pred);
-    if (it != v.end()) v.erase(it);
+    if (it == v.end()) return false;
+    v.erase(it);
+    return true;
 }
 
 // {'DOWN', Ref, process, Who, Reason}, built on `p`'s heap (the dying process, or the

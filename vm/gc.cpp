@@ -170,15 +170,25 @@ void collect(Process* p, Term* x, unsigned live, size_t need, bool full, const L
     // blocks then come in a few recurring sizes that the block cache can hand back.
     if (!full) size = std::max(size, size_t(p->hend - p->heap));
     Term* old_to = full ? nullptr : p->old_htop;
+    size_t collected = young_used + fragment_words + (full ? size_t(p->old_htop - p->old_heap) : 0);
     evacuate_into(p, std::move(plan), old_to, x, live, size, full);
+    size_t kept = size_t(p->htop - p->heap) + (old_to ? size_t(p->old_htop - old_to) : 0);
 
     p->gc_count++;
+    GcTotals& totals = gc_totals();
+    totals.collections.fetch_add(1, std::memory_order_relaxed);
+    if (collected > kept) totals.words_reclaimed.fetch_add(collected - kept, std::memory_order_relaxed);
     p->minor_gcs_since_full = full ? 0 : p->minor_gcs_since_full + 1;
     resize_young(p, x, live, need, full);
     gc::check_max_heap(p);
 }
 
 }  // namespace
+
+GcTotals& gc_totals() {
+    static GcTotals totals;
+    return totals;
+}
 
 namespace gc {
 

@@ -1,7 +1,9 @@
 // Per-process generational copying garbage collection (design notes §2).
 #pragma once
 
+#include <atomic>
 #include <cstddef>
+#include <cstdint>
 
 #include "vm/process.hpp"
 
@@ -19,5 +21,14 @@ void garbage_collect_full(Process* p, Term* x, unsigned live, size_t need);
 // A full sweep that also copies whatever the process reaches in `area` onto its heap: the
 // literals of a module version being purged, which are freed afterwards (design notes §5).
 void garbage_collect_literals(Process* p, Term* x, unsigned live, const LiteralArea& area);
+
+// Totals over every process of the OS process, for statistics(garbage_collection):
+// {collections, words reclaimed, 0}. Words reclaimed by one collection are the words in use in
+// the areas it collected minus the words it copied (OTP: erl_gc.c, reclaimed_now).
+struct GcTotals {
+    std::atomic<uint64_t> collections{0};
+    std::atomic<uint64_t> words_reclaimed{0};
+};
+GcTotals& gc_totals();
 
 }  // namespace beam

@@ -111,5 +111,10 @@ void advance_message(Process* p);
 void remove_message(Process* p);
 bool set_timeout(Process* p, Term timeout);
 void clear_timeout(Process* p);
+// recv_marker_reserve: a marker at the end of the mailbox (vm/recv_markers.hpp), 'undefined'
+// if the mailbox is empty, NON_VALUE if a signal taken in meanwhile ended the process.
+Term reserve_recv_marker(Process* p);
+// recv_marker_use: the receive that follows starts at the marker named `ref`, if there is one.
+void use_recv_marker(Process* p, Term ref);
 
 }  // namespace beam

@@ -42,15 +42,17 @@ Term send_message(Process* p, Term to, Term msg) {
     return msg;
 }
 
+// Takes in the queued signals; false if one of them ends the process (exit_pending is set).
+static bool take_signals(Process* p) {
+    SignalResult r = handle_signals(*p->vm, p);
+    if (!r.exit) return true;
+    p->sched.exit_pending = true;
+    p->sched.exit_reason = r.reason;
+    return false;
+}
+
 Term fetch_signals(Process* p) {
-    if (p->mailbox_save >= p->mailbox.size()) {
-        SignalResult r = handle_signals(*p->vm, p);
-        if (r.exit) {
-            p->sched.exit_pending = true;
-            p->sched.exit_reason = r.reason;
-            return NON_VALUE;
-        }
-    }
+    if (p->mailbox_save >= p->mailbox.size() && !take_signals(p)) return NON_VALUE;
     if (p->mailbox_save < p->mailbox.size()) return p->mailbox[p->mailbox_save];
     return NON_VALUE;
 }
@@ -63,6 +65,7 @@ static void stop_timer(Process* p) {
         p->sched.timer_set = false;
     }
     p->timed_out = false;
+    p->receive_timeout_armed = false;
 }
 
 void remove_message(Process* p) {
@@ -73,26 +76,46 @@ void remove_message(Process* p) {
 
 bool set_timeout(Process* p, Term timeout) {
     p->arity = 0;  // nothing is live in x registers across a receive
-    if (timeout == am::infinity) return true;
+    // Run again after a wake-up (a message that did not match, the timer firing): the timer
+    // is set or has fired, and the operand may be a clobbered x register.
+    if (p->receive_timeout_armed) return true;
+    if (timeout == am::infinity) {
+        p->receive_timeout_armed = true;
+        return true;
+    }
     if (!valid_receive_timeout(timeout)) {
+        // The receive is abandoned: the next one must scan from the first message again
+        // (OTP gh-5235: a save position left behind made the next receive miss messages).
+        p->mailbox_save = 0;
         p->error(am::timeout_value);
         return false;
     }
+    p->receive_timeout_armed = true;
     if (small_value(timeout) == 0) {
         p->timed_out = true;
         return true;
     }
-    if (!p->sched.timer_set && !p->timed_out) {
-        p->sched.timer_set = true;
-        p->sched.timer_id = next_ref_number();
-        p->vm->timers.start_receive_timeout(p->pid, p->sched.timer_id, small_value(timeout));
-    }
+    p->sched.timer_set = true;
+    p->sched.timer_id = next_ref_number();
+    p->vm->timers.start_receive_timeout(p->pid, p->sched.timer_id, small_value(timeout));
     return true;
 }
 
 void clear_timeout(Process* p) {
     stop_timer(p);
     p->mailbox_save = 0;
+}
+
+// Reserving takes in the queued signals first (as OTP does), so the marker also skips the
+// messages that had been sent but not yet moved into the mailbox.
+Term reserve_recv_marker(Process* p) {
+    if (!take_signals(p)) return NON_VALUE;
+    if (p->mailbox.empty()) return am::undefined;  // nothing to skip
+    return p->recv_markers.reserve(p->mailbox.size());
+}
+
+void use_recv_marker(Process* p, Term ref) {
+    if (auto pos = p->recv_markers.position(ref)) p->mailbox_save = *pos;
 }
 
 }  // namespace beam

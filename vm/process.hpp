@@ -19,6 +19,7 @@
 
 #include "vm/atom_table.hpp"
 #include "vm/heap.hpp"
+#include "vm/recv_markers.hpp"
 #include "scheduler/process_sched.hpp"
 #include "vm/term.hpp"
 
@@ -146,13 +147,18 @@ public:
     void mailbox_erase(size_t i) {
         mailbox.erase(mailbox.begin() + long(i));
         mailbox_len.store(mailbox.size(), std::memory_order_relaxed);
+        recv_markers.message_removed(i);
     }
     // Message terms, oldest first. A deque: most receives take the oldest message, and a
     // vector's erase at the front made a long queue quadratic to drain.
     std::deque<Term> mailbox;
     std::atomic<size_t> mailbox_len{0};
     size_t mailbox_save = 0;    // receive scan position
+    RecvMarkers recv_markers;   // mailbox positions for receives that wait for a new reference
     bool timed_out = false;
+    // wait_timeout has run in the current receive. Its operand is then not read again: it may
+    // be an x register, and nothing is live in x registers across a receive (OTP: F_TIMO).
+    bool receive_timeout_armed = false;
 
     Term dictionary = NIL;  // process dictionary as a list of {Key, Value}
     Term group_leader = NIL;

@@ -1,0 +1,91 @@
+// erts_debug: the debugging functions OTP code calls in ordinary use. flat_size/1 is the one
+// compile's `time` option calls after every pass.
+#include <vector>
+
+#include "bifs/bif.hpp"
+#include "bifs/bif_families.hpp"
+#include "bifs/bif_util.hpp"
+#include "vm/bignum.hpp"
+#include "vm/binary.hpp"
+
+namespace beam {
+namespace {
+
+// Sizes of OTP's own objects on a 64-bit emulator (erl_binary.h, erl_fun.h, erl_term.h),
+// where beamvm's layout differs.
+constexpr size_t OTP_PROC_BIN_SIZE = 6;     // ProcBin: off-heap binary reference
+constexpr size_t OTP_SUB_BIN_SIZE = 5;      // ErlSubBin
+constexpr size_t OTP_FUN_SIZE = 5;          // ErlFunThing without its environment (local or export)
+constexpr size_t OTP_REF_SIZE = 3;          // local reference: header + three 32-bit ids
+constexpr size_t OTP_FLATMAP_WORDS = 3;     // header, size, keys tuple pointer
+
+// A sub-binary as OTP's size_object counts it: the underlying ProcBin, or a heap binary of
+// just the bytes in view, plus a sub-binary header when it is not byte-aligned.
+size_t sub_bin_size(const Term* sb) {
+    Term orig = sb[1];
+    size_t bit_offset = sb[2].raw, bit_size = sb[3].raw;
+    size_t odd_bits = (bit_offset & 7) + (bit_size & 7);
+    size_t extra_bytes = odd_bits > 8 ? 2 : odd_bits > 0 ? 1 : 0;
+    size_t sum = extra_bytes ? OTP_SUB_BIN_SIZE : 0;
+    if (header_sub(box_header(orig)) == Sub::RefcBin) return sum + OTP_PROC_BIN_SIZE;
+    return sum + heap_bin_words((bit_size >> 3) + extra_bytes);
+}
+
+// OTP's size_object (erl_copy.c): the words a copy of `t` takes in OTP's layout, sharing not
+// preserved. Iterative: deep lists must not exhaust the C stack.
+size_t otp_flat_size(Term t) {
+    size_t sum = 0;
+    std::vector<Term> todo{t};
+    while (!todo.empty()) {
+        Term u = todo.back();
+        todo.pop_back();
+        if (is_list(u)) {
+            sum += 2;
+            todo.push_back(head(u));
+            todo.push_back(tail(u));
+            continue;
+        }
+        if (!is_boxed(u)) continue;
+        const Term* obj = boxed_ptr(u);
+        size_t arity = header_arity(obj[0]);
+        switch (header_sub(obj[0])) {
+        case Sub::Tuple:  // OTP 25's {} is one shared global literal, counted as 0
+            sum += arity ? 1 + arity : 0;
+            todo.insert(todo.end(), obj + 1, obj + 1 + arity);
+            break;
+        case Sub::Map:  // [hdr][keys tuple][values]
+            sum += OTP_FLATMAP_WORDS + (arity - 1);
+            todo.insert(todo.end(), obj + 1, obj + 1 + arity);
+            break;
+        case Sub::HashMap:  // OTP keeps the bitmap in the header word; we give it a word
+            sum += arity;
+            todo.insert(todo.end(), obj + 2, obj + 1 + arity);
+            break;
+        case Sub::Fun:  // [hdr][FunEntry*][creator pid][free variables]
+            sum += OTP_FUN_SIZE + (arity - 2);
+            todo.insert(todo.end(), obj + 3, obj + 1 + arity);
+            break;
+        case Sub::Export: sum += OTP_FUN_SIZE; break;  // OTP 25: a fun thing without environment
+        case Sub::Ref: sum += OTP_REF_SIZE; break;
+        case Sub::RefcBin: sum += OTP_PROC_BIN_SIZE; break;
+        case Sub::SubBin: sum += sub_bin_size(obj); break;
+        case Sub::MatchState:  // never a value a program can hold; counted as its binary
+            todo.push_back(obj[1]);
+            break;
+        default: sum += 1 + arity; break;  // bignums, floats, heap binaries, external ids
+        }
+    }
+    return sum;
+}
+
+Term flat_size_1(Process* p, const Term* a) { return make_integer_u(*p, otp_flat_size(a[0])); }
+
+constexpr BifSpec table[] = {
+    {"erts_debug", "flat_size", 1, &flat_size_1},
+};
+
+}  // namespace
+
+std::span<const BifSpec> debug_bifs() { return table; }
+
+}  // namespace beam
