@@ -51,9 +51,13 @@ Term make_ref_0(Process* p, const Term*) { return make_new_ref(*p); }
 Term error_1(Process* p, const Term* a) { return p->error(a[0]); }
 
 // error/2,3 keep the argument list so the stack trace's top frame shows it.
+// The raising frame shows Args in place of the arity when Args is a list; `none` (or any
+// other non-list) keeps the arity, as erl does.
+Term frame_args(Term args) { return is_list(args) || is_nil(args) ? args : NON_VALUE; }
+
 Term error_2(Process* p, const Term* a) {
     p->error(a[0]);
-    p->fargs = a[1];
+    p->fargs = frame_args(a[1]);
     return NON_VALUE;
 }
 
@@ -62,7 +66,7 @@ Term error_2(Process* p, const Term* a) {
 // every one is {error_info, Map} and the list is proper; the last one wins.
 Term error_3(Process* p, const Term* a) {
     p->error(a[0]);
-    p->fargs = a[1];
+    p->fargs = frame_args(a[1]);
     Term info = NON_VALUE;
     Term l = a[2];
     for (; is_list(l); l = tail(l)) {

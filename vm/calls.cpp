@@ -88,7 +88,24 @@ const Word* on_load_target(Process* p, Term* x) {
     return mc->on_load;
 }
 
-const Word* apply_target(Process* p, Term* x, unsigned arity) {
+const Word* apply_target(Process* p, Term* x, unsigned* arity_io) {
+    unsigned arity = *arity_io;
+    // erlang:apply/3 applied is unwrapped, as OTP's apply does: the function it names is
+    // applied in its place, so no erlang:apply frame appears in a stack trace.
+    static const Term apply_atom = atom("apply");
+    while (arity == 3 && x[3] == am::erlang && x[4] == apply_atom && is_atom(x[0]) && is_atom(x[1])) {
+        Term m2 = x[0], f2 = x[1], args = x[2];
+        unsigned n = 0;
+        if (!unpack_args(args, x, &n)) {
+            // As they were: erlang:apply/3 itself then reports the bad list.
+            x[0] = m2, x[1] = f2, x[2] = args, x[3] = am::erlang, x[4] = apply_atom;
+            break;
+        }
+        x[n] = m2;
+        x[n + 1] = f2;
+        arity = n;
+    }
+    *arity_io = arity;
     Term m = x[arity], f = x[arity + 1];
     if (!is_atom(m) || !is_atom(f)) {
         p->badarg();

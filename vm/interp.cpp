@@ -198,13 +198,31 @@ namespace {
         FR[d] = r_;                        \
     } while (0)
 
-#define DO_APPLY(arity)                                              \
+// `pushed`: the instruction pushed its own return address (a call, not a tail call). A BIF
+// reached through apply is called right here, as OTP does, so that an exception it raises
+// (erlang:error/2 through apply in tail position) names the applying function; the return
+// address the apply pushed is dropped first, since the pc names that function already.
+#define DO_APPLY(arity, pushed)                                      \
     do {                                                             \
+        unsigned n_apply_ = unsigned(arity);                         \
         SWAPOUT;                                                     \
-        const Word* t_ = apply_target(p, x, unsigned(arity));        \
+        const Word* t_ = apply_target(p, x, &n_apply_);              \
         SWAPIN;                                                      \
         if (!t_) RAISE();                                            \
-        CALL_TO(t_, arity);                                          \
+        if (t_[0] == bif_body_word()) {                              \
+            const Word* next_ = (pushed) ? cp_of(E[0]) : nullptr;    \
+            if (pushed) E += 1;                                      \
+            --reds;                                                  \
+            CALL_BIF_X(t_[1], (pushed) ? (void)(E -= 1, E[0] = make_cp(next_)) : (void)0); \
+            if (pushed) {                                            \
+                I = next_;                                           \
+            } else {                                                 \
+                I = cp_of(E[0]);                                     \
+                E += 1;                                              \
+            }                                                        \
+            DISPATCH();                                              \
+        }                                                            \
+        CALL_TO(t_, n_apply_);                                       \
     } while (0)
 
 // The callee of a closure takes its free variables as extra arguments: they are live too.
@@ -235,6 +253,12 @@ inline bool less_than(Term a, Term b) {
 inline unsigned take_trap(Process* p, Term* x) {
     for (uint32_t i = 0; i < p->trap_arity; ++i) x[i] = p->trap_args[i];
     return p->trap_arity;
+}
+
+// The handler word of bif_body, the first word of a BIF's export stub.
+inline Word bif_body_word() {
+    static const Word w = handler_word(Op::bif_body_p);
+    return w;
 }
 
 inline const Word* export_address(Word e) {

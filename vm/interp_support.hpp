@@ -37,7 +37,8 @@ const Word* resolve_undefined(Process* p, Term* x, Export* e, unsigned* arity);
 // erlang:call_on_load_function/1 (x0 = module): the on_load function's entry, or nullptr
 // with badarg raised.
 const Word* on_load_target(Process* p, Term* x);
-const Word* apply_target(Process* p, Term* x, unsigned arity);  // M in x[arity], F in x[arity+1]
+// M in x[arity], F in x[arity+1]; *arity may change (erlang:apply/3 applied is unwrapped).
+const Word* apply_target(Process* p, Term* x, unsigned* arity);
 // The code a fun call enters; *total receives the live argument count (arity + free vars).
 const Word* fun_target(Process* p, Term* x, unsigned arity, Term fun, unsigned* total);
 // Copies the elements of a proper list into x[0..n); false if not a proper list (or too long).
