@@ -81,6 +81,12 @@ std::vector<Namespace*> NamespaceRegistry::live() {
     return out;
 }
 
+void NamespaceRegistry::clear() {
+    std::lock_guard lock(mutex_);
+    live_.clear();
+    retired_.clear();
+}
+
 size_t NamespaceRegistry::retired_count() {
     std::lock_guard lock(mutex_);
     return retired_.size();

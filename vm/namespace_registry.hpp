@@ -58,6 +58,8 @@ public:
     std::vector<Namespace*> live();
     size_t retired_count();
     size_t retired_export_entries();  // what destroyed namespaces still hold (see Lifetime)
+    // Frees every namespace, children before the root goes (VM::~VM, once nothing runs).
+    void clear();
 
 private:
     VM* vm_;

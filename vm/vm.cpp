@@ -12,7 +12,8 @@
 namespace beam {
 
 VM::VM() : root_(std::make_unique<Namespace>(this, nullptr, atom("root"))) { procs.set_root(root_.get()); }
-VM::~VM() = default;
+// The namespaces (members declared before root_) leave their parent when freed: they go first.
+VM::~VM() { namespaces.clear(); }
 
 void VM::add_path_front(const std::string& dir) {
     std::lock_guard lock(path_mutex_);
