@@ -7,6 +7,7 @@
 
 #include "bifs/bif_families.hpp"
 #include "bifs/bif_util.hpp"
+#include "bifs/iolist.hpp"
 #include "loader/beam_module.hpp"
 #include "vm/binary.hpp"
 #include "vm/code_purge.hpp"
@@ -49,9 +50,8 @@ Term internal_read_beam_file_1(Process* p, const Term* a) {
 // beamvm_internal:beam_md5(Binary): module_info(md5) of the module in it, or error.
 Term internal_beam_md5_1(Process* p, const Term* a) {
     if (!is_binary(a[0])) return p->badarg();
-    BitView v = bit_view(a[0]);
-    std::vector<uint8_t> bytes(v.byte_size());
-    copy_bits(v.base, v.bit_offset, bytes.data(), 0, v.bit_size);
+    std::vector<uint8_t> bytes;
+    iolist_to_bytes(a[0], bytes);
     auto md5 = loader::beam_md5(bytes);
     if (!md5.ok()) return am::error;
     uint8_t* data;

@@ -8,6 +8,8 @@
 // the interpreter reloads its heap and stack registers after every BIF call.
 #include "bifs/bif_families.hpp"
 #include "bifs/bif_util.hpp"
+#include "bifs/iolist.hpp"
+#include "bifs/system_code_loading.hpp"
 #include "scheduler/signals.hpp"
 #include "vm/binary.hpp"
 #include "vm/code_purge.hpp"
@@ -20,21 +22,29 @@ namespace {
 
 Term* live_x(const Term* a) { return const_cast<Term*>(a); }
 
+// Phase 1 of loading `bin` (a binary) as module `m` into `ns`: the version, or nullptr when
+// the bytes are not a module named `m` (OTP's {error, badfile}).
+std::unique_ptr<ModuleCode> prepare_version(Process* p, Namespace& ns, Term m, Term bin, const std::string& origin) {
+    std::vector<uint8_t> bytes;
+    iolist_to_bytes(bin, bytes);
+    auto r = p->vm->prepare(ns, bytes, origin);
+    if (!r.ok()) return nullptr;
+    if (r.value()->name != m) {
+        p->vm->retire_code(std::move(r.value()), false);
+        return nullptr;
+    }
+    return std::move(r.value());
+}
+
 // erlang:prepare_loading/2 with the file the code came from (code:which reports it).
 Term prepare(Process* p, Term m, Term bin, const std::string& origin) {
     if (!is_atom(m) || !is_binary(bin)) return p->badarg();
-    BitView v = bit_view(bin);
-    std::vector<uint8_t> bytes(v.byte_size());
-    copy_bits(v.base, v.bit_offset, bytes.data(), 0, v.bit_size);
-    auto r = p->vm->prepare(*p->ns, bytes, origin);
-    if (!r.ok() || r.value()->name != m) {
-        if (r.ok()) p->vm->retire_code(std::move(r.value()), false);
-        return make_tuple(*p, {am::error, atom("badfile")});
-    }
+    std::unique_ptr<ModuleCode> code = prepare_version(p, *p->ns, m, bin, origin);
+    if (!code) return make_tuple(*p, {am::error, atom("badfile")});
     uint64_t n = next_ref_number();
     {
         std::lock_guard lock(p->vm->prepared.mutex);
-        p->vm->prepared.items[n] = {p->ns, std::move(r.value())};
+        p->vm->prepared.items[n] = {p->ns, std::move(code)};
     }
     return make_ref_from_number(*p, n);
 }
@@ -113,15 +123,7 @@ Term finish_after_on_load_2(Process* p, const Term* a) {
     return am::true_;
 }
 
-Term load_module_2(Process* p, const Term* a) {
-    if (!is_atom(a[0]) || !is_binary(a[1])) return p->badarg();
-    Term prep = prepare(p, a[0], a[1], "");
-    if (!is_ref(prep)) return prep;
-    Term r = finish_loading_1(p, std::initializer_list<Term>{make_list_from(*p, &prep, 1)}.begin());
-    if (r == am::ok) return make_tuple(*p, {am::module, a[0]});
-    if (is_tuple(r)) return make_tuple(*p, {am::error, tuple_elem(r, 0)});
-    return r;
-}
+Term load_module_2(Process* p, const Term* a) { return load_module_into(p, *p->ns, a[0], a[1]); }
 
 Term delete_module_1(Process* p, const Term* a) {
     if (!is_atom(a[0]) || p->ns->has_old_code(a[0])) return p->badarg();
@@ -183,6 +185,19 @@ const BifSpec table[] = {
 };
 
 }  // namespace
+
+Term load_module_into(Process* p, Namespace& ns, Term m, Term bin) {
+    if (!is_atom(m) || !is_binary(bin)) return p->badarg();
+    std::unique_ptr<ModuleCode> code = prepare_version(p, ns, m, bin, "");
+    if (!code) return make_tuple(*p, {am::error, atom("badfile")});
+    switch (ns.commit(code)) {
+    case Namespace::Commit::Loaded: return make_tuple(*p, {am::module, m});
+    case Namespace::Commit::OnLoad: return make_tuple(*p, {am::error, atom("on_load")});
+    case Namespace::Commit::NotPurged: break;
+    }
+    p->vm->retire_code(std::move(code), false);
+    return make_tuple(*p, {am::error, atom("not_purged")});
+}
 
 std::span<const BifSpec> code_loading_bifs() { return table; }
 

@@ -10,6 +10,7 @@
 
 #include "bifs/bif_families.hpp"
 #include "bifs/bif_util.hpp"
+#include "bifs/system_code_loading.hpp"
 #include "bifs/system_processes.hpp"
 #include "vm/code_purge.hpp"
 #include "vm/binary.hpp"
@@ -40,24 +41,8 @@ Term namespace_new_1(Process* p, const Term* a) {
 // erlang:call_on_load_function/1 and erlang:finish_after_on_load/2.
 Term namespace_load_3(Process* p, const Term* a) {
     Namespace* ns = usable(p, a[0]);
-    Term m = a[1];
-    if (!ns || !is_atom(m) || !is_binary(a[2])) return p->badarg();
-    BitView v = bit_view(a[2]);
-    std::vector<uint8_t> bytes(v.byte_size());
-    copy_bits(v.base, v.bit_offset, bytes.data(), 0, v.bit_size);
-    auto r = p->vm->prepare(*ns, bytes, "");
-    if (!r.ok() || r.value()->name != m) {
-        if (r.ok()) p->vm->retire_code(std::move(r.value()), false);
-        return make_tuple(*p, {am::error, atom("badfile")});
-    }
-    std::unique_ptr<ModuleCode>& code = r.value();
-    switch (ns->commit(code)) {
-    case Namespace::Commit::Loaded: return make_tuple(*p, {am::module, m});
-    case Namespace::Commit::OnLoad: return make_tuple(*p, {am::error, atom("on_load")});
-    case Namespace::Commit::NotPurged: break;
-    }
-    p->vm->retire_code(std::move(code), false);
-    return make_tuple(*p, {am::error, atom("not_purged")});
+    if (!ns) return p->badarg();
+    return load_module_into(p, *ns, a[1], a[2]);
 }
 
 // As erlang:purge_module/1 in `Ns` (processes using the old code are killed), answering

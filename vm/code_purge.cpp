@@ -16,7 +16,8 @@ constexpr int BORROW_ATTEMPTS = 50;
 enum class Verdict { Unused, Used, Gone, Unreachable };
 
 // Looks at `q` (not the caller) while it is borrowed; on use, kills it when `kill` is set.
-Verdict visit_other(VM& vm, Process* q, const ModuleCode& old, bool kill) {
+// With `copy_literals` (a purge, not a mere check), literals of `old` it holds are copied.
+Verdict visit_other(VM& vm, Process* q, const ModuleCode& old, bool kill, bool copy_literals) {
     bool borrowed = false;
     for (int i = 0; i < BORROW_ATTEMPTS && !borrowed; ++i) {
         if (q->sched.state.load(std::memory_order_acquire) & run_state::EXITED) return Verdict::Gone;
@@ -33,7 +34,7 @@ Verdict visit_other(VM& vm, Process* q, const ModuleCode& old, bool kill) {
         exit_process(vm, q, am::killed);
         return Verdict::Used;
     }
-    if (!use.uses() && use.literals)
+    if (copy_literals && !use.uses() && use.literals)
         garbage_collect_literals(q, q->saved_x.data(), q->arity, old.literals);
     vm.scheds->give_back(q, sr.new_messages > 0 || q->timed_out);
     return use.uses() ? Verdict::Used : Verdict::Unused;
@@ -64,7 +65,7 @@ Sweep sweep(Process* self, Term* x, unsigned live, const ModuleCode& v, bool har
         if (pid == self->pid) continue;
         Process* q = vm.procs.lookup(pid);
         if (!q) continue;
-        Verdict verdict = visit_other(vm, q, v, hard);
+        Verdict verdict = visit_other(vm, q, v, hard, true);
         ProcessTable::release(q);
         if (verdict == Verdict::Used) {
             r.used = true;
@@ -112,7 +113,7 @@ bool check_process_code(Process* self, Term* x, unsigned live, Term pid, Term mo
     VM& vm = *self->vm;
     Process* q = vm.procs.lookup(pid);
     if (!q) return false;
-    Verdict v = visit_other(vm, q, *old, false);
+    Verdict v = visit_other(vm, q, *old, false, false);
     ProcessTable::release(q);
     return v == Verdict::Used || v == Verdict::Unreachable;
 }
