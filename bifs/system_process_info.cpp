@@ -165,7 +165,17 @@ Term info_default(Process* p, Process* q, Term) {
 }
 
 Term process_info_1(Process* p, const Term* a) { return with_target(p, a[0], &info_default, NIL); }
-Term process_info_2(Process* p, const Term* a) { return with_target(p, a[0], &info_items, a[1]); }
+// The items are checked before the target is looked up (erts: a bad item is badarg even for a
+// process that is not alive): an atom, or a proper list of atoms.
+Term process_info_2(Process* p, const Term* a) {
+    Term l = a[1];
+    if (!is_atom(l)) {
+        for (; is_list(l); l = tail(l))
+            if (!is_atom(head(l))) return p->badarg();
+        if (!is_nil(l)) return p->badarg();
+    }
+    return with_target(p, a[0], &info_items, a[1]);
+}
 
 const BifSpec table[] = {
     {"erlang", "process_info", 1, &process_info_1},
