@@ -1,5 +1,6 @@
 // erts_debug: the debugging functions OTP code calls in ordinary use. flat_size/1 is the one
 // compile's `time` option calls after every pass.
+#include <unordered_set>
 #include <vector>
 
 #include "bifs/bif.hpp"
@@ -32,13 +33,19 @@ size_t sub_bin_size(const Term* sb) {
 }
 
 // OTP's size_object (erl_copy.c): the words a copy of `t` takes in OTP's layout, sharing not
-// preserved. Iterative: deep lists must not exhaust the C stack.
-size_t otp_flat_size(Term t) {
+// preserved; or, with `shared`, OTP's size_shared: a cons cell or boxed object reached again
+// is counted once. Iterative: deep lists must not exhaust the C stack.
+size_t otp_size(Term t, bool shared) {
     size_t sum = 0;
     std::vector<Term> todo{t};
+    std::unordered_set<const Term*> seen;
     while (!todo.empty()) {
         Term u = todo.back();
         todo.pop_back();
+        if (shared && (is_list(u) || is_boxed(u))) {
+            const Term* at = is_list(u) ? list_ptr(u) : boxed_ptr(u);
+            if (!seen.insert(at).second) continue;
+        }
         if (is_list(u)) {
             sum += 2;
             todo.push_back(head(u));
@@ -78,10 +85,25 @@ size_t otp_flat_size(Term t) {
     return sum;
 }
 
-Term flat_size_1(Process* p, const Term* a) { return make_integer_u(*p, otp_flat_size(a[0])); }
+Term flat_size_1(Process* p, const Term* a) { return make_integer_u(*p, otp_size(a[0], false)); }
+Term size_shared_1(Process* p, const Term* a) { return make_integer_u(*p, otp_size(a[0], true)); }
+
+// same/2: whether both are one term in memory (an immediate is the same as an equal one).
+Term same_2(Process*, const Term* a) { return make_bool(a[0].raw == a[1].raw); }
+
+// Lock counting (erts' lcnt build) does not exist in beamvm, as in erts' ordinary build:
+// lcnt_clear/0 and lcnt_collect/0 answer `error`, lcnt_control/1,2 raise badarg.
+Term lcnt_error_0(Process*, const Term*) { return am::error; }
+Term lcnt_control(Process* p, const Term*) { return p->badarg(); }
 
 constexpr BifSpec table[] = {
     {"erts_debug", "flat_size", 1, &flat_size_1},
+    {"erts_debug", "size_shared", 1, &size_shared_1},
+    {"erts_debug", "same", 2, &same_2},
+    {"erts_debug", "lcnt_clear", 0, &lcnt_error_0},
+    {"erts_debug", "lcnt_collect", 0, &lcnt_error_0},
+    {"erts_debug", "lcnt_control", 1, &lcnt_control},
+    {"erts_debug", "lcnt_control", 2, &lcnt_control},
 };
 
 }  // namespace

@@ -327,8 +327,7 @@ Term send_3(Process* p, const Term* a) {
 // badarg for a process that does not exist. Another process's group leader is only ever
 // changed by that process (it is a GC root, read without locks): always through a signal.
 Term erts_group_leader_2(Process* p, const Term* a) {
-    if (!is_pid(a[0])) return am::badarg;
-    if (!is_local_pid(a[1])) return p->badarg();
+    if (!is_pid(a[0]) || !is_local_pid(a[1])) return am::badarg;  // erts answers, erlang.erl raises
     if (a[1] == p->pid) {
         p->group_leader = a[0];
         return am::true_;

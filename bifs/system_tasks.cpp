@@ -1,6 +1,7 @@
-// Requests one process makes of another's runtime (OTP: request_system_task in erl_process.c,
-// process_display in erl_bif_info.c): the natives under erlang:garbage_collect/1,2 and
-// erlang:process_display/2.
+// Requests one process makes of another's runtime, and what erts_internal tells of a process
+// (OTP: request_system_task in erl_process.c, erl_bif_info.c): the natives under
+// erlang:garbage_collect/1,2 and erlang:process_display/2, is_system_process/1,
+// dirty_process_handle_signals/1, system_check/1.
 #include "bifs/bif_families.hpp"
 #include "bifs/bif_util.hpp"
 #include "scheduler/signals.hpp"
@@ -60,7 +61,22 @@ Term erts_process_display_2(Process* p, const Term* a) {
     return p->error(make_tuple(*p, {atom("not_implemented"), atom("process_display")}));
 }
 
+// beamvm starts no system processes (erts' code purger, literal collector, ...): every local
+// process is an ordinary one.
+Term is_system_process_1(Process* p, const Term* a) { return is_pid(a[0]) ? am::false_ : p->badarg(); }
+
+// Handling the signals of a process stuck in a dirty native: beamvm has no dirty schedulers,
+// and erts answers `notsup` in that case too.
+Term dirty_process_handle_signals_1(Process* p, const Term*) { return p->error(atom("notsup")); }
+
+// system_check(schedulers): every scheduler answers a check request; beamvm's schedulers take
+// no such requests, so there is nothing to wait for.
+Term system_check_1(Process* p, const Term* a) { return a[0] == atom("schedulers") ? am::ok : p->badarg(); }
+
 const BifSpec table[] = {
+    {"erts_internal", "is_system_process", 1, &is_system_process_1},
+    {"erts_internal", "dirty_process_handle_signals", 1, &dirty_process_handle_signals_1},
+    {"erts_internal", "system_check", 1, &system_check_1},
     {"erts_internal", "garbage_collect", 1, &erts_garbage_collect_1},
     {"erts_internal", "request_system_task", 3, &request_system_task_3},
     {"erts_internal", "request_system_task", 4, &request_system_task_4},
