@@ -3,6 +3,7 @@
 // signals, spawn_request, atomics, counters, code loading).
 #include "bifs/bif_families.hpp"
 #include "bifs/bif_util.hpp"
+#include "bifs/system_spawn.hpp"
 #include "vm/atom_table.hpp"
 #include "vm/bignum.hpp"
 #include "vm/map.hpp"
@@ -116,7 +117,16 @@ Term check_dirty_process_code_2(Process* p, const Term* a) {
     return am::false_;
 }
 
+// A process OTP's own code starts for the runtime (prim_file's and socket's helpers). OTP
+// keeps such processes out of some bookkeeping and halts the node when one ends; beamvm
+// spawns an ordinary process (its end takes nothing down).
+Term spawn_system_process_3(Process* p, const Term* a) {
+    SpawnOpts o;
+    return spawn_mfa(p, a[0], a[1], a[2], o);
+}
+
 const BifSpec table[] = {
+    {"erts_internal", "spawn_system_process", 3, &spawn_system_process_3},
     {"erts_internal", "term_type", 1, &term_type_1},
     {"erts_internal", "map_to_tuple_keys", 1, &map_to_tuple_keys_1},
     {"erts_internal", "map_hashmap_children", 1, &map_hashmap_children_1},
