@@ -32,21 +32,38 @@ size_t sub_bin_size(const Term* sb) {
     return sum + heap_bin_words((bit_size >> 3) + extra_bytes);
 }
 
-// OTP's size_object (erl_copy.c): the words a copy of `t` takes in OTP's layout, sharing not
-// preserved; or, with `shared`, OTP's size_shared: a cons cell or boxed object reached again
-// is counted once. Iterative: deep lists must not exhaust the C stack.
-size_t otp_size(Term t, bool shared) {
+// True if `x` is in the process's heap (young, old or a fragment): not a literal of a module
+// or persistent_term.
+bool on_heap(const Process& p, const Term* x) {
+    if (x >= p.heap && x < p.hend) return true;
+    if (x >= p.old_heap && x < p.old_hend) return true;
+    for (const HeapFragment* f = p.fragments; f; f = f->next)
+        if (x >= f->words && x < f->words + f->size) return true;
+    return false;
+}
+
+enum class Sharing {
+    None,       // flat_size/1: every path counted (OTP's size_object)
+    Shared,     // size/1: each object once
+    HeapOnly,   // size_shared/1: each object once, literals not counted
+};
+
+// The words a copy of `t` takes in OTP's layout (OTP's size_object and size_shared, erl_copy.c).
+// Iterative: deep lists must not exhaust the C stack.
+size_t otp_size(const Process* p, Term t, Sharing mode) {
     size_t sum = 0;
     std::vector<Term> todo{t};
     std::unordered_set<const Term*> seen;
+    auto first_visit = [&](const Term* obj) {
+        if (mode == Sharing::None) return true;
+        if (mode == Sharing::HeapOnly && !on_heap(*p, obj)) return false;
+        return seen.insert(obj).second;
+    };
     while (!todo.empty()) {
         Term u = todo.back();
         todo.pop_back();
-        if (shared && (is_list(u) || is_boxed(u))) {
-            const Term* at = is_list(u) ? list_ptr(u) : boxed_ptr(u);
-            if (!seen.insert(at).second) continue;
-        }
         if (is_list(u)) {
+            if (!first_visit(list_ptr(u))) continue;
             sum += 2;
             todo.push_back(head(u));
             todo.push_back(tail(u));
@@ -54,6 +71,7 @@ size_t otp_size(Term t, bool shared) {
         }
         if (!is_boxed(u)) continue;
         const Term* obj = boxed_ptr(u);
+        if (!first_visit(obj)) continue;
         size_t arity = header_arity(obj[0]);
         switch (header_sub(obj[0])) {
         case Sub::Tuple:  // OTP 25's {} is one shared global literal, counted as 0
@@ -85,11 +103,11 @@ size_t otp_size(Term t, bool shared) {
     return sum;
 }
 
-Term flat_size_1(Process* p, const Term* a) { return make_integer_u(*p, otp_size(a[0], false)); }
-Term size_shared_1(Process* p, const Term* a) { return make_integer_u(*p, otp_size(a[0], true)); }
-
-// same/2: whether both are one term in memory (an immediate is the same as an equal one).
-Term same_2(Process*, const Term* a) { return make_bool(a[0].raw == a[1].raw); }
+Term flat_size_1(Process* p, const Term* a) { return make_integer_u(*p, otp_size(p, a[0], Sharing::None)); }
+Term size_1(Process* p, const Term* a) { return make_integer_u(*p, otp_size(p, a[0], Sharing::Shared)); }
+Term size_shared_1(Process* p, const Term* a) { return make_integer_u(*p, otp_size(p, a[0], Sharing::HeapOnly)); }
+// The same object: one immediate, or one heap cell (no comparison of contents).
+Term same_2(Process*, const Term* a) { return make_bool(a[0] == a[1]); }
 
 // Lock counting (erts' lcnt build) does not exist in beamvm, as in erts' ordinary build:
 // lcnt_clear/0 and lcnt_collect/0 answer `error`, lcnt_control/1,2 raise badarg.
@@ -97,13 +115,14 @@ Term lcnt_error_0(Process*, const Term*) { return am::error; }
 Term lcnt_control(Process* p, const Term*) { return p->badarg(); }
 
 constexpr BifSpec table[] = {
-    {"erts_debug", "flat_size", 1, &flat_size_1},
-    {"erts_debug", "size_shared", 1, &size_shared_1},
-    {"erts_debug", "same", 2, &same_2},
     {"erts_debug", "lcnt_clear", 0, &lcnt_error_0},
     {"erts_debug", "lcnt_collect", 0, &lcnt_error_0},
     {"erts_debug", "lcnt_control", 1, &lcnt_control},
     {"erts_debug", "lcnt_control", 2, &lcnt_control},
+    {"erts_debug", "flat_size", 1, &flat_size_1},
+    {"erts_debug", "size", 1, &size_1},
+    {"erts_debug", "size_shared", 1, &size_shared_1},
+    {"erts_debug", "same", 2, &same_2},
 };
 
 }  // namespace

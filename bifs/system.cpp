@@ -178,9 +178,6 @@ Term nif_error_1(Process* p, const Term* a) {
     return p->error(a[0]);
 }
 
-// garbage_collect_message_area/0: a leftover of the shared heap; erts raises `undefined`.
-Term garbage_collect_message_area_0(Process* p, const Term*) { return p->error(am::undefined); }
-
 Term raise_3(Process* p, const Term* a) {
     ErrorClass c;
     if (a[0] == am::error) c = ErrorClass::Error;
@@ -274,7 +271,6 @@ const BifSpec table[] = {
     {"erlang", "system_info", 1, &system_info_1},
     {"erlang", "nif_error", 1, &nif_error_1},
     {"erlang", "nif_error", 2, &nif_error_1},
-    {"erlang", "garbage_collect_message_area", 0, &garbage_collect_message_area_0},
     {"erlang", "raise", 3, &raise_3},
     {"erlang", "make_fun", 3, &make_fun_3},
     {"erlang", "fun_info", 2, &fun_info_2},

@@ -1,7 +1,9 @@
-// The os module's natives: environment variables and the OS process id.
+// The os module's natives: environment variables, the OS process id, the performance
+// counter and signal dispositions (scheduler/os_signals.hpp). os:cmd/1 needs ports.
 #include <unistd.h>
 
-#include <csignal>
+#include <time.h>
+
 #include <cstdlib>
 #include <optional>
 #include <string>
@@ -11,6 +13,10 @@ extern char** environ;
 
 #include "bifs/bif_families.hpp"
 #include "bifs/bif_util.hpp"
+#include "scheduler/os_signals.hpp"
+#include "vm/atom_table.hpp"
+#include "vm/bignum.hpp"
+#include "vm/vm.hpp"
 
 namespace beam {
 
@@ -54,19 +60,6 @@ Term os_getenv_0(Process* p, const Term*) {
     return make_list_from(*p, items.data(), items.size());
 }
 
-// os:env/0: every variable as {Name, Value}.
-Term os_env_0(Process* p, const Term*) {
-    std::vector<Term> items;
-    for (char** e = environ; *e; ++e) {
-        std::string_view kv(*e);
-        size_t eq = kv.find('=', 1);
-        if (eq == std::string_view::npos) continue;
-        items.push_back(make_tuple(*p, {make_string(*p, kv.substr(0, eq)),
-                                        make_string(*p, kv.substr(eq + 1))}));
-    }
-    return make_list_from(*p, items.data(), items.size());
-}
-
 Term os_putenv_2(Process* p, const Term* a) {
     auto name = env_name(a[0]), value = env_text(a[1]);
     if (!name || !value) return p->badarg();
@@ -81,42 +74,48 @@ Term os_unsetenv_1(Process* p, const Term* a) {
     return am::true_;
 }
 
-// os:set_signal(Signal, Option) (OTP: erl_bif_os.c, sys/unix/sys.c): the signals erts lets a
-// program choose for, ignored or given their default action. `handle` sends the signal to
-// OTP's erl_signal_server, which beamvm does not run: not implemented.
-int signal_number(Term sig) {
-    static const std::pair<const char*, int> signals[] = {
-        {"sighup", SIGHUP},   {"sigquit", SIGQUIT}, {"sigabrt", SIGABRT}, {"sigalrm", SIGALRM},
-        {"sigterm", SIGTERM}, {"sigusr1", SIGUSR1}, {"sigusr2", SIGUSR2}, {"sigchld", SIGCHLD},
-        {"sigstop", SIGSTOP}, {"sigtstp", SIGTSTP}};
-    for (auto [name, n] : signals)
-        if (sig == atom(name)) return n;
-    return 0;
+Term os_getpid_0(Process* p, const Term*) { return make_string(*p, std::to_string(::getpid())); }
+
+// os:env/0: [{Name, Value}] for every variable.
+Term os_env_0(Process* p, const Term*) {
+    std::vector<Term> items;
+    for (char** e = environ; *e; ++e) {
+        std::string_view kv(*e);
+        size_t eq = kv.find('=', 1);  // a name may start with '=' on some systems; never empty
+        if (eq == std::string_view::npos) continue;
+        items.push_back(make_tuple(*p, {make_string(*p, kv.substr(0, eq)), make_string(*p, kv.substr(eq + 1))}));
+    }
+    return make_list_from(*p, items.data(), items.size());
+}
+
+// os:perf_counter/0 in its own unit, the nanosecond (erts_internal:perf_counter_unit/0).
+Term os_perf_counter_0(Process* p, const Term*) {
+    timespec ts;
+    ::clock_gettime(CLOCK_MONOTONIC, &ts);
+    return make_integer(*p, int64_t(ts.tv_sec) * 1000000000 + ts.tv_nsec);
 }
 
 Term os_set_signal_2(Process* p, const Term* a) {
-    Term opt = a[1];
-    if (opt != atom("ignore") && opt != atom("default") && opt != atom("handle")) {
-        p->fcause = atom("badopt");
-        return p->badarg();
-    }
-    int n = signal_number(a[0]);
-    if (!n) return p->badarg();
-    if (opt == atom("handle")) return p->error(make_tuple(*p, {atom("not_implemented"), atom("handle")}));
-    std::signal(n, opt == atom("ignore") ? SIG_IGN : SIG_DFL);  // SIGSTOP refuses; erts says ok too
+    int signo = is_atom(a[0]) ? signal_number(atom_name(a[0])) : 0;
+    SignalDisposition d;
+    if (a[1] == atom("default")) d = SignalDisposition::Default;
+    else if (a[1] == atom("ignore")) d = SignalDisposition::Ignore;
+    else if (a[1] == atom("handle")) d = SignalDisposition::Handle;
+    else return p->badarg();
+    if (signo == 0) return p->badarg();
+    set_os_signal(p->vm, signo, d);
     return am::ok;
 }
-
-Term os_getpid_0(Process* p, const Term*) { return make_string(*p, std::to_string(::getpid())); }
 
 const BifSpec table[] = {
     {"os", "getenv", 0, &os_getenv_0},
     {"os", "getenv", 1, &os_getenv_1},
-    {"os", "env", 0, &os_env_0},
-    {"os", "set_signal", 2, &os_set_signal_2},
     {"os", "putenv", 2, &os_putenv_2},
     {"os", "unsetenv", 1, &os_unsetenv_1},
     {"os", "getpid", 0, &os_getpid_0},
+    {"os", "env", 0, &os_env_0},
+    {"os", "perf_counter", 0, &os_perf_counter_0},
+    {"os", "set_signal", 2, &os_set_signal_2},
 };
 
 }  // namespace

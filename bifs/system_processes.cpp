@@ -235,24 +235,13 @@ Term exit_2(Process* p, const Term* a) {
     if (!is_pid(to)) return p->badarg();
     if (to == p->pid) {
         if (a[1] == am::kill || !p->trap_exit) {
-            send_exit_signal(*p->vm, p->pid, to, a[1], false);
+            send_exit_signal(*p->vm, p->pid, to, a[1], false, /*normal_kills=*/true);
             return p->trap(p->ns->export_entry(atom("erts_internal"), atom("await_result"), 1),
                            {make_new_ref(*p)});
         }
         p->mailbox_push(make_tuple(*p, {am::EXIT, p->pid, a[1]}));
         return am::true_;
     }
-    send_exit_signal(*p->vm, p->pid, to, a[1], false);
-    return am::true_;
-}
-
-// exit_signal/2: exit/2 without its special case for the caller itself, whose exit signal is
-// acted on like anyone's: a normal reason is ignored unless the caller traps exits (the
-// signal handler ends the process on a normal signal from itself, which only exit/2 sends).
-Term exit_signal_2(Process* p, const Term* a) {
-    Term to = a[0];
-    if (!is_pid(to)) return p->badarg();
-    if (to == p->pid && a[1] == am::normal && !p->trap_exit) return am::true_;
     send_exit_signal(*p->vm, p->pid, to, a[1], false);
     return am::true_;
 }
@@ -365,7 +354,6 @@ const BifSpec table[] = {
     {"erlang", "link", 1, &link_1},
     {"erlang", "unlink", 1, &unlink_1},
     {"erlang", "exit", 2, &exit_2},
-    {"erlang", "exit_signal", 2, &exit_signal_2},
     {"erlang", "register", 2, &register_2},
     {"erlang", "unregister", 1, &unregister_1},
     {"erlang", "whereis", 1, &whereis_1},

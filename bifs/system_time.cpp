@@ -67,12 +67,6 @@ Term time_in_unit(Process* p, int64_t ns, Term u) {
 }
 
 Term monotonic_time_0(Process* p, const Term*) { return int_term(p, monotonic_ns()); }
-// os:perf_counter/0 counts in erts_internal:perf_counter_unit(): nanoseconds of the steady
-// clock here; erts_internal:time_unit/0 is the native unit's parts per second.
-Term perf_counter_0(Process* p, const Term*) {
-    return int_term(p, duration_cast<nanoseconds>(steady_clock::now().time_since_epoch()).count());
-}
-Term parts_per_second_0(Process*, const Term*) { return make_small(NATIVE_PER_SECOND); }
 Term monotonic_time_1(Process* p, const Term* a) { return time_in_unit(p, monotonic_ns(), a[0]); }
 Term system_time_0(Process* p, const Term*) { return int_term(p, system_ns()); }
 Term system_time_1(Process* p, const Term* a) { return time_in_unit(p, system_ns(), a[0]); }
@@ -304,9 +298,6 @@ const BifSpec table[] = {
     {"erlang", "system_time", 0, &system_time_0},
     {"erlang", "system_time", 1, &system_time_1},
     {"os", "system_time", 0, &system_time_0},
-    {"os", "perf_counter", 0, &perf_counter_0},
-    {"erts_internal", "perf_counter_unit", 0, &parts_per_second_0},
-    {"erts_internal", "time_unit", 0, &parts_per_second_0},
     {"os", "system_time", 1, &system_time_1},
     {"erlang", "time_offset", 0, &time_offset_0},
     {"erlang", "time_offset", 1, &time_offset_1},

@@ -115,10 +115,7 @@ void note_bif_error(Process* p, const BifSpec* spec, const Term* args) {
     if (is_raising_bif(spec) || p->ftrace_preset || is_value(p->ftop)) return;
     Term m = atom(spec->module), f = atom(spec->name);
     Term arglist = list_from(p, args, spec->arity);
-    // The module whose format_error explains it: erts' for erlang, kernel's for os (as OTP).
-    Term info_mod = spec->module == "erlang" ? am::erl_erts_errors
-                    : spec->module == "os"   ? atom("erl_kernel_errors")
-                                             : am::erl_stdlib_errors;
+    Term info_mod = spec->module == "erlang" ? am::erl_erts_errors : am::erl_stdlib_errors;
     Term info = is_value(p->fcause) ? map_from_pairs(*p, {{am::module, info_mod}, {atom("cause"), p->fcause}})
                                     : map_from_pairs(*p, {{am::module, info_mod}});
     Term loc_item = make_tuple(p, {am::error_info, info});
