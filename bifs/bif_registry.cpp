@@ -48,6 +48,7 @@ struct Registry {
         add(system_flag_bifs());
         add(counters_bifs());
         add(nif_loading_bifs());
+        add(erts_internal_bifs());
     }
 
     void add(std::span<const BifSpec> specs) {
