@@ -22,6 +22,9 @@ const Standin table[] = {
     // code_server answers these from the code path; crypto's on_load asks for its priv dir.
     {"code", "lib_dir", 1, "beamvm_code"},
     {"code", "priv_dir", 1, "beamvm_code"},
+    // No application controller runs yet: no application has an environment.
+    {"application", "get_env", 2, "beamvm_application"},
+    {"application", "get_env", 3, "beamvm_application"},
 };
 
 }  // namespace

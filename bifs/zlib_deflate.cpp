@@ -53,8 +53,9 @@ Term deflateSetDictionary_nif_2(Process* p, const Term* a) {
     if (!z) return NON_VALUE;
     int res = deflateSetDictionary(&z->zs, dict.data(), uInt(dict.size()));
     if (res != Z_OK) return zlib_result(p, res);
-    // A raw stream keeps no checksum: the dictionary's Adler-32 is what a reader would check.
-    uLong checksum = z->is_raw ? adler32(adler32(0, Z_NULL, 0), dict.data(), uInt(dict.size())) : z->zs.adler;
+    // A raw stream keeps no checksum; erl's NIF computes one over the dictionary, starting
+    // from 0 rather than Adler-32's initial 1, and so does beamvm (the value is observable).
+    uLong checksum = z->is_raw ? adler32(0, dict.data(), uInt(dict.size())) : z->zs.adler;
     return make_integer(*p, int32_t(checksum));  // a C int in erl's NIF
 }
 
