@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <array>
 
+#include <openssl/provider.h>
+
 #include "bifs/bif_util.hpp"
 #include "bifs/iolist.hpp"
 #include "vm/bignum.hpp"
@@ -35,6 +37,7 @@ struct DigestTable {
     }};
     // Fetched once, kept for the life of the program (as erl's NIF does at load).
     DigestTable() {
+        crypto_load_providers();
         for (CryptoDigest& d : digests) d.md = EVP_MD_fetch(nullptr, d.openssl_name, "");
     }
 };
@@ -45,6 +48,18 @@ const DigestTable& digest_table() {
 }
 
 }  // namespace
+
+void crypto_load_providers() {
+    // erl's crypto loads OpenSSL's default and base providers, and the legacy one where it
+    // exists (MD4, DES, Blowfish, RC2); so does beamvm, once, so both offer the same algorithms.
+    static const bool loaded = [] {
+        OSSL_PROVIDER_load(nullptr, "default");
+        OSSL_PROVIDER_load(nullptr, "base");
+        OSSL_PROVIDER_load(nullptr, "legacy");
+        return true;
+    }();
+    (void)loaded;
+}
 
 Term crypto_raise(Process* p, Term id, int arg, std::string_view message, std::source_location where) {
     Term info = map_from_pairs(*p, {

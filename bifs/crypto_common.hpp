@@ -32,6 +32,9 @@ inline Term crypto_failed(Process* p, std::string_view message,
     return crypto_raise(p, am::error, -1, message, where);
 }
 
+// Loads the OpenSSL providers erl's crypto loads (once); call before fetching an algorithm.
+void crypto_load_providers();
+
 // A digest crypto knows by name (crypto:hash/2's Type). `md` is null when the library here
 // lacks it (crypto then says notsup).
 struct CryptoDigest {

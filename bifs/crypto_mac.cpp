@@ -83,6 +83,7 @@ struct MacRequest {
 };
 
 bool check_mac(Process* p, Term type, Term sub_type, size_t key_bytes, MacRequest& r) {
+    crypto_load_providers();
     const MacType* mac = nullptr;
     bool known = false;
     for (const MacType& m : MAC_TYPES) {
