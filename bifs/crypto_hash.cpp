@@ -34,7 +34,7 @@ Term hash_algorithms_0(Process* p, const Term*) {
     return make_list_from(*p, names.data(), names.size());
 }
 
-Term hash_info_nif_1(Process* p, const Term* a) {
+Term hash_info_1(Process* p, const Term* a) {
     const CryptoDigest* d = crypto_digest(a[0]);
     if (!d) return p->badarg();
     if (!d->md) return atom("notsup");
@@ -100,7 +100,7 @@ Term hash_final_nif_1(Process* p, const Term* a) {
 
 constexpr BifSpec table[] = {
     {"crypto", "hash_algorithms", 0, &hash_algorithms_0},
-    {"crypto", "hash_info_nif", 1, &hash_info_nif_1},
+    {"crypto", "hash_info", 1, &hash_info_1},  // the NIF is hash_info/1 itself, as in erl
     {"crypto", "hash_nif", 2, &hash_nif_2},
     {"crypto", "hash_init_nif", 1, &hash_init_nif_1},
     {"crypto", "hash_update_nif", 2, &hash_update_nif_2},
