@@ -1,7 +1,6 @@
 // crypto's random-number natives (OTP's crypto.erl: strong_rand_bytes/1, rand_seed/1,
 // rand_uniform/2, and strong_rand_range, which the crypto rand plugin of rand:seed/1 uses),
-// on libcrypto's RAND_bytes and BN_rand_range. Also exor/2 and hash_equals/2, the byte
-// utilities crypto implements natively.
+// on libcrypto's RAND_bytes and BN_rand_range.
 #include <openssl/bn.h>
 #include <openssl/crypto.h>
 #include <openssl/rand.h>
@@ -91,33 +90,11 @@ Term rand_seed_nif_1(Process* p, const Term* a) {
     return am::ok;
 }
 
-// do_exor(Data1, Data2): byte-wise xor of two iolists of the same size.
-Term do_exor_2(Process* p, const Term* a) {
-    std::vector<uint8_t> x, y;
-    if (!iolist_to_bytes(a[0], x) || !iolist_to_bytes(a[1], y) || x.size() != y.size()) return p->badarg();
-    uint8_t* data;
-    Term bin = make_binary_uninit(*p, x.size(), &data);
-    for (size_t i = 0; i < x.size(); ++i) data[i] = x[i] ^ y[i];
-    crypto_charge(p, x.size());
-    return bin;
-}
-
-// hash_equals_nif(A, B): constant-time comparison of two binaries of the same size.
-Term hash_equals_nif_2(Process* p, const Term* a) {
-    if (!is_binary(a[0]) || !is_binary(a[1])) return p->badarg();
-    std::string sa, sb;
-    std::string_view x = binary_bytes(a[0], sa), y = binary_bytes(a[1], sb);
-    if (x.size() != y.size()) return p->badarg();
-    return make_bool(CRYPTO_memcmp(x.data(), y.data(), x.size()) == 0);
-}
-
 constexpr BifSpec table[] = {
     {"crypto", "strong_rand_bytes_nif", 1, &strong_rand_bytes_nif_1},
     {"crypto", "strong_rand_range_nif", 1, &strong_rand_range_nif_1},
     {"crypto", "rand_uniform_nif", 2, &rand_uniform_nif_2},
     {"crypto", "rand_seed_nif", 1, &rand_seed_nif_1},
-    {"crypto", "do_exor", 2, &do_exor_2},
-    {"crypto", "hash_equals_nif", 2, &hash_equals_nif_2},
 };
 
 }  // namespace
