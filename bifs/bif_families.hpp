@@ -59,11 +59,12 @@ std::span<const BifSpec> crypto_hash_bifs();   // bifs/crypto_hash.cpp
 std::span<const BifSpec> crypto_mac_bifs();    // bifs/crypto_mac.cpp
 std::span<const BifSpec> crypto_rand_bifs();   // bifs/crypto_rand.cpp
 std::span<const BifSpec> crypto_bytes_bifs();  // bifs/crypto_bytes.cpp
+std::span<const BifSpec> crypto_bignum_bifs(); // bifs/crypto_bignum.cpp
 std::span<const BifSpec> crypto_unsupported_bifs(); // bifs/crypto_unsupported.cpp
 inline constexpr std::span<const BifSpec> (*nif_module_families[])() = {
     zlib_stream_bifs, zlib_deflate_bifs, zlib_inflate_bifs, crypto_info_bifs,
     crypto_hash_bifs, crypto_mac_bifs,   crypto_rand_bifs,  crypto_bytes_bifs,
-    crypto_unsupported_bifs,
+    crypto_bignum_bifs, crypto_unsupported_bifs,
 };
 
 std::span<const BifSpec> system_bifs();        // bifs/system.cpp (needs the VM: beam_runtime)

@@ -1,5 +1,5 @@
 // The natives of OTP's crypto module that beamvm leaves out (ciphers, public-key operations,
-// key exchange, SRP, engines, mod_pow; docs/natives.md). Each raises what crypto's NIF raises
+// key exchange, SRP, engines; docs/natives.md). Each raises what crypto's NIF raises
 // for an algorithm the library lacks, {notsup, #{c_file_name ...}, Message}, naming the
 // function, so crypto.erl reports {notsup, {File, Line}, "... crypto:Name/Arity"} instead
 // of the stub's nif_not_loaded.
@@ -20,7 +20,7 @@ struct Left {
 constexpr Left LEFT_OUT[] = {
     {"cipher_info_nif", 1},         {"ng_crypto_init_nif", 4},       {"ng_crypto_update_nif", 2},
     {"ng_crypto_update_nif", 3},    {"ng_crypto_final_nif", 1},      {"ng_crypto_get_data_nif", 1},
-    {"ng_crypto_one_time_nif", 5},  {"aead_cipher_nif", 7},          {"mod_exp_nif", 4},
+    {"ng_crypto_one_time_nif", 5},  {"aead_cipher_nif", 7},
     {"pkey_sign_nif", 5},           {"pkey_verify_nif", 6},          {"pkey_crypt_nif", 6},
     {"rsa_generate_key_nif", 2},    {"dh_generate_key_nif", 4},      {"dh_compute_key_nif", 3},
     {"evp_compute_key_nif", 3},     {"evp_generate_key_nif", 2},     {"privkey_to_pubkey_nif", 2},

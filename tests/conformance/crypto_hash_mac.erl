@@ -1,7 +1,7 @@
 %% crypto's digests and MACs on the system libcrypto: hash/2 of known inputs for every
 %% supported digest (small and above crypto.erl's 20000-byte slicing), hash_info/1, the
 %% streaming API with reused and shared states, HMAC/CMAC/Poly1305 one-shot and streaming,
-%% pbkdf2_hmac, exor, hash_equals, and the error terms crypto.erl builds from the natives'.
+%% pbkdf2_hmac, exor, hash_equals, mod_pow, and the error terms crypto.erl builds from the natives'.
 -module(crypto_hash_mac).
 -export([main/0]).
 
@@ -174,4 +174,8 @@ kdf_and_bytes() ->
     show("hash_equals sizes differ", fun() -> crypto:hash_equals(<<"abc">>, <<"ab">>) end),
     show("hash_equals list", fun() -> crypto:hash_equals("abc", <<"abc">>) end),
     show("bytes_to_integer", fun() -> crypto:bytes_to_integer(<<1, 2, 3, 4, 5, 6, 7, 8, 9>>) end),
+    [show(io_lib:format("mod_pow(~w, ~w, ~w)", [B, E, M]), fun() -> crypto:mod_pow(B, E, M) end)
+     || {B, E, M} <- [{2, 10, 1000}, {2, 10, 1024}, {3, 0, 7}, {0, 5, 7}, {5, 3, 1}, {2, 10, 0},
+                      {<<2>>, <<10>>, <<3, 232>>}, {255, 1, 256}, {1 bsl 200 + 7, 1 bsl 100 + 3, 1 bsl 150 - 3},
+                      {-2, 3, 7}, {a, 1, 2}]],
     ok.
