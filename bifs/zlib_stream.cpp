@@ -5,6 +5,7 @@
 // zlib.erl is written against.
 #include <algorithm>
 #include <climits>
+#include <new>
 
 #include "bifs/bif_families.hpp"
 #include "bifs/bif_util.hpp"
@@ -151,7 +152,12 @@ Term zlib_codec_step(Process* p, ZStream& z, ZCodec codec, const Term* chunk_arg
     if (!zlib_int_arg(chunk_args[0], in_chunk) || !zlib_int_arg(chunk_args[1], out_chunk) ||
         !zlib_int_arg(chunk_args[2], flush) || in_chunk <= 0 || out_chunk <= 0)
         return p->badarg();
-    std::string out(size_t(out_chunk), '\0');
+    std::string out;
+    try {
+        out.resize(size_t(out_chunk));
+    } catch (const std::bad_alloc&) {
+        return zlib_result(p, Z_MEM_ERROR);  // erl's NIF answers mem_error when it cannot allocate
+    }
     StepResult r = run_codec(z, codec, size_t(in_chunk), reinterpret_cast<uint8_t*>(out.data()), out.size(), flush);
     p->reductions += std::max<int64_t>(1, int64_t(r.consumed) * CHUNK_REDUCTIONS / in_chunk);
     if (r.code < 0 && r.code != Z_BUF_ERROR) return zlib_result(p, r.code);
