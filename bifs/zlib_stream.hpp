@@ -1,6 +1,6 @@
 // The native state of a zlib stream (OTP's zlib:open/0), shared by the zlib natives:
-// bifs/zlib_stream.cpp (open/close, input queue, stash, checksums), bifs/zlib_deflate.cpp and
-// bifs/zlib_inflate.cpp. OTP 25's zlib.erl (erts/preloaded/src/zlib.erl) drives it: it queues
+// bifs/zlib_stream.cpp (open/close, input queue, stash, checksums), bifs/zlib_codec.cpp (one
+// bounded deflate or inflate step), bifs/zlib_deflate.cpp and bifs/zlib_inflate.cpp. OTP 25's zlib.erl (erts/preloaded/src/zlib.erl) drives it: it queues
 // the input with enqueue_nif/2, then calls deflate_nif/4 or inflate_nif/4 in a loop, each call
 // consuming a bounded chunk of input and producing at most one output chunk, so a large input
 // never holds a scheduler for long.
