@@ -28,6 +28,7 @@ struct Registry {
 
     Registry() {
         for (auto family : sequential_bif_families) add(family());
+        for (auto family : nif_module_families) add(family());
         add(system_bifs());
         add(process_bifs());
         add(monitor_bifs());
