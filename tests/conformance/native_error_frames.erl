@@ -11,7 +11,7 @@ top(F) ->
     try F() of
         V -> {returned, V}
     catch
-        C:R:St -> {C, R, [{M, F, if is_list(A) -> length(A); true -> A end, L} || {M, F, A, L} <- lists:sublist(St, 1)]}
+        C:R:St -> {C, R, [{M, Fn, if is_list(A) -> length(A); true -> A end, L} || {M, Fn, A, L} <- lists:sublist(St, 1)]}
     end.
 
 id(X) -> X.
