@@ -44,9 +44,11 @@ Export* Namespace::export_entry(Term module, Term function, uint32_t arity) {
         // Reached through apply or fun erlang:hibernate/3: the instruction does the work.
         e->stub[0] = handler_word(Op::hibernate);
         e->stub[1] = 0;
+        e->instruction = true;
     } else if (module == am::erlang && atom_name(function) == "call_on_load_function" && arity == 1) {
         e->stub[0] = handler_word(Op::call_on_load_function);
         e->stub[1] = 0;
+        e->instruction = true;
     } else if (const Standin* s = find_standin(module, function, arity)) {
         e->standin = true;
         e->stub[0] = handler_word(Op::call_standin_p);
@@ -93,8 +95,10 @@ Export* Namespace::foreign(const Export* e) {
 
 void Namespace::point_export(Export* e, ModuleCode* mc) {
     // Exports that are BIFs stay native (OTP's own lists.beam defines lists:reverse/2 as a
-    // stub that the BIF replaces). Stand-ins stay too.
-    if (e->bif || e->standin) return;
+    // stub that the BIF replaces). Stand-ins and instructions stay too: erlang.beam, loaded
+    // once a program calls an erlang function beamvm lacks, must not turn
+    // call_on_load_function/1 into its nif_error placeholder (every later on_load failed).
+    if (e->bif || e->standin || e->instruction) return;
     const FunctionInfo* fi = nullptr;
     if (mc) {
         for (auto& [name, arity] : mc->exports) {
