@@ -19,5 +19,8 @@ tame(binary, copy, [_, N]) when is_integer(N) -> N < 100000;
 tame(M, F, [N | _]) when is_integer(N), (M =:= atomics orelse M =:= counters) andalso F =:= new;
                          is_integer(N), M =:= erts_internal, F =:= counters_new;
                          is_integer(N), M =:= erts_internal, F =:= atomics_new -> N < 100000;
+tame(erlang, process_flag, [F, N]) when F =:= min_heap_size; F =:= min_bin_vheap_size;
+                                        F =:= max_heap_size ->
+    not (is_integer(N) andalso N > 1 bsl 40);  % erl aborts: "no next heap size found"
 tame(erlang, delay_trap, [_, T]) -> not (T =:= infinity orelse is_integer(T) andalso T > 100);
 tame(_, _, _) -> true.
