@@ -111,11 +111,24 @@ Term class_atom(ErrorClass c) {
     return am::error;
 }
 
+namespace {
+// The module whose format_error/2 explains a failed BIF of `module` (OTP's beam_common.c):
+// erts' own modules, os (kernel), and the stdlib modules; beamvm's other native modules
+// (beamvm, namespaces) keep stdlib's, as before.
+Term error_info_module(std::string_view module) {
+    if (module == "erlang" || module == "erts_internal" || module == "atomics" || module == "counters" ||
+        module == "persistent_term")
+        return am::erl_erts_errors;
+    if (module == "os") return atom("erl_kernel_errors");
+    return am::erl_stdlib_errors;
+}
+}  // namespace
+
 void note_bif_error(Process* p, const BifSpec* spec, const Term* args) {
     if (is_raising_bif(spec) || p->ftrace_preset || is_value(p->ftop)) return;
     Term m = atom(spec->module), f = atom(spec->name);
     Term arglist = list_from(p, args, spec->arity);
-    Term info_mod = spec->module == "erlang" ? am::erl_erts_errors : am::erl_stdlib_errors;
+    Term info_mod = error_info_module(spec->module);
     Term info = is_value(p->fcause) ? map_from_pairs(*p, {{am::module, info_mod}, {atom("cause"), p->fcause}})
                                     : map_from_pairs(*p, {{am::module, info_mod}});
     Term loc_item = make_tuple(p, {am::error_info, info});
