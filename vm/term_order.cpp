@@ -236,12 +236,11 @@ bool eq_exact(Term a, Term b) {
         // Different kinds of object are never =:=, except the representations one value can
         // have: binaries (heap, refc, sub), maps (flat, trie), bignums (sign in the subtag).
         if (header_sub(ha) != header_sub(hb) && !is_binary_obj(a) && !is_big(a) && !is_map(a)) return false;
-        if (header_sub(ha) == Sub::Ref && ha == hb) {
+        if (header_sub(ha) == Sub::Ref && header_sub(hb) == Sub::Ref) {
+            // The three id words; a magic ref's object pointer and list link are not its value.
             const Term* x = boxed_ptr(a);
             const Term* y = boxed_ptr(b);
-            for (Word i = 1; i <= header_arity(ha); ++i)
-                if (x[i] != y[i]) return false;
-            return true;
+            return x[1] == y[1] && x[2] == y[2] && x[3] == y[3];
         }
     }
     return compare_impl(a, b, true) == 0;
