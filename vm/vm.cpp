@@ -114,6 +114,12 @@ static Term string_term(TermAllocator& a, std::string_view utf8) {
     return l;
 }
 
+// A module file of OTP's erts application (lib/erts-V/ebin): OTP's preloaded modules.
+bool VM::is_otp_preloaded(const std::string& path) {
+    std::filesystem::path dir = std::filesystem::path(path).parent_path();
+    return dir.filename() == "ebin" && dir.parent_path().filename().string().rfind("erts-", 0) == 0;
+}
+
 Result<std::unique_ptr<ModuleCode>> VM::prepare(Namespace& ns, std::span<const uint8_t> bytes,
                                                 const std::string& origin) {
     auto mc = std::make_unique<ModuleCode>();
@@ -127,6 +133,15 @@ Result<std::unique_ptr<ModuleCode>> VM::prepare(Namespace& ns, std::span<const u
     auto t = loader::transform_module(pm, *mc, ns);
     if (!t.ok()) return make_error(fmt::format("{}: module {}: {}", origin, atom_name(pm.name), t.error().message));
     mc->path = origin;
+    if (is_otp_preloaded(origin)) {
+        // OTP builds these modules into its emulator stripped of everything but code, atoms,
+        // imports, exports, strings, funs, literals and types: their stack frames carry no
+        // location and module_info(attributes | compile) is []. The copies in erts' ebin keep
+        // those chunks, so beamvm drops them to look the same.
+        mc->lines.clear();
+        mc->attributes = NIL;
+        mc->compile_info = NIL;
+    }
     std::unique_lock rl(ranges_mutex_);
     code_ranges_[mc->code.data()] = mc.get();
     return mc;

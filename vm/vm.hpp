@@ -44,6 +44,8 @@ public:
     const std::string& otp_root() const { return otp_root_; }
     // A file name made absolute as OTP's filename:absname/1 does (loaded modules' file names).
     static std::string absname(const std::string& path);
+    // A file of OTP's erts ebin (its preloaded modules), which OTP runs stripped.
+    static bool is_otp_preloaded(const std::string& path);
     // Mod.beam's path on the code path, or "" if it is not there.
     std::string find_on_path(Term module);
 
