@@ -48,9 +48,10 @@ work=$(cd "$work" && pwd)
 limit=${ATOMVM_CORPUS_TIMEOUT:-60}
 
 # 1. The test table: "module expected" for every entry that runs on BEAM. TEST_CASE_ATOMVM_ONLY
-# entries are skipped as AtomVM's own `test-erlang -b` skips them; TEST_CASE_COND conditions
-# (SMP, stack traces, 64-bit longs) all hold for a 64-bit build with defaults, and the entries
-# under `#if defined ATOMVM_HAS_MBEDTLS` are those of a build with crypto, so all of them run.
+# entries are skipped as AtomVM's own `test-erlang -b` skips them; the skip conditions of
+# TEST_CASE_COND (no SMP, no stack traces, 32-bit longs) are all false for a 64-bit build with
+# AtomVM's defaults, so those entries run, and so do the entries under
+# `#if defined ATOMVM_HAS_MBEDTLS` (a build with crypto).
 sed -n '/^struct Test tests\[\] = {/,/{ NULL, 0/p' "$src/tests/test.c" |
   sed -e 's|//.*||' |
   sed -nE -e 's/^\s*TEST_CASE\((\w+)\),.*/\1 0/p' \
@@ -63,8 +64,8 @@ fi
 
 # 2. Compile, as AtomVM's erlang_tests/CMakeLists.txt does: plain erlc for each listed module
 # (.S files through the assembler), after code_load/export_test_module.beam and the .hrl that
-# embeds it (what AtomVM's to_hrl.erl escript writes, without its -sname). One erl compiles everything; a module that does not compile fails its
-# test below.
+# embeds it (what AtomVM's to_hrl.erl escript writes, without its -sname). One erl compiles
+# everything; a module that does not compile fails its test below.
 compile_list=$(sed -nE 's/^compile_(erlang|assembler)\((\w+)\)/\2/p' "$tests_dir/CMakeLists.txt")
 (cd "$work/code_load" &&
   erlc "$tests_dir/code_load/export_test_module.erl" &&
