@@ -28,6 +28,7 @@ struct Registry {
 
     Registry() {
         for (auto family : sequential_bif_families) add(family());
+        for (auto family : nif_module_families) add(family());
         add(system_bifs());
         add(process_bifs());
         add(monitor_bifs());
@@ -48,6 +49,7 @@ struct Registry {
         add(counters_bifs());
         add(nif_loading_bifs());
         add(erts_internal_bifs());
+        add(match_spec_bifs());
     }
 
     void add(std::span<const BifSpec> specs) {

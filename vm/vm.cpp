@@ -53,6 +53,16 @@ std::vector<std::string> VM::pre_loaded() {
     return out;
 }
 
+// A file of erts' ebin in the OTP installation: one of the modules erl has preloaded.
+bool VM::is_otp_preloaded(const std::string& path) const {
+    namespace fs = std::filesystem;
+    if (otp_root_.empty()) return false;
+    fs::path ebin = fs::path(path).parent_path();
+    fs::path app = ebin.parent_path();
+    return ebin.filename() == "ebin" && app.filename().string().starts_with("erts-") &&
+           app.parent_path() == fs::path(otp_root_) / "lib";
+}
+
 void VM::set_otp_root(const std::string& root) {
     namespace fs = std::filesystem;
     otp_root_ = root;
@@ -114,16 +124,10 @@ static Term string_term(TermAllocator& a, std::string_view utf8) {
     return l;
 }
 
-// A module file of OTP's erts application (lib/erts-V/ebin): OTP's preloaded modules.
-bool VM::is_otp_preloaded(const std::string& path) {
-    std::filesystem::path dir = std::filesystem::path(path).parent_path();
-    return dir.filename() == "ebin" && dir.parent_path().filename().string().rfind("erts-", 0) == 0;
-}
-
 Result<std::unique_ptr<ModuleCode>> VM::prepare(Namespace& ns, std::span<const uint8_t> bytes,
                                                 const std::string& origin) {
     auto mc = std::make_unique<ModuleCode>();
-    auto parsed = loader::parse_beam(bytes, mc->literals);
+    auto parsed = loader::parse_beam(bytes, mc->literals, is_otp_preloaded(origin));
     if (!parsed.ok()) return make_error(fmt::format("{}: {}", origin, parsed.error().message));
     loader::ParsedModule& pm = parsed.value();
     for (const std::string& f : pm.files) mc->files.push_back(string_term(mc->literals, f));
@@ -133,15 +137,6 @@ Result<std::unique_ptr<ModuleCode>> VM::prepare(Namespace& ns, std::span<const u
     auto t = loader::transform_module(pm, *mc, ns);
     if (!t.ok()) return make_error(fmt::format("{}: module {}: {}", origin, atom_name(pm.name), t.error().message));
     mc->path = origin;
-    if (is_otp_preloaded(origin)) {
-        // OTP builds these modules into its emulator stripped of everything but code, atoms,
-        // imports, exports, strings, funs, literals and types: their stack frames carry no
-        // location and module_info(attributes | compile) is []. The copies in erts' ebin keep
-        // those chunks, so beamvm drops them to look the same.
-        mc->lines.clear();
-        mc->attributes = NIL;
-        mc->compile_info = NIL;
-    }
     std::unique_lock rl(ranges_mutex_);
     code_ranges_[mc->code.data()] = mc.get();
     return mc;
