@@ -123,25 +123,35 @@ Term localtime_0(Process* p, const Term*) {
 // ---- timers ----
 
 // Milliseconds until the timer fires, honouring {abs, true} (Time is then monotonic ms).
-bool timer_ms(Process* p, Term time, Term opts, int64_t* ms) {
-    if (!is_small(time)) return false;
+// OTP (erl_hl_timer.c) checks the options first, then the time; each failure is a badarg
+// whose error_info cause says which (badopt, time).
+enum class TimerArg { Ok, BadOpt, BadTime };
+TimerArg timer_ms(Term time, Term opts, int64_t* ms) {
     bool abs = false;
     for (; is_list(opts); opts = tail(opts)) {
         Term o = head(opts);
-        if (!is_tuple(o) || tuple_arity(o) != 2 || tuple_elem(o, 0) != atom("abs")) return false;
+        if (!is_tuple(o) || tuple_arity(o) != 2 || tuple_elem(o, 0) != atom("abs") ||
+            !is_boolean_atom(tuple_elem(o, 1)))
+            return TimerArg::BadOpt;
         abs = tuple_elem(o, 1) == am::true_;
     }
-    if (!is_nil(opts)) return false;
+    if (!is_nil(opts)) return TimerArg::BadOpt;
+    if (!is_small(time)) return TimerArg::BadTime;
     int64_t t = small_value(time);
     if (abs) t -= convert(monotonic_ns(), NATIVE_PER_SECOND, 1000);
-    else if (t < 0) return false;
+    else if (t < 0) return TimerArg::BadTime;
     *ms = t < 0 ? 0 : t;
-    return true;
+    return TimerArg::Ok;
 }
 
 Term start_message_timer(Process* p, Term time, Term dest, Term msg, Term opts, bool wrap) {
     int64_t ms;
-    if (!timer_ms(p, time, opts, &ms) || !(is_local_pid(dest) || is_atom(dest))) return p->badarg();
+    switch (timer_ms(time, opts, &ms)) {
+    case TimerArg::Ok: break;
+    case TimerArg::BadOpt: p->badarg(); p->fcause = atom("badopt"); return NON_VALUE;
+    case TimerArg::BadTime: p->badarg(); p->fcause = atom("time"); return NON_VALUE;
+    }
+    if (!(is_local_pid(dest) || is_atom(dest))) return p->badarg();
     uint64_t n = next_ref_number();
     Term ref = make_ref_from_number(*p, n);
     Term payload = wrap ? make_tuple(*p, {am::timeout, ref, msg}) : msg;
@@ -168,7 +178,7 @@ Term cancel_timer(Process* p, Term ref, Term opts) {
     bool async = false, info = true;
     for (; is_list(opts); opts = tail(opts)) {
         Term o = head(opts);
-        if (!is_tuple(o) || tuple_arity(o) != 2) return p->badarg();
+        if (!is_tuple(o) || tuple_arity(o) != 2 || !is_boolean_atom(tuple_elem(o, 1))) return p->badarg();
         if (tuple_elem(o, 0) == atom("async")) async = tuple_elem(o, 1) == am::true_;
         else if (tuple_elem(o, 0) == atom("info")) info = tuple_elem(o, 1) == am::true_;
         else return p->badarg();
@@ -186,7 +196,9 @@ Term read_timer(Process* p, Term ref, Term opts) {
     bool async = false;
     for (; is_list(opts); opts = tail(opts)) {
         Term o = head(opts);
-        if (!is_tuple(o) || tuple_arity(o) != 2 || tuple_elem(o, 0) != atom("async")) return p->badarg();
+        if (!is_tuple(o) || tuple_arity(o) != 2 || tuple_elem(o, 0) != atom("async") ||
+            !is_boolean_atom(tuple_elem(o, 1)))
+            return p->badarg();
         async = tuple_elem(o, 1) == am::true_;
     }
     Term r = timer_result(p->vm->timers.remaining(ref_number(ref)));
