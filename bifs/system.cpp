@@ -11,10 +11,22 @@
 #include "vm/binary.hpp"
 #include "vm/module.hpp"
 #include "vm/vm.hpp"
+#include "scheduler/process_sched.hpp"
+#include "scheduler/process_table.hpp"
+#include "scheduler/signals.hpp"
 
 namespace beam {
 
 namespace {
+
+// The target triple erl's configure would have named for this build.
+#if defined(__x86_64__)
+constexpr const char* SYSTEM_ARCHITECTURE = "x86_64-pc-linux-gnu";
+#elif defined(__aarch64__)
+constexpr const char* SYSTEM_ARCHITECTURE = "aarch64-unknown-linux-gnu";
+#else
+constexpr const char* SYSTEM_ARCHITECTURE = "unknown-unknown-linux-gnu";
+#endif
 
 Term self_0(Process* p, const Term*) { return p->pid; }
 
@@ -124,11 +136,13 @@ Term system_info_1(Process* p, const Term* a) {
     if (what == am::version) return make_string(*p, "13.1.5");
     if (what == atom("system_version"))
         return make_string(*p, "Erlang/OTP 25 [beamvm] [64-bit]\n");
-    if (what == atom("schedulers") || what == atom("schedulers_online"))
-        return make_small(p->vm->scheds ? p->vm->scheds->count() : 1);
+    if (what == atom("schedulers")) return make_small(p->vm->scheds ? p->vm->scheds->count() : 1);
+    if (what == atom("schedulers_online")) return make_small(p->vm->scheds ? p->vm->scheds->online() : 1);
     if (what == atom("scheduler_id")) return make_small(Schedulers::current_index() + 1);
     if (what == atom("process_count")) return make_small(SWord(p->vm->procs.count()));
     if (what == atom("process_limit")) return make_small(262144);
+    if (what == atom("port_count")) return make_small(0);  // no ports yet (issue 9)
+    if (what == atom("system_architecture")) return make_string(*p, SYSTEM_ARCHITECTURE);
     if (what == atom("atom_count")) return make_small(SWord(AtomTable::instance().size()));
     if (what == atom("atom_limit")) return make_small(SWord(MAX_ATOMS));
     if (what == atom("thread_pool_size")) return make_small(0);
@@ -259,6 +273,39 @@ Term is_builtin_3(Process* p, const Term* a) {
 // collect (a BIF cannot). Here the collection waits for the next heap check.
 Term garbage_collect_0(Process* p, const Term*) { return am::true_; }
 
+// erts_internal:garbage_collect(Mode), erlang:garbage_collect/1,2 on the caller itself
+// (OTP's Erlang code in erlang.beam): as garbage_collect/0.
+Term erts_garbage_collect_1(Process* p, const Term* a) {
+    if (a[0] != atom("major") && a[0] != atom("minor")) return p->badarg();
+    return am::true_;
+}
+
+// erts_internal:request_system_task(Pid, Prio, {garbage_collect, ReqId, Mode}): erlang.beam's
+// garbage_collect/1,2 on another process. The answer {garbage_collect, ReqId, Alive} comes as
+// a message, as in OTP; the collection itself waits for the target's next heap check, as for
+// garbage_collect/0. beamvm has no other system tasks (check_process_code answers natively).
+Term erts_request_system_task_3(Process* p, const Term* a) {
+    Term prio = a[1], req = a[2];
+    if (!is_local_pid(a[0])) return p->badarg();
+    if (prio != atom("inherit") && prio != atom("max") && prio != atom("high") && prio != atom("normal") &&
+        prio != atom("low"))
+        return p->badarg();
+    if (!is_tuple(req) || tuple_arity(req) != 3 || tuple_elem(req, 0) != atom("garbage_collect")) {
+        if (is_tuple(req) && tuple_arity(req) >= 1 && is_atom(tuple_elem(req, 0)))
+            return p->error(make_tuple(*p, {atom("not_implemented"), tuple_elem(req, 0)}));
+        return p->badarg();
+    }
+    Term mode = tuple_elem(req, 2);
+    if (mode != atom("major") && mode != atom("minor")) return p->badarg();
+    bool alive = a[0] == p->pid;
+    if (Process* q = alive ? nullptr : p->vm->procs.lookup(a[0])) {
+        alive = !(q->sched.state.load(std::memory_order_acquire) & run_state::EXITED);
+        ProcessTable::release(q);
+    }
+    post_message(*p->vm, p->pid, make_tuple(*p, {atom("garbage_collect"), tuple_elem(req, 1), make_bool(alive)}));
+    return am::ok;
+}
+
 const BifSpec table[] = {
     {"erlang", "self", 0, &self_0, true},
     {"erlang", "halt", 0, &halt_0},
@@ -278,6 +325,8 @@ const BifSpec table[] = {
     {"erlang", "pre_loaded", 0, &pre_loaded_0},
     {"erlang", "is_builtin", 3, &is_builtin_3},
     {"erlang", "garbage_collect", 0, &garbage_collect_0},
+    {"erts_internal", "garbage_collect", 1, &erts_garbage_collect_1},
+    {"erts_internal", "request_system_task", 3, &erts_request_system_task_3},
 };
 
 }  // namespace

@@ -2,11 +2,12 @@
 //
 // Each answers the previous value, with erl's checks. What beamvm has takes effect:
 // backtrace_depth (vm/exception.cpp) and the heap options of new processes (min_heap_size,
-// min_bin_vheap_size, fullsweep_after, max_heap_size: spawn reads vm/system_flags.hpp).
+// min_bin_vheap_size, fullsweep_after, max_heap_size: spawn reads vm/system_flags.hpp) and
+// schedulers_online (scheduler/scheduler.hpp).
 // Flags with nothing to act on in beamvm yet (scheduler_wall_time, microstate_accounting,
 // trace_control_word, outstanding_system_requests_limit, system_logger, scheduling_statistics)
 // are kept and answered as erl does; erts_alloc answers notsup, as erl does for every
-// parameter of a default node. What beamvm cannot do says so: taking schedulers offline,
+// parameter of a default node. What beamvm cannot do says so: dirty schedulers offline,
 // blocking multi-scheduling, a sequential tracer, binding schedulers and CPU topologies raise
 // {not_implemented, ...}. An unknown flag is badarg with `cause => badopt` in its error_info,
 // as erl's.
@@ -39,9 +40,19 @@ bool non_neg_small(Term t, int64_t* out) {
 
 int64_t scheduler_count(Process* p) { return p->vm->scheds ? int64_t(p->vm->scheds->count()) : 1; }
 
-// schedulers_online / dirty_cpu_schedulers_online: 1..configured; beamvm keeps every
-// scheduler online, so only the current number can be asked for.
-Term schedulers_online(Process* p, Term v, const char* flag) {
+// schedulers_online: 1..configured; the schedulers above it stop taking work
+// (scheduler/scheduler.hpp). The old number is answered at once: OTP waits until the
+// schedulers going offline have stopped, beamvm lets them finish their current time slice.
+Term schedulers_online(Process* p, Term v) {
+    int64_t n = scheduler_count(p);
+    if (!is_small(v) || small_value(v) < 1 || small_value(v) > n) return p->badarg();
+    if (!p->vm->scheds) return make_small(1);
+    return make_small(p->vm->scheds->set_online(int(small_value(v))));
+}
+
+// dirty_cpu_schedulers_online: beamvm has no dirty schedulers; it reports as many as
+// schedulers, all online, so only that number can be asked for.
+Term dirty_schedulers_online(Process* p, Term v, const char* flag) {
     int64_t n = scheduler_count(p);
     if (!is_small(v) || small_value(v) < 1 || small_value(v) > n) return p->badarg();
     if (small_value(v) != n) return not_implemented(p, flag);
@@ -95,8 +106,8 @@ Term system_flag_2(Process* p, const Term* a) {
         if (v == atom("reset")) return make_bool(f.microstate_accounting.load());
         return exchange_bool(p, f.microstate_accounting, v);
     }
-    if (flag == atom("schedulers_online")) return schedulers_online(p, v, "schedulers_online");
-    if (flag == atom("dirty_cpu_schedulers_online")) return schedulers_online(p, v, "dirty_cpu_schedulers_online");
+    if (flag == atom("schedulers_online")) return schedulers_online(p, v);
+    if (flag == atom("dirty_cpu_schedulers_online")) return dirty_schedulers_online(p, v, "dirty_cpu_schedulers_online");
     if (flag == atom("multi_scheduling")) {
         if (v == atom("unblock") || v == atom("unblock_normal")) return atom("enabled");  // never blocked
         if (v == atom("block") || v == atom("block_normal")) return not_implemented(p, "multi_scheduling");

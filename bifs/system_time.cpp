@@ -18,8 +18,6 @@ namespace {
 
 using namespace std::chrono;
 
-bool is_bool(Term t) { return t == am::true_ || t == am::false_; }
-
 // The native unit is the nanosecond, as OTP's on Linux.
 constexpr int64_t NATIVE_PER_SECOND = 1'000'000'000;
 
@@ -132,32 +130,40 @@ constexpr int64_t TIMER_START_MS = -576460752304;
 constexpr int64_t TIMER_END_MS = 8646911283000;
 
 // Milliseconds until the timer fires, honouring {abs, true} (Time is then monotonic ms).
-bool timer_ms(Process* p, Term time, Term opts, int64_t* ms) {
-    if (!is_small(time)) return false;
+// OTP (erl_hl_timer.c) checks the options first, then the time; each failure is a badarg
+// whose error_info cause says which (badopt, time).
+enum class TimerArg { Ok, BadOpt, BadTime };
+TimerArg timer_ms(Term time, Term opts, int64_t* ms) {
     bool abs = false;
     for (; is_list(opts); opts = tail(opts)) {
         Term o = head(opts);
         if (!is_tuple(o) || tuple_arity(o) != 2 || tuple_elem(o, 0) != atom("abs") ||
-            !is_bool(tuple_elem(o, 1)))
-            return false;
+            !is_boolean_atom(tuple_elem(o, 1)))
+            return TimerArg::BadOpt;
         abs = tuple_elem(o, 1) == am::true_;
     }
-    if (!is_nil(opts)) return false;
+    if (!is_nil(opts)) return TimerArg::BadOpt;
+    if (!is_small(time)) return TimerArg::BadTime;
     int64_t t = small_value(time);
     int64_t now = convert(monotonic_ns(), NATIVE_PER_SECOND, 1000);
     if (abs) {
-        if (t < TIMER_START_MS || t > TIMER_END_MS) return false;
+        if (t < TIMER_START_MS || t > TIMER_END_MS) return TimerArg::BadTime;
         t -= now;
     } else if (t < 0 || t > TIMER_END_MS - now) {
-        return false;
+        return TimerArg::BadTime;
     }
     *ms = t < 0 ? 0 : t;
-    return true;
+    return TimerArg::Ok;
 }
 
 Term start_message_timer(Process* p, Term time, Term dest, Term msg, Term opts, bool wrap) {
     int64_t ms;
-    if (!timer_ms(p, time, opts, &ms) || !(is_local_pid(dest) || is_atom(dest))) return p->badarg();
+    switch (timer_ms(time, opts, &ms)) {
+    case TimerArg::Ok: break;
+    case TimerArg::BadOpt: p->badarg(); p->fcause = atom("badopt"); return NON_VALUE;
+    case TimerArg::BadTime: p->badarg(); p->fcause = atom("time"); return NON_VALUE;
+    }
+    if (!(is_local_pid(dest) || is_atom(dest))) return p->badarg();
     uint64_t n = next_ref_number();
     Term ref = make_ref_from_number(*p, n);
     Term payload = wrap ? make_tuple(*p, {am::timeout, ref, msg}) : msg;
@@ -184,7 +190,7 @@ Term cancel_timer(Process* p, Term ref, Term opts) {
     bool async = false, info = true;
     for (; is_list(opts); opts = tail(opts)) {
         Term o = head(opts);
-        if (!is_tuple(o) || tuple_arity(o) != 2 || !is_bool(tuple_elem(o, 1))) return p->badarg();
+        if (!is_tuple(o) || tuple_arity(o) != 2 || !is_boolean_atom(tuple_elem(o, 1))) return p->badarg();
         if (tuple_elem(o, 0) == atom("async")) async = tuple_elem(o, 1) == am::true_;
         else if (tuple_elem(o, 0) == atom("info")) info = tuple_elem(o, 1) == am::true_;
         else return p->badarg();
@@ -204,7 +210,7 @@ Term read_timer(Process* p, Term ref, Term opts) {
     for (; is_list(opts); opts = tail(opts)) {
         Term o = head(opts);
         if (!is_tuple(o) || tuple_arity(o) != 2 || tuple_elem(o, 0) != atom("async") ||
-            !is_bool(tuple_elem(o, 1)))
+            !is_boolean_atom(tuple_elem(o, 1)))
             return p->badarg();
         async = tuple_elem(o, 1) == am::true_;
     }

@@ -23,6 +23,39 @@ Schedulers::Schedulers(VM* vm, int count) : vm_(vm) {
         s->x.assign(MAX_X_REGS, NIL);
         scheds_.push_back(std::move(s));
     }
+    online_.store(count, std::memory_order_release);
+}
+
+int Schedulers::set_online(int n) {
+    int old = online_.exchange(n, std::memory_order_acq_rel);
+    // Every scheduler looks again: the ones going offline hand their queues over, the ones
+    // coming online start stealing.
+    for (auto& s : scheds_) {
+        std::lock_guard lock(s->mutex);
+        s->rebalance = true;
+        s->wake.notify_one();
+    }
+    return old;
+}
+
+void Schedulers::hand_over(Scheduler& s) {
+    std::vector<std::pair<Process*, int>> moved;
+    {
+        std::lock_guard lock(s.mutex);
+        for (int q = 0; q < 4; ++q) {
+            auto& dq = s.queues[q];
+            for (auto it = dq.begin(); it != dq.end();) {
+                if ((*it)->sched.bound_scheduler.load(std::memory_order_relaxed) != 0) {
+                    ++it;
+                    continue;
+                }
+                moved.emplace_back(*it, q);
+                it = dq.erase(it);
+                s.queued--;
+            }
+        }
+    }
+    for (auto [p, q] : moved) enqueue(s, p, q);  // enqueue sends them to an online scheduler
 }
 
 Schedulers::~Schedulers() {
@@ -133,7 +166,10 @@ bool Schedulers::requeue(Process* p, int prio) {
 void Schedulers::enqueue(Scheduler& target, Process* p, int prio) {
     // A process bound with process_flag(scheduler, N) only ever queues on scheduler N.
     int bound = p->sched.bound_scheduler.load(std::memory_order_relaxed);
-    Scheduler& s = bound > 0 && bound <= count() ? *scheds_[size_t(bound - 1)] : target;
+    Scheduler* sp = &target;
+    if (bound > 0 && bound <= count()) sp = scheds_[size_t(bound - 1)].get();
+    else if (int on = online(); target.index >= on) sp = scheds_[size_t(target.index % on)].get();
+    Scheduler& s = *sp;
     bool share;
     {
         std::lock_guard lock(s.mutex);
@@ -145,7 +181,7 @@ void Schedulers::enqueue(Scheduler& target, Process* p, int prio) {
     // The target is busy and has more queued than it takes next: let a sleeper come and steal.
     if (share && sleepers_.load(std::memory_order_acquire) > 0) {
         for (auto& other : scheds_) {
-            if (other.get() == &s) continue;
+            if (other.get() == &s || other->index >= online()) continue;
             std::lock_guard lock(other->mutex);
             if (other->sleeping) {
                 other->steal_hint = true;
@@ -196,23 +232,30 @@ Process* Schedulers::steal(Scheduler& thief) {
 
 Process* Schedulers::next(Scheduler& s) {
     for (;;) {
+        // Offline (system_flag(schedulers_online, N) with N <= index): only bound processes
+        // stay here, and nothing is stolen.
+        bool offline = s.index >= online();
+        if (offline) hand_over(s);
         {
             std::lock_guard lock(s.mutex);
             if (halting()) return nullptr;
+            s.rebalance = false;
             if (Process* p = pop_local(s)) return p;
         }
-        if (Process* p = steal(s)) return p;
+        if (!offline)
+            if (Process* p = steal(s)) return p;
         std::unique_lock lock(s.mutex);
         if (halting()) return nullptr;
-        if (s.queued > 0) continue;
+        if (s.queued > 0 || s.rebalance) continue;
         s.sleeping = true;
         sleepers_.fetch_add(1, std::memory_order_acq_rel);
-        s.wake.wait(lock, [&] { return s.queued > 0 || s.steal_hint || halting(); });
+        s.wake.wait(lock, [&] { return s.queued > 0 || s.steal_hint || s.rebalance || halting(); });
         sleepers_.fetch_sub(1, std::memory_order_acq_rel);
         s.sleeping = false;
         s.steal_hint = false;
+        if (s.rebalance) continue;
         // Woken for work elsewhere: try stealing before our own queue is empty-checked again.
-        if (s.queued == 0) {
+        if (s.queued == 0 && !offline) {
             lock.unlock();
             if (Process* p = steal(s)) return p;
         }

@@ -24,6 +24,11 @@ public:
     ~Schedulers();
 
     int count() const { return int(scheds_.size()); }
+    // erlang:system_flag(schedulers_online, N), 1 <= N <= count(): schedulers 0..N-1 take
+    // work; each of the others hands its queued processes to them and then runs only the
+    // processes bound to it (process_flag(scheduler, I)). Returns the previous number.
+    int set_online(int n);
+    int online() const { return online_.load(std::memory_order_acquire); }
     void start();
     // Makes `p` runnable if it is neither queued nor running (any thread, any time).
     void activate(Process* p);
@@ -64,6 +69,7 @@ private:
         std::atomic<bool> running{false};  // inside run_one
         bool sleeping = false;
         bool steal_hint = false;  // woken because another scheduler has queued work
+        bool rebalance = false;   // woken because the number of schedulers online changed
         unsigned low_credit = 0;  // lets low priority run now and then while normal is busy
         std::vector<Term> x;      // x registers of whatever process runs here
     };
@@ -72,6 +78,8 @@ private:
     Process* next(Scheduler& s);
     Process* pop_local(Scheduler& s);
     Process* steal(Scheduler& thief);
+    // An offline scheduler's queued processes that are not bound to it go to the online ones.
+    void hand_over(Scheduler& s);
     // Queues p on s. A sleeping scheduler is woken to steal only when s, busy, has more than
     // one process waiting: s takes the next one itself. (Waking one on every yield of a lone
     // busy process cost about a quarter of an allocation benchmark's time in futex calls.)
@@ -90,6 +98,7 @@ private:
     std::atomic<int> halt_status_{0};
     std::atomic<size_t> live_user_{0};
     std::atomic<int> sleepers_{0};
+    std::atomic<int> online_{0};
     std::mutex done_mutex_;
     std::condition_variable done_cv_;
 };

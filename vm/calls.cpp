@@ -88,7 +88,7 @@ const Word* on_load_target(Process* p, Term* x) {
     return mc->on_load;
 }
 
-const Word* apply_target(Process* p, Term* x, unsigned* arity_io) {
+const Word* apply_target(Process* p, Term* x, unsigned* arity_io, bool pushed) {
     unsigned arity = *arity_io;
     // erlang:apply/3 applied is unwrapped, as OTP's apply does: the function it names is
     // applied in its place, so no erlang:apply frame appears in a stack trace.
@@ -113,14 +113,14 @@ const Word* apply_target(Process* p, Term* x, unsigned* arity_io) {
         Term a3[3] = {m, f, args};
         static const BifSpec apply_spec{"erlang", "apply", 3, nullptr};
         note_bif_error(p, &apply_spec, a3);
-        p->fskip_pc_frame = true;
+        p->fskip_pc_frame = pushed;
         return nullptr;
     }
     Export* e = p->ns->export_entry(m, f, arity);
     return e->address.load(std::memory_order_acquire);
 }
 
-void bad_apply_list(Process* p, Term m_or_fun, Term f, Term args) {
+void bad_apply_list(Process* p, Term m_or_fun, Term f, Term args, bool pushed) {
     p->badarg();
     if (is_value(f)) {
         Term a3[3] = {m_or_fun, f, args};
@@ -131,7 +131,7 @@ void bad_apply_list(Process* p, Term m_or_fun, Term f, Term args) {
         static const BifSpec apply2{"erlang", "apply", 2, nullptr};
         note_bif_error(p, &apply2, a2);
     }
-    p->fskip_pc_frame = true;
+    p->fskip_pc_frame = pushed;
 }
 
 const Word* fun_target(Process* p, Term* x, unsigned arity, Term fun, unsigned* total) {

@@ -22,6 +22,7 @@
 #include "vm/ext_pid.hpp"
 #include "vm/ext_term.hpp"
 #include "vm/ext_term_tags.hpp"
+#include "vm/term_magic_ref.hpp"
 #include "vm/map.hpp"
 #include "vm/module.hpp"
 
@@ -279,6 +280,10 @@ Result<Term> Decoder::reference(size_t at, uint8_t tag) {
     }
     for (uint16_t i = 0; i < len; ++i)
         if (!u32(ids[i])) return fail(at, "truncated reference");
+    if (len == 3 && ids[0] <= 0x3FFFF) {
+        uint64_t n = uint64_t(ids[0]) | (uint64_t(ids[1]) << 18) | (uint64_t(ids[2]) << 50);
+        if (Term magic = revive_magic_ref(a_, n); is_value(magic)) return magic;
+    }
     Term* hp = a_.alloc(REF_WORDS);
     hp[0] = make_header(Sub::Ref, 3);
     for (int i = 0; i < 3; ++i) hp[1 + i] = Term{ids[i]};

@@ -206,7 +206,7 @@ namespace {
     do {                                                             \
         unsigned n_apply_ = unsigned(arity);                         \
         SWAPOUT;                                                     \
-        const Word* t_ = apply_target(p, x, &n_apply_);              \
+        const Word* t_ = apply_target(p, x, &n_apply_, (pushed));    \
         SWAPIN;                                                      \
         if (!t_) RAISE();                                            \
         if (t_[0] == bif_body_word()) {                              \

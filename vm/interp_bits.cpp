@@ -61,6 +61,7 @@ Term bs_error(Process* p, const BsCreateOp* op, Term reason, const BsSegment& s,
 bool is_binary_type(Term t) { return t == am::binary || t == am::append || t == am::private_append; }
 
 bool is_append(Term t) { return t == am::append || t == am::private_append; }
+bool is_utf_type(Term t) { return t == am::utf8 || t == am::utf16 || t == am::utf32; }
 
 // Copying binary data costs reductions, as in OTP (erl_bits.c: one per 1,024 bytes), so a
 // process building huge binaries still yields and process_info shows the work.
@@ -157,8 +158,15 @@ Term bs_create_bin(Process* p, Term* x, Term* E, const BsCreateOp* op) {
             bits[i] = s.size * 8;
             continue;
         }
+        // A utf segment's size follows from its value; OTP never looks at the size operand
+        // (erlc gives `undefined`, hand-written assembly may give anything).
+        if (is_utf_type(s.type)) continue;
         Term sz = any_operand(s.size, x, E);
-        if (sz == am::all || sz == am::undefined) continue;
+        // `all` / `undefined` mean "from the value" only as literal operands (OTP's loader reads
+        // them there); in a register they are bad sizes like any other atom. Only binaries take
+        // their size from the value.
+        bool literal = (s.size & 3) != 0;
+        if (literal && (sz == am::all || sz == am::undefined) && s.type != am::integer) continue;
         if (is_big(sz) && !big_is_negative(sz)) return bs_error(p, op, am::system_limit, s, atom("size"), sz);
         if (!is_small(sz) || small_value(sz) < 0) return bs_error(p, op, am::badarg, s, atom("size"), sz);
         unsigned __int128 b = (unsigned __int128)small_value(sz) * s.unit;

@@ -38,13 +38,16 @@ const Word* resolve_undefined(Process* p, Term* x, Export* e, unsigned* arity);
 // with badarg raised.
 const Word* on_load_target(Process* p, Term* x);
 // M in x[arity], F in x[arity+1]; *arity may change (erlang:apply/3 applied is unwrapped).
-const Word* apply_target(Process* p, Term* x, unsigned* arity);
+// `pushed`: the call pushed its return address, which names the applying function in a stack
+// trace; a tail call did not, so the trace takes that function from the pc (as OTP's does).
+const Word* apply_target(Process* p, Term* x, unsigned* arity, bool pushed);
 // The code a fun call enters; *total receives the live argument count (arity + free vars).
 const Word* fun_target(Process* p, Term* x, unsigned arity, Term fun, unsigned* total);
 // Copies the elements of a proper list into x[0..n); false if not a proper list (or too long).
 bool unpack_args(Term list, Term* x, unsigned* n);
-// badarg from erlang:apply/2,3 with a bad argument list (f is NON_VALUE for apply/2).
-void bad_apply_list(Process* p, Term m_or_fun, Term f, Term args);
+// badarg from erlang:apply/2,3 with a bad argument list (f is NON_VALUE for apply/2);
+// `pushed` as for apply_target.
+void bad_apply_list(Process* p, Term m_or_fun, Term f, Term args, bool pushed);
 Term make_closure(Process* p, FunEntry* fe, const Word* free_ops, Term* x, Word n);
 bool is_function_of_arity(Term f, Term arity);
 const Word* select_value(Term v, const Word* fail, const Word* table, Word n);

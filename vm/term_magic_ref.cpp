@@ -1,11 +1,27 @@
 #include "vm/term_magic_ref.hpp"
 
+#include <mutex>
+#include <unordered_map>
+
 #include "vm/term_refs.hpp"
 
 namespace beam {
 
-Term make_magic_ref(TermAllocator& a, MagicObject* obj) {
-    uint64_t n = next_ref_number();
+namespace {
+
+// Live magic objects by the number of their reference, for revive_magic_ref. Shared by every
+// VM in the OS process, as reference numbers are.
+struct Registry {
+    std::mutex mutex;
+    std::unordered_map<uint64_t, MagicObject*> objects;
+};
+
+Registry& registry() {
+    static Registry* r = new Registry;  // never destroyed: objects may outlive static teardown
+    return *r;
+}
+
+Term build(TermAllocator& a, MagicObject* obj, uint64_t n) {
     Term* hp = a.alloc(MAGIC_REF_WORDS);
     hp[0] = make_header(Sub::Ref, MAGIC_REF_ARITY);
     hp[1] = Term{n & 0x3FFFF};
@@ -13,9 +29,41 @@ Term make_magic_ref(TermAllocator& a, MagicObject* obj) {
     hp[3] = Term{n >> 50};
     hp[4] = Term{reinterpret_cast<Word>(obj)};
     hp[5] = Term{0};
-    obj->retain();
     a.link_offheap(hp);
     return make_boxed(hp);
+}
+
+}  // namespace
+
+MagicObject::~MagicObject() {
+    if (ref_number_ == 0) return;
+    Registry& r = registry();
+    std::lock_guard lock(r.mutex);
+    r.objects.erase(ref_number_);
+}
+
+Term make_magic_ref(TermAllocator& a, MagicObject* obj) {
+    uint64_t n = next_ref_number();
+    obj->ref_number_ = n;
+    {
+        Registry& r = registry();
+        std::lock_guard lock(r.mutex);
+        r.objects.emplace(n, obj);
+    }
+    obj->retain();
+    return build(a, obj, n);
+}
+
+Term revive_magic_ref(TermAllocator& a, uint64_t n) {
+    Registry& r = registry();
+    MagicObject* obj = nullptr;
+    {
+        std::lock_guard lock(r.mutex);
+        auto it = r.objects.find(n);
+        if (it == r.objects.end() || !it->second->try_retain()) return NON_VALUE;
+        obj = it->second;
+    }
+    return build(a, obj, n);
 }
 
 }  // namespace beam

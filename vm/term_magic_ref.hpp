@@ -24,9 +24,16 @@ public:
     MagicObject() = default;
     MagicObject(const MagicObject&) = delete;
     MagicObject& operator=(const MagicObject&) = delete;
-    virtual ~MagicObject() = default;
+    virtual ~MagicObject();
 
     void retain() { refc_.fetch_add(1, std::memory_order_relaxed); }
+    // A count for a new holder, unless the object is already being destroyed.
+    bool try_retain() {
+        uint64_t n = refc_.load(std::memory_order_relaxed);
+        while (n != 0)
+            if (refc_.compare_exchange_weak(n, n + 1, std::memory_order_relaxed)) return true;
+        return false;
+    }
     void release() {
         // acq_rel: the last owner must see every write other owners made before releasing.
         if (refc_.fetch_sub(1, std::memory_order_acq_rel) == 1) delete this;
@@ -35,7 +42,9 @@ public:
     virtual size_t byte_size() const { return sizeof(*this); }
 
 private:
+    friend Term make_magic_ref(TermAllocator& a, MagicObject* obj);
     std::atomic<uint64_t> refc_{0};
+    uint64_t ref_number_ = 0;  // the id of its reference; 0 until it has one
 };
 
 inline constexpr Word MAGIC_REF_WORDS = 6;
@@ -44,6 +53,11 @@ inline constexpr Word MAGIC_REF_ARITY = MAGIC_REF_WORDS - 1;
 // A new reference (fresh id) for `obj`, built in `a` and linked into its off-heap list. The
 // term holds a count of its own: a native that creates `obj` with `new` hands it over here.
 Term make_magic_ref(TermAllocator& a, MagicObject* obj);
+
+// binary_to_term of a reference that names a live magic object (its term_to_binary form, or
+// one sent through the external format) gives back the magic reference, as in OTP: the
+// reference of that object if it still exists, else NON_VALUE (an ordinary reference then).
+Term revive_magic_ref(TermAllocator& a, uint64_t ref_number);
 
 inline bool is_magic_ref(Term t) {
     return is_boxed_sub(t, Sub::Ref) && header_arity(box_header(t)) == MAGIC_REF_ARITY;

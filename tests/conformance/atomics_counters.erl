@@ -121,6 +121,14 @@ references() ->
     persistent_term:erase({?MODULE, ref}),
     show("compare", fun() -> {A =/= make_ref(), is_reference(A), length(erlang:ref_to_list(A)) > 5} end),
     show("size", fun() -> erts_debug:flat_size(A) end),
+    %% The external format names the same array while it lives, and nothing once it is gone.
+    Ext = term_to_binary(A),
+    show("external", fun() -> R2 = binary_to_term(Ext), {R2 =:= A, atomics:add_get(R2, 1, 1)} end),
+    show("external in list", fun() -> [_, R3] = binary_to_term(term_to_binary([x, A])), atomics:get(R3, 1) end),
+    {Pid, Mon} = spawn_monitor(fun() -> exit({ext, term_to_binary(atomics:new(1, []))}) end),
+    Gone = receive {'DOWN', Mon, process, Pid, {ext, GoneBin}} -> GoneBin end,
+    erlang:garbage_collect(),
+    show("external of a freed array", fun() -> atomics:get(binary_to_term(Gone), 1) end),
     %% Many short-lived arrays are freed as their terms die.
     [atomics:new(1000, []) || _ <- lists:seq(1, 2000)],
     erlang:garbage_collect(),
