@@ -95,9 +95,7 @@ Export* Namespace::foreign(const Export* e) {
 
 void Namespace::point_export(Export* e, ModuleCode* mc) {
     // Exports that are BIFs stay native (OTP's own lists.beam defines lists:reverse/2 as a
-    // stub that the BIF replaces). Stand-ins and instructions stay too: erlang.beam, loaded
-    // once a program calls an erlang function beamvm lacks, must not turn
-    // call_on_load_function/1 into its nif_error placeholder (every later on_load failed).
+    // stub that the BIF replaces). Stand-ins and instruction stubs stay too.
     if (e->bif || e->standin || e->instruction) return;
     const FunctionInfo* fi = nullptr;
     if (mc) {

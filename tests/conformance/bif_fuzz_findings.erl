@@ -44,11 +44,6 @@ main() ->
     t("is_record negative size", fun() -> (?MODULE:id(erlang)):is_record([], a, -5) end),
     t("is_record bignum size", fun() -> (?MODULE:id(erlang)):is_record({a}, a, ?MODULE:id(1 bsl 64)) end),
     t("module_info native", fun() -> erlang:module_info(native) end),
-    t("process_info bad item, dead", fun() ->
-        P = spawn(fun() -> ok end), M = monitor(process, P),
-        receive {'DOWN', M, _, _, _} -> ok end,
-        process_info(P, {a, b}) end),
-    t("process_info bad item list", fun() -> process_info(self(), [status | x]) end),
     %% monitor of a port (none exist) or of the time offset.
     t("monitor port name", fun() -> R = monitor(port, no_such_port),
                                     receive {'DOWN', R, port, Who, Why} -> {Who, Why} after 1000 -> none end end),
