@@ -39,6 +39,7 @@ std::span<const BifSpec> distribution_bifs();  // bifs/distribution.cpp
 std::span<const BifSpec> debug_bifs();         // bifs/debug.cpp
 std::span<const BifSpec> atomics_bifs();       // bifs/atomics.cpp
 std::span<const BifSpec> erl_ddll_bifs();      // bifs/erl_ddll.cpp
+std::span<const BifSpec> re_bifs();            // bifs/re_natives.cpp
 
 // The families above that need only a process and term services (library beam_bifs).
 inline constexpr std::span<const BifSpec> (*sequential_bif_families[])() = {
@@ -48,7 +49,7 @@ inline constexpr std::span<const BifSpec> (*sequential_bif_families[])() = {
     hash_bifs,        phash_bifs,       map_iter_bifs,     ext_iovec_bifs,   binary_search_bifs,
     unicode_bifs,     string_prefix_bifs, convert_ids_bifs,  md5_bifs,         checksums_bifs,   calendar_bifs,
     dtrace_tags_bifs, iolist_iovec_bifs, reductions_bifs,  distribution_bifs,
-    debug_bifs,       atomics_bifs,     erl_ddll_bifs,
+    debug_bifs,       atomics_bifs,     erl_ddll_bifs,     re_bifs,
 };
 // The natives of OTP's NIF modules zlib and crypto (their stubs are replaced at load time).
 std::span<const BifSpec> zlib_stream_bifs();   // bifs/zlib_stream.cpp
