@@ -227,8 +227,8 @@ Result<void> Encoder::encode_one(Term t) {
         uint64_t n = local_pid_number(t);
         u8(ext::NEW_PID);
         local_node();
-        u32(uint32_t(n));
-        u32(uint32_t(n >> ext::PID_SERIAL_SHIFT));
+        u32(uint32_t(pid_id(n)));
+        u32(uint32_t(pid_serial(n)));
         u32(0);
         return {};
     }
@@ -281,8 +281,8 @@ Result<void> Encoder::encode_one(Term t) {
     case Sub::ExtPid: {
         u8(ext::NEW_PID);
         atom(ext_pid_node(t));
-        u32(uint32_t(ext_pid_number(t)));
-        u32(uint32_t(ext_pid_number(t) >> ext::PID_SERIAL_SHIFT));
+        u32(uint32_t(pid_id(ext_pid_number(t))));
+        u32(uint32_t(pid_serial(ext_pid_number(t))));
         u32(ext_pid_creation(t));
         return {};
     }
