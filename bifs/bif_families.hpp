@@ -38,6 +38,7 @@ std::span<const BifSpec> reductions_bifs();    // bifs/reductions.cpp
 std::span<const BifSpec> distribution_bifs();  // bifs/distribution.cpp
 std::span<const BifSpec> debug_bifs();         // bifs/debug.cpp
 std::span<const BifSpec> decode_packet_bifs(); // bifs/decode_packet.cpp
+std::span<const BifSpec> not_yet_families_bifs(); // bifs/not_yet_families.cpp
 
 // The families above that need only a process and term services (library beam_bifs).
 inline constexpr std::span<const BifSpec> (*sequential_bif_families[])() = {
@@ -47,7 +48,7 @@ inline constexpr std::span<const BifSpec> (*sequential_bif_families[])() = {
     hash_bifs,        phash_bifs,       map_iter_bifs,     ext_iovec_bifs,   binary_search_bifs,
     unicode_bifs,     string_prefix_bifs, convert_ids_bifs,  md5_bifs,         checksums_bifs,   calendar_bifs,
     dtrace_tags_bifs, iolist_iovec_bifs, reductions_bifs,  distribution_bifs,
-    debug_bifs,       decode_packet_bifs,
+    debug_bifs,       decode_packet_bifs, not_yet_families_bifs,
 };
 std::span<const BifSpec> system_bifs();        // bifs/system.cpp (needs the VM: beam_runtime)
 std::span<const BifSpec> process_bifs();       // bifs/system_processes.cpp (beam_runtime)

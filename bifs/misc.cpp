@@ -102,7 +102,12 @@ Term unique_integer(Process* p, Term options) {
 Term unique_integer_0(Process* p, const Term*) { return unique_integer(p, NIL); }
 Term unique_integer_1(Process* p, const Term* a) { return unique_integer(p, a[0]); }
 
+// OTP 25 keeps erlang:garbage_collect_message_area/0 only as a placeholder that raises
+// `undefined` (there is no message area since R13); so does beamvm.
+Term garbage_collect_message_area_0(Process* p, const Term*) { return p->error(am::undefined); }
+
 constexpr BifSpec table[] = {
+    {"erlang", "garbage_collect_message_area", 0, &garbage_collect_message_area_0},
     {"erlang", "display", 1, &display_1},
     {"erlang", "display_string", 1, &display_string_1},
     {"erlang", "display_nl", 0, &display_nl_0},

@@ -150,7 +150,16 @@ Term loaded_0(Process* p, const Term*) {
 Term code_is_sticky_1(Process* p, const Term*) { return am::false_; }
 Term ports_0(Process* p, const Term*) { return NIL; }  // beamvm has no ports yet
 
+// erlang:load_nif/2: beamvm cannot load native libraries (C NIFs need erts' API), so every
+// library fails to load, with erts' error shape; a path that is not a string is badarg.
+Term load_nif_2(Process* p, const Term* a) {
+    if (!char_list_to_utf8(a[0])) return p->badarg();
+    Term why = make_string(*p, "Failed to load NIF library: beamvm does not load native libraries");
+    return make_tuple(*p, {am::error, make_tuple(*p, {atom("load_failed"), why})});
+}
+
 const BifSpec table[] = {
+    {"erlang", "load_nif", 2, &load_nif_2},
     {"code", "is_loaded", 1, &code_is_loaded_1},
     {"code", "which", 1, &code_which_1},
     {"code", "delete", 1, &code_delete_1},

@@ -106,6 +106,7 @@ template <class Setup>
 Term do_spawn(Process* p, const SpawnOpts& o, Setup setup, Term req_ref = NON_VALUE) {
     VM& vm = *p->vm;
     Process* child = vm.new_process(o.ns ? *o.ns : *p->ns, o.min_heap, p->group_leader == NIL ? p->pid : p->group_leader);
+    child->parent = p->pid;
     setup(child);
     child->max_heap = o.max_heap;
     child->fullsweep_after = o.fullsweep_after;
@@ -329,7 +330,16 @@ Term erts_group_leader_3(Process* p, const Term* a) {
 
 Term yield_0(Process* p, const Term*) { return am::true_; }
 
+// erlang:exit_signal/2: exit/2 without its old special case for the caller itself (ending it
+// at once even for `normal`): a signal to oneself is taken in like any other.
+Term exit_signal_2(Process* p, const Term* a) {
+    if (!is_pid(a[0])) return p->badarg();
+    send_exit_signal(*p->vm, p->pid, a[0], a[1], false);
+    return am::true_;
+}
+
 const BifSpec table[] = {
+    {"erlang", "exit_signal", 2, &exit_signal_2},
     {"erlang", "spawn", 1, &spawn_1},
     {"erlang", "spawn", 2, &spawn_2},
     {"erlang", "spawn", 3, &spawn_3},
