@@ -67,5 +67,6 @@ std::span<const BifSpec> namespace_bifs();     // bifs/system_namespaces.cpp (be
 std::span<const BifSpec> operator_function_bifs(); // bifs/system_operator_functions.cpp (beam_runtime)
 std::span<const BifSpec> memory_bifs();        // bifs/system_memory.cpp (beam_runtime)
 std::span<const BifSpec> system_flag_bifs();   // bifs/system_flags.cpp (beam_runtime)
+std::span<const BifSpec> suspend_bifs();       // bifs/system_suspend.cpp (beam_runtime)
 
 }  // namespace beam

@@ -43,6 +43,7 @@ struct Registry {
         add(operator_function_bifs());
         add(memory_bifs());
         add(system_flag_bifs());
+        add(suspend_bifs());
     }
 
     void add(std::span<const BifSpec> specs) {

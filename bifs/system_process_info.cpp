@@ -48,6 +48,7 @@ Term status_of(Process* p, Process* q) {
     // q is borrowed (its RUNNING bit is ours): it is waiting or runnable.
     uint32_t st = q->sched.state.load(std::memory_order_acquire);
     if (st & run_state::EXITED) return atom("exiting");
+    if (q->sched.suspend_count.load(std::memory_order_acquire) > 0) return atom("suspended");
     return q->sched.waiting || q->sched.hibernating ? atom("waiting") : atom("runnable");
 }
 
@@ -119,7 +120,12 @@ Term item_value(Process* p, Process* q, Term item) {
     if (item == atom("initial_call")) return mfa_tuple(p, qs.initial_m, qs.initial_f, qs.initial_a);
     if (item == atom("group_leader")) return q->group_leader == NIL ? q->pid : q->group_leader;
     if (item == atom("error_handler")) return q->error_handler;
-    if (item == atom("suspending")) return NIL;
+    if (item == atom("suspending")) {
+        // {Suspendee, ActiveCount, OutstandingCount}: beamvm's suspensions are never outstanding.
+        std::vector<Term> items;
+        for (auto& [pid, n] : qs.suspending) items.push_back(make_tuple(*p, {pid, make_small(n), make_small(0)}));
+        return make_list_from(*p, items.data(), items.size());
+    }
     if (item == atom("garbage_collection")) return garbage_collection_info(p, q);
     if (item == atom("min_heap_size")) return make_small(SWord(q->min_heap_size));
     if (item == atom("min_bin_vheap_size")) return make_small(SWord(q->min_bin_vheap_size));
