@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <thread>
 
+#include "bifs/system_info_items.hpp"
 #include "bifs/bif_families.hpp"
 #include "bifs/bif_util.hpp"
 #include "vm/bignum.hpp"
@@ -145,6 +146,7 @@ Term system_info_1(Process* p, const Term* a) {
     if (what == atom("kernel_poll")) return am::false_;
     if (what == atom("creation")) return make_small(0);
     if (Term v = system_flag_info(p, what); is_value(v)) return v;
+    if (Term v = system_info_item(p, what); is_value(v)) return v;
     return p->badarg();
 }
 
