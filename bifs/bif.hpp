@@ -33,6 +33,8 @@ struct BifTable {
 // All registered BIFs, across families.
 std::span<const BifSpec* const> all_bifs();
 const BifSpec* find_bif(Term module, Term name, unsigned arity);
+// True if some function of `module` is native here (erlang:load_nif/2 of OTP's NIF modules).
+bool has_natives(Term module);
 
 // An OTP function implemented in Erlang by beamvm's module `target` (bifs/standins.cpp).
 struct Standin {

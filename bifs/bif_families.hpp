@@ -39,6 +39,8 @@ std::span<const BifSpec> distribution_bifs();  // bifs/distribution.cpp
 std::span<const BifSpec> debug_bifs();         // bifs/debug.cpp
 std::span<const BifSpec> decode_packet_bifs(); // bifs/decode_packet.cpp
 std::span<const BifSpec> not_yet_families_bifs(); // bifs/not_yet_families.cpp
+std::span<const BifSpec> atomics_bifs();       // bifs/atomics.cpp
+std::span<const BifSpec> erl_ddll_bifs();      // bifs/erl_ddll.cpp
 
 // The families above that need only a process and term services (library beam_bifs).
 inline constexpr std::span<const BifSpec> (*sequential_bif_families[])() = {
@@ -48,8 +50,25 @@ inline constexpr std::span<const BifSpec> (*sequential_bif_families[])() = {
     hash_bifs,        phash_bifs,       map_iter_bifs,     ext_iovec_bifs,   binary_search_bifs,
     unicode_bifs,     string_prefix_bifs, convert_ids_bifs,  md5_bifs,         checksums_bifs,   calendar_bifs,
     dtrace_tags_bifs, iolist_iovec_bifs, reductions_bifs,  distribution_bifs,
-    debug_bifs,       decode_packet_bifs, not_yet_families_bifs,
+    debug_bifs,       decode_packet_bifs, not_yet_families_bifs, atomics_bifs,     erl_ddll_bifs,
 };
+// The natives of OTP's NIF modules zlib and crypto (their stubs are replaced at load time).
+std::span<const BifSpec> zlib_stream_bifs();   // bifs/zlib_stream.cpp
+std::span<const BifSpec> zlib_deflate_bifs();  // bifs/zlib_deflate.cpp
+std::span<const BifSpec> zlib_inflate_bifs();  // bifs/zlib_inflate.cpp
+std::span<const BifSpec> crypto_info_bifs();   // bifs/crypto_info.cpp
+std::span<const BifSpec> crypto_hash_bifs();   // bifs/crypto_hash.cpp
+std::span<const BifSpec> crypto_mac_bifs();    // bifs/crypto_mac.cpp
+std::span<const BifSpec> crypto_rand_bifs();   // bifs/crypto_rand.cpp
+std::span<const BifSpec> crypto_bytes_bifs();  // bifs/crypto_bytes.cpp
+std::span<const BifSpec> crypto_bignum_bifs(); // bifs/crypto_bignum.cpp
+std::span<const BifSpec> crypto_unsupported_bifs(); // bifs/crypto_unsupported.cpp
+inline constexpr std::span<const BifSpec> (*nif_module_families[])() = {
+    zlib_stream_bifs, zlib_deflate_bifs, zlib_inflate_bifs, crypto_info_bifs,
+    crypto_hash_bifs, crypto_mac_bifs,   crypto_rand_bifs,  crypto_bytes_bifs,
+    crypto_bignum_bifs, crypto_unsupported_bifs,
+};
+
 std::span<const BifSpec> system_bifs();        // bifs/system.cpp (needs the VM: beam_runtime)
 std::span<const BifSpec> process_bifs();       // bifs/system_processes.cpp (beam_runtime)
 std::span<const BifSpec> monitor_bifs();       // bifs/system_monitors.cpp (beam_runtime)
@@ -68,5 +87,9 @@ std::span<const BifSpec> operator_function_bifs(); // bifs/system_operator_funct
 std::span<const BifSpec> memory_bifs();        // bifs/system_memory.cpp (beam_runtime)
 std::span<const BifSpec> system_flag_bifs();   // bifs/system_flags.cpp (beam_runtime)
 std::span<const BifSpec> suspend_bifs();       // bifs/system_suspend.cpp (beam_runtime)
+std::span<const BifSpec> counters_bifs();      // bifs/system_counters.cpp (beam_runtime)
+std::span<const BifSpec> nif_loading_bifs();   // bifs/system_nifs.cpp (beam_runtime)
+std::span<const BifSpec> erts_internal_bifs(); // bifs/system_erts_internal.cpp (beam_runtime)
+std::span<const BifSpec> match_spec_bifs();    // bifs/system_match_spec.cpp (beam_runtime)
 
 }  // namespace beam

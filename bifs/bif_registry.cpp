@@ -2,6 +2,7 @@
 // use (a function-local static, so initialisation is thread-safe); read-only afterwards.
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "bifs/bif.hpp"
@@ -14,6 +15,7 @@ namespace {
 struct Registry {
     std::vector<const BifSpec*> all;
     std::unordered_map<std::string, const BifSpec*> by_mfa;
+    std::unordered_set<std::string_view> modules;
 
     static std::string key(std::string_view m, std::string_view f, unsigned arity) {
         std::string k;
@@ -26,6 +28,7 @@ struct Registry {
 
     Registry() {
         for (auto family : sequential_bif_families) add(family());
+        for (auto family : nif_module_families) add(family());
         add(system_bifs());
         add(process_bifs());
         add(monitor_bifs());
@@ -44,12 +47,17 @@ struct Registry {
         add(memory_bifs());
         add(system_flag_bifs());
         add(suspend_bifs());
+        add(counters_bifs());
+        add(nif_loading_bifs());
+        add(erts_internal_bifs());
+        add(match_spec_bifs());
     }
 
     void add(std::span<const BifSpec> specs) {
         for (const BifSpec& spec : specs) {
             all.push_back(&spec);
             by_mfa.emplace(key(spec.module, spec.name, spec.arity), &spec);
+            modules.insert(spec.module);
         }
     }
 };
@@ -69,5 +77,7 @@ const BifSpec* find_bif(Term module, Term name, unsigned arity) {
     auto it = r.by_mfa.find(Registry::key(atom_name(module), atom_name(name), arity));
     return it == r.by_mfa.end() ? nullptr : it->second;
 }
+
+bool has_natives(Term module) { return is_atom(module) && registry().modules.count(atom_name(module)) != 0; }
 
 }  // namespace beam

@@ -1,5 +1,6 @@
 // erts_debug: the debugging functions OTP code calls in ordinary use. flat_size/1 is the one
 // compile's `time` option calls after every pass.
+#include <unordered_set>
 #include <vector>
 
 #include "bifs/bif.hpp"
@@ -31,15 +32,38 @@ size_t sub_bin_size(const Term* sb) {
     return sum + heap_bin_words((bit_size >> 3) + extra_bytes);
 }
 
-// OTP's size_object (erl_copy.c): the words a copy of `t` takes in OTP's layout, sharing not
-// preserved. Iterative: deep lists must not exhaust the C stack.
-size_t otp_flat_size(Term t) {
+// True if `x` is in the process's heap (young, old or a fragment): not a literal of a module
+// or persistent_term.
+bool on_heap(const Process& p, const Term* x) {
+    if (x >= p.heap && x < p.hend) return true;
+    if (x >= p.old_heap && x < p.old_hend) return true;
+    for (const HeapFragment* f = p.fragments; f; f = f->next)
+        if (x >= f->words && x < f->words + f->size) return true;
+    return false;
+}
+
+enum class Sharing {
+    None,       // flat_size/1: every path counted (OTP's size_object)
+    Shared,     // size/1: each object once
+    HeapOnly,   // size_shared/1: each object once, literals not counted
+};
+
+// The words a copy of `t` takes in OTP's layout (OTP's size_object and size_shared, erl_copy.c).
+// Iterative: deep lists must not exhaust the C stack.
+size_t otp_size(const Process* p, Term t, Sharing mode) {
     size_t sum = 0;
     std::vector<Term> todo{t};
+    std::unordered_set<const Term*> seen;
+    auto first_visit = [&](const Term* obj) {
+        if (mode == Sharing::None) return true;
+        if (mode == Sharing::HeapOnly && !on_heap(*p, obj)) return false;
+        return seen.insert(obj).second;
+    };
     while (!todo.empty()) {
         Term u = todo.back();
         todo.pop_back();
         if (is_list(u)) {
+            if (!first_visit(list_ptr(u))) continue;
             sum += 2;
             todo.push_back(head(u));
             todo.push_back(tail(u));
@@ -47,6 +71,7 @@ size_t otp_flat_size(Term t) {
         }
         if (!is_boxed(u)) continue;
         const Term* obj = boxed_ptr(u);
+        if (!first_visit(obj)) continue;
         size_t arity = header_arity(obj[0]);
         switch (header_sub(obj[0])) {
         case Sub::Tuple:  // OTP 25's {} is one shared global literal, counted as 0
@@ -78,10 +103,17 @@ size_t otp_flat_size(Term t) {
     return sum;
 }
 
-Term flat_size_1(Process* p, const Term* a) { return make_integer_u(*p, otp_flat_size(a[0])); }
+Term flat_size_1(Process* p, const Term* a) { return make_integer_u(*p, otp_size(p, a[0], Sharing::None)); }
+Term size_1(Process* p, const Term* a) { return make_integer_u(*p, otp_size(p, a[0], Sharing::Shared)); }
+Term size_shared_1(Process* p, const Term* a) { return make_integer_u(*p, otp_size(p, a[0], Sharing::HeapOnly)); }
+// The same object: one immediate, or one heap cell (no comparison of contents).
+Term same_2(Process*, const Term* a) { return make_bool(a[0] == a[1]); }
 
 constexpr BifSpec table[] = {
     {"erts_debug", "flat_size", 1, &flat_size_1},
+    {"erts_debug", "size", 1, &size_1},
+    {"erts_debug", "size_shared", 1, &size_shared_1},
+    {"erts_debug", "same", 2, &same_2},
 };
 
 }  // namespace

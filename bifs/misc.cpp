@@ -1,4 +1,5 @@
-// erlang:display/1, display_string/1, display_nl/0, make_ref/0, error/1,2,3, exit/1, throw/1, node/0,1, unique_integer/0,1.
+// erlang:display/1, display_string/1, display_nl/0, make_ref/0, error/1,2,3, exit/1, throw/1, node/0,1,
+// unique_integer/0,1; error_logger:warning_map/0 and file:native_name_encoding/0.
 #include <atomic>
 #include <cstdio>
 #include <string>
@@ -106,8 +107,16 @@ Term unique_integer_1(Process* p, const Term* a) { return unique_integer(p, a[0]
 // `undefined` (there is no message area since R13); so does beamvm.
 Term garbage_collect_message_area_0(Process* p, const Term*) { return p->error(am::undefined); }
 
+// The level error_logger:warning_msg/1,2 reports at: erl's default (+W w), warning.
+Term warning_map_0(Process*, const Term*) { return atom("warning"); }
+
+// File names are UTF-8 (erl's +fnu, its default on a UTF-8 system).
+Term native_name_encoding_0(Process*, const Term*) { return atom("utf8"); }
+
 constexpr BifSpec table[] = {
     {"erlang", "garbage_collect_message_area", 0, &garbage_collect_message_area_0},
+    {"error_logger", "warning_map", 0, &warning_map_0},
+    {"file", "native_name_encoding", 0, &native_name_encoding_0},
     {"erlang", "display", 1, &display_1},
     {"erlang", "display_string", 1, &display_string_1},
     {"erlang", "display_nl", 0, &display_nl_0},

@@ -1,7 +1,6 @@
 // Families of the erlang module that beamvm does not have yet and another issue owns: ports
 // (open_port and the port_* functions), tracing (trace/3, trace_pattern/2,3, trace_info/2,
-// trace_delivered/1, seq_trace*, match_spec_test/3, which needs the match-specification engine
-// that tracing and ETS will share), system_monitor and system_profile. Each raises
+// trace_delivered/1, seq_trace*), system_monitor and system_profile. Each raises
 // {not_implemented, 'erlang:F/A'} and says so on stderr (as vm/exception.cpp's
 // raise_not_implemented, which this library cannot reach), rather than
 // falling into erlang.beam's placeholder body and raising undef.
@@ -44,7 +43,6 @@ NOT_YET(seq_trace_2, "erlang:seq_trace/2")
 NOT_YET(seq_trace_info_1, "erlang:seq_trace_info/1")
 NOT_YET(seq_trace_print_1, "erlang:seq_trace_print/1")
 NOT_YET(seq_trace_print_2, "erlang:seq_trace_print/2")
-NOT_YET(match_spec_test_3, "erlang:match_spec_test/3")
 NOT_YET(system_monitor_0, "erlang:system_monitor/0")
 NOT_YET(system_monitor_1, "erlang:system_monitor/1")
 NOT_YET(system_monitor_2, "erlang:system_monitor/2")
@@ -75,7 +73,6 @@ constexpr BifSpec table[] = {
     {"erlang", "seq_trace_info", 1, &seq_trace_info_1},
     {"erlang", "seq_trace_print", 1, &seq_trace_print_1},
     {"erlang", "seq_trace_print", 2, &seq_trace_print_2},
-    {"erlang", "match_spec_test", 3, &match_spec_test_3},
     {"erlang", "system_monitor", 0, &system_monitor_0},
     {"erlang", "system_monitor", 1, &system_monitor_1},
     {"erlang", "system_monitor", 2, &system_monitor_2},

@@ -8,6 +8,7 @@
 #include "bifs/bif_families.hpp"
 #include "bifs/bif_util.hpp"
 #include "bifs/iolist.hpp"
+#include "loader/beam_file.hpp"
 #include "loader/beam_module.hpp"
 #include "vm/binary.hpp"
 #include "vm/code_purge.hpp"
@@ -58,6 +59,34 @@ Term internal_beam_md5_1(Process* p, const Term* a) {
     Term bin = make_binary_uninit(*p, 16, &data);
     std::copy(md5.value().begin(), md5.value().end(), data);
     return bin;
+}
+
+// erts_internal:beamfile_chunk(Beam, ChunkId): the chunk's data (a copy), or undefined when
+// the file cannot be read or has no such chunk (code:get_chunk/2, erl_features).
+Term beamfile_chunk_2(Process* p, const Term* a) {
+    auto id = char_list_to_utf8(a[1]);
+    if (!is_binary(a[0]) || !id || id->size() != 4) return p->badarg();
+    std::vector<uint8_t> bytes;
+    iolist_to_bytes(a[0], bytes);
+    auto file = loader::read_beam_file(bytes);
+    if (!file.ok()) return am::undefined;
+    const loader::Chunk* c = file.value().find(*id);
+    if (!c) return am::undefined;
+    uint8_t* data;
+    Term bin = make_binary_uninit(*p, c->data.size(), &data);
+    std::copy(c->data.begin(), c->data.end(), data);
+    return bin;
+}
+
+// erts_internal:beamfile_module_md5(Beam): module_info(md5) of the module, or undefined.
+Term beamfile_module_md5_1(Process* p, const Term* a) {
+    if (!is_binary(a[0])) return p->badarg();
+    std::vector<uint8_t> bytes;
+    iolist_to_bytes(a[0], bytes);
+    auto file = loader::read_beam_file(bytes);
+    if (!file.ok() || !file.value().find("Code")) return am::undefined;  // not a module
+    Term r = internal_beam_md5_1(p, a);
+    return r == am::error ? am::undefined : r;
 }
 
 // code:module_status/1: not_loaded, loaded, modified (the file on the path has another md5)
@@ -150,16 +179,7 @@ Term loaded_0(Process* p, const Term*) {
 Term code_is_sticky_1(Process* p, const Term*) { return am::false_; }
 Term ports_0(Process* p, const Term*) { return NIL; }  // beamvm has no ports yet
 
-// erlang:load_nif/2: beamvm cannot load native libraries (C NIFs need erts' API), so every
-// library fails to load, with erts' error shape; a path that is not a string is badarg.
-Term load_nif_2(Process* p, const Term* a) {
-    if (!char_list_to_utf8(a[0])) return p->badarg();
-    Term why = make_string(*p, "Failed to load NIF library: beamvm does not load native libraries");
-    return make_tuple(*p, {am::error, make_tuple(*p, {atom("load_failed"), why})});
-}
-
 const BifSpec table[] = {
-    {"erlang", "load_nif", 2, &load_nif_2},
     {"code", "is_loaded", 1, &code_is_loaded_1},
     {"code", "which", 1, &code_which_1},
     {"code", "delete", 1, &code_delete_1},
@@ -175,6 +195,8 @@ const BifSpec table[] = {
     {"code", "module_status", 1, &code_module_status_1},
     {"beamvm_internal", "read_beam_file", 1, &internal_read_beam_file_1},
     {"beamvm_internal", "beam_md5", 1, &internal_beam_md5_1},
+    {"erts_internal", "beamfile_chunk", 2, &beamfile_chunk_2},
+    {"erts_internal", "beamfile_module_md5", 1, &beamfile_module_md5_1},
     {"code", "all_loaded", 0, &code_all_loaded_0},
     {"code", "is_sticky", 1, &code_is_sticky_1},
     {"erlang", "loaded", 0, &loaded_0},

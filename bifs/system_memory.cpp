@@ -14,6 +14,8 @@
 //   total           processes + system
 // Each count is read without stopping anything, so figures of one call may be a few
 // allocations apart, as OTP's are.
+#include <shared_mutex>
+
 #include "bifs/bif_families.hpp"
 #include "bifs/bif_util.hpp"
 #include "vm/bignum.hpp"
@@ -44,9 +46,9 @@ Figures measure(Process* p) {
     f.ets = 0;
     size_t persistent;
     {
-        std::lock_guard lock(vm->persistent.mutex);
+        std::shared_lock lock(vm->persistent.mutex);
         persistent = vm->persistent.area.used_words() * WORD_BYTES +
-                     vm->persistent.items.capacity() * sizeof(vm->persistent.items[0]);
+                     vm->persistent.items.size() * (sizeof(decltype(vm->persistent.items)::value_type) + 2 * WORD_BYTES);
     }
     f.system = f.atom + f.binary + f.code + f.ets + persistent;
     f.total = f.processes + f.system;

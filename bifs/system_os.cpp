@@ -1,5 +1,8 @@
-// The os module's natives: environment variables and the OS process id.
+// The os module's natives: environment variables, the OS process id, the performance
+// counter and signal dispositions (scheduler/os_signals.hpp). os:cmd/1 needs ports.
 #include <unistd.h>
+
+#include <time.h>
 
 #include <cstdlib>
 
@@ -7,6 +10,10 @@ extern char** environ;
 
 #include "bifs/bif_families.hpp"
 #include "bifs/bif_util.hpp"
+#include "scheduler/os_signals.hpp"
+#include "vm/atom_table.hpp"
+#include "vm/bignum.hpp"
+#include "vm/vm.hpp"
 
 namespace beam {
 
@@ -42,12 +49,46 @@ Term os_unsetenv_1(Process* p, const Term* a) {
 
 Term os_getpid_0(Process* p, const Term*) { return make_string(*p, std::to_string(::getpid())); }
 
+// os:env/0: [{Name, Value}] for every variable.
+Term os_env_0(Process* p, const Term*) {
+    std::vector<Term> items;
+    for (char** e = environ; *e; ++e) {
+        std::string_view kv(*e);
+        size_t eq = kv.find('=', 1);  // a name may start with '=' on some systems; never empty
+        if (eq == std::string_view::npos) continue;
+        items.push_back(make_tuple(*p, {make_string(*p, kv.substr(0, eq)), make_string(*p, kv.substr(eq + 1))}));
+    }
+    return make_list_from(*p, items.data(), items.size());
+}
+
+// os:perf_counter/0 in its own unit, the nanosecond (erts_internal:perf_counter_unit/0).
+Term os_perf_counter_0(Process* p, const Term*) {
+    timespec ts;
+    ::clock_gettime(CLOCK_MONOTONIC, &ts);
+    return make_integer(*p, int64_t(ts.tv_sec) * 1000000000 + ts.tv_nsec);
+}
+
+Term os_set_signal_2(Process* p, const Term* a) {
+    int signo = is_atom(a[0]) ? signal_number(atom_name(a[0])) : 0;
+    SignalDisposition d;
+    if (a[1] == atom("default")) d = SignalDisposition::Default;
+    else if (a[1] == atom("ignore")) d = SignalDisposition::Ignore;
+    else if (a[1] == atom("handle")) d = SignalDisposition::Handle;
+    else return p->badarg();
+    if (signo == 0) return p->badarg();
+    set_os_signal(p->vm, signo, d);
+    return am::ok;
+}
+
 const BifSpec table[] = {
     {"os", "getenv", 0, &os_getenv_0},
     {"os", "getenv", 1, &os_getenv_1},
     {"os", "putenv", 2, &os_putenv_2},
     {"os", "unsetenv", 1, &os_unsetenv_1},
     {"os", "getpid", 0, &os_getpid_0},
+    {"os", "env", 0, &os_env_0},
+    {"os", "perf_counter", 0, &os_perf_counter_0},
+    {"os", "set_signal", 2, &os_set_signal_2},
 };
 
 }  // namespace

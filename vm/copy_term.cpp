@@ -47,8 +47,8 @@ Term shallow_copy(Term t, Term*& hp, Term** offheap) {
     Term* obj = hp;
     hp += n;
     for (size_t i = 0; i < n; ++i) obj[i] = src[i];
-    if (header_sub(src[0]) == Sub::RefcBin) {
-        reinterpret_cast<BinaryBlob*>(obj[2].raw)->retain();
+    if (is_offheap_header(src[0])) {
+        offheap_retain(obj);
         gc::set_offheap_next(obj, *offheap);
         *offheap = obj;
     }

@@ -98,8 +98,8 @@ Term Copier::evacuate_literal(Term t) {
     size_t words = 1 + header_arity(src[0]);
     young_top_ += words;
     copy_words(copy, src, words);
-    if (header_sub(src[0]) == Sub::RefcBin) {
-        reinterpret_cast<BinaryBlob*>(copy[2].raw)->retain();
+    if (is_offheap_header(src[0])) {
+        offheap_retain(copy);
         literal_refc_.push_back(copy);
     }
     return it->second = make_boxed(copy);
@@ -156,7 +156,7 @@ Term* Copier::sweep_offheap(Term* list) {
             if (is_boxed(e[0])) {
                 keep = boxed_ptr(e[0]);
             } else {
-                reinterpret_cast<BinaryBlob*>(e[2].raw)->release();
+                offheap_release(e);
                 keep = nullptr;
             }
         }
@@ -169,14 +169,6 @@ Term* Copier::sweep_offheap(Term* list) {
     }
     if (last) set_offheap_next(last, nullptr);
     return first;
-}
-
-void release_offheap_list(Term* list) {
-    for (Term* e = list; e;) {
-        Term* next = offheap_next(e);
-        reinterpret_cast<BinaryBlob*>(e[2].raw)->release();
-        e = next;
-    }
 }
 
 }  // namespace beam::gc

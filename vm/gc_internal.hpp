@@ -10,6 +10,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "vm/heap_offheap.hpp"
 #include "vm/process.hpp"
 #include "vm/term.hpp"
 
@@ -30,11 +31,11 @@ void free_fragments(HeapFragment* f);
 // The smallest heap size in the growth sequence that holds `words`.
 size_t next_heap_size(size_t words);
 
-// ---- the off-heap list: RefcBin objects linked through word 3 (a raw pointer or null) ----
-inline Term* offheap_next(const Term* procbin) { return reinterpret_cast<Term*>(procbin[3].raw); }
-inline void set_offheap_next(Term* procbin, Term* next) { procbin[3] = Term{reinterpret_cast<Word>(next)}; }
-// Drops this list's reference to every blob (process exit).
-void release_offheap_list(Term* list);
+// ---- the off-heap list: RefcBins and magic refs (vm/heap_offheap.hpp) ----
+using beam::offheap_next;
+using beam::set_offheap_next;
+// Drops this list's count on every object (process exit).
+inline void release_offheap_list(Term* list) { offheap_release_list(list); }
 
 struct Range {
     Term* lo = nullptr;

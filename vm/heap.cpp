@@ -1,6 +1,6 @@
 #include "vm/heap.hpp"
 
-#include "vm/binary.hpp"
+#include "vm/heap_offheap.hpp"
 
 namespace beam {
 
@@ -11,11 +11,7 @@ constexpr size_t LITERAL_BLOCK_WORDS = 4096;
 }  // namespace
 
 LiteralArea::~LiteralArea() {
-    for (Term* pb = offheap_; pb != nullptr;) {
-        Term* next = reinterpret_cast<Term*>(pb[3].raw);
-        reinterpret_cast<BinaryBlob*>(pb[2].raw)->release();
-        pb = next;
-    }
+    offheap_release_list(offheap_);
 }
 
 Term* LiteralArea::alloc(size_t words) {
@@ -41,7 +37,7 @@ Term* LiteralArea::alloc(size_t words) {
 }
 
 void LiteralArea::link_offheap(Term* procbin) {
-    procbin[3] = Term{reinterpret_cast<Word>(offheap_)};
+    set_offheap_next(procbin, offheap_);
     offheap_ = procbin;
 }
 

@@ -164,8 +164,11 @@ uint32_t internal_hash(Term term, uint32_t salt) {
             default: {
                 // References and external identifiers: every payload word, so distinct terms
                 // hash apart at some salt (the trie relies on it).
+                // A magic ref hashes as its ids alone (its object pointer and list link are not
+                // part of its value).
                 const Term* w = boxed_ptr(term);
-                for (Word i = 1, n = header_arity(w[0]); i <= n; ++i) hash_word(h, w[i].raw, hconst(7));
+                Word n = header_sub(w[0]) == Sub::Ref ? 3 : header_arity(w[0]);
+                for (Word i = 1; i <= n; ++i) hash_word(h, w[i].raw, hconst(7));
                 break;
             }
             }

@@ -1,5 +1,5 @@
-// OTP's term order. Recursion is on list heads and non-final tuple elements only; list tails and
-// final tuple elements are followed in a loop, so long lists do not grow the C stack.
+// OTP's term order. Comparison keeps the pairs it still has to compare on a stack of its own,
+// so terms nested to any depth compare without growing the C stack.
 #include "vm/term_order.hpp"
 
 #include <algorithm>
@@ -123,9 +123,44 @@ int compare_pids(Term a, Term b) {
 
 int compare_impl(Term a, Term b, bool exact);
 
-int compare_funs(Term a, Term b, bool exact) {
+// Pairs still to compare, in order (the next on top): nesting of any depth, in any position,
+// uses this heap stack and never the C stack.
+struct Pending {
+    Term a, b;
+    bool exact;
+};
+// A stack that lives in place until it outgrows its first slots: most comparisons never
+// allocate.
+class Work {
+public:
+    void push_back(Pending x) {
+        if (n_ < INLINE) inline_[n_] = x;
+        else spill_.push_back(x);
+        ++n_;
+    }
+    Pending& back() { return n_ <= INLINE ? inline_[n_ - 1] : spill_.back(); }
+    void pop_back() {
+        if (n_ > INLINE) spill_.pop_back();
+        --n_;
+    }
+    bool empty() const { return n_ == 0; }
+
+private:
+    static constexpr size_t INLINE = 16;
+    Pending inline_[INLINE];
+    size_t n_ = 0;
+    std::vector<Pending> spill_;
+};
+
+// Pushes n pairs so that the first is compared first.
+void push_pairs(Work& work, const Term* a, const Term* b, size_t n, bool exact) {
+    for (size_t i = n; i-- > 0;) work.push_back({a[i], b[i], exact});
+}
+
+// Local funs before export funs; then by module, index, uniq and free variables.
+int compare_funs(Term a, Term b, bool exact, Work& work) {
     bool la = is_boxed_sub(a, Sub::Fun), lb = is_boxed_sub(b, Sub::Fun);
-    if (la != lb) return la ? -1 : 1;  // local funs before export funs
+    if (la != lb) return la ? -1 : 1;
     if (!la) {
         const Export* ea = export_of(a);
         const Export* eb = export_of(b);
@@ -140,9 +175,7 @@ int compare_funs(Term a, Term b, bool exact) {
     if (int c = cmp_u(fa->old_uniq, fb->old_uniq)) return c;
     size_t na = fun_num_free(a), nb = fun_num_free(b);
     if (int c = cmp_u(na, nb)) return c;
-    for (size_t i = 0; i < na; ++i) {
-        if (int c = compare_impl(fun_free_vars(a)[i], fun_free_vars(b)[i], exact)) return c;
-    }
+    push_pairs(work, fun_free_vars(a), fun_free_vars(b), na, exact);
     return 0;
 }
 
@@ -155,69 +188,63 @@ std::vector<std::pair<Term, Term>> sorted_pairs(Term m) {
 }
 
 // OTP: by size, then keys in map-key order, then values in key order. A flat map and a trie
-// never have the same size, so two maps of one size have the same layout.
-int compare_maps(Term a, Term b, bool exact) {
+// never have the same size, so two maps of one size have the same layout. Keys always compare
+// in exact order: #{1 => x} and #{1.0 => x} are different maps.
+int compare_maps(Term a, Term b, bool exact, Work& work) {
     size_t n = map_size(a);
     if (int c = cmp_u(n, map_size(b))) return c;
-    // Keys always compare in exact order: #{1 => x} and #{1.0 => x} are different maps.
     if (is_flat_map(a) && is_flat_map(b)) {
-        const Term* ka = flat_map_keys(a);
-        const Term* kb = flat_map_keys(b);
-        for (size_t i = 0; i < n; ++i) {
-            if (int c = compare_impl(ka[i], kb[i], true)) return c;
-        }
-        const Term* va = flat_map_values(a);
-        const Term* vb = flat_map_values(b);
-        for (size_t i = 0; i < n; ++i) {
-            if (int c = compare_impl(va[i], vb[i], exact)) return c;
-        }
+        push_pairs(work, flat_map_values(a), flat_map_values(b), n, exact);
+        push_pairs(work, flat_map_keys(a), flat_map_keys(b), n, true);
         return 0;
     }
     auto pa = sorted_pairs(a), pb = sorted_pairs(b);
-    for (size_t i = 0; i < n; ++i) {
-        if (int c = compare_impl(pa[i].first, pb[i].first, true)) return c;
-    }
-    for (size_t i = 0; i < n; ++i) {
-        if (int c = compare_impl(pa[i].second, pb[i].second, exact)) return c;
-    }
+    for (size_t i = n; i-- > 0;) work.push_back({pa[i].second, pb[i].second, exact});
+    for (size_t i = n; i-- > 0;) work.push_back({pa[i].first, pb[i].first, true});
     return 0;
 }
 
-int compare_impl(Term a, Term b, bool exact) {
-    for (;;) {
-        if (a == b) return 0;
-        Rank ra = rank_of(a), rb = rank_of(b);
-        if (ra != rb) return ra < rb ? -1 : 1;
-        switch (ra) {
-        case NUMBER: return compare_numbers(a, b, exact);
-        case ATOM: return compare_atoms(a, b);
-        case REF: return compare_refs(a, b);
-        case FUN: return compare_funs(a, b, exact);
-        case PORT: return cmp_u(local_port_number(a), local_port_number(b));
-        case PID: return compare_pids(a, b);
-        case NIL_: return 0;
-        case MAP: return compare_maps(a, b, exact);
-        case BITSTRING: return compare_bits(a, b);
-        case TUPLE: {
-            Word n = tuple_arity(a);
-            if (int c = cmp_u(n, tuple_arity(b))) return c;
-            if (n == 0) return 0;
-            for (Word i = 0; i + 1 < n; ++i) {
-                if (int c = compare_impl(tuple_elem(a, i), tuple_elem(b, i), exact)) return c;
+int compare_impl(Term a0, Term b0, bool exact0) {
+    Work work;
+    work.push_back({a0, b0, exact0});
+    while (!work.empty()) {
+        Pending top = work.back();
+        work.pop_back();
+        Term a = top.a, b = top.b;
+        bool exact = top.exact;
+        for (;;) {
+            if (a == b) break;
+            Rank ra = rank_of(a), rb = rank_of(b);
+            if (ra != rb) return ra < rb ? -1 : 1;
+            int c = 0;
+            switch (ra) {
+            case NUMBER: c = compare_numbers(a, b, exact); break;
+            case ATOM: c = compare_atoms(a, b); break;
+            case REF: c = compare_refs(a, b); break;
+            case FUN: c = compare_funs(a, b, exact, work); break;
+            case PORT: c = cmp_u(local_port_number(a), local_port_number(b)); break;
+            case PID: c = compare_pids(a, b); break;
+            case NIL_: break;
+            case MAP: c = compare_maps(a, b, exact, work); break;
+            case BITSTRING: c = compare_bits(a, b); break;
+            case TUPLE: {
+                Word n = tuple_arity(a);
+                if (int d = cmp_u(n, tuple_arity(b))) return d;
+                push_pairs(work, tuple_elems(a), tuple_elems(b), n, exact);
+                break;
             }
-            a = tuple_elem(a, n - 1);
-            b = tuple_elem(b, n - 1);
-            continue;
+            case LIST:
+                // The tail waits; the head is compared first, in this loop.
+                work.push_back({tail(a), tail(b), exact});
+                a = head(a);
+                b = head(b);
+                continue;
+            }
+            if (c) return c;
+            break;
         }
-        case LIST: {
-            if (int c = compare_impl(head(a), head(b), exact)) return c;
-            a = tail(a);
-            b = tail(b);
-            continue;
-        }
-        }
-        return 0;
     }
+    return 0;
 }
 
 }  // namespace
@@ -236,12 +263,11 @@ bool eq_exact(Term a, Term b) {
         // Different kinds of object are never =:=, except the representations one value can
         // have: binaries (heap, refc, sub), maps (flat, trie), bignums (sign in the subtag).
         if (header_sub(ha) != header_sub(hb) && !is_binary_obj(a) && !is_big(a) && !is_map(a)) return false;
-        if (header_sub(ha) == Sub::Ref && ha == hb) {
+        if (header_sub(ha) == Sub::Ref && header_sub(hb) == Sub::Ref) {
+            // The three id words; a magic ref's object pointer and list link are not its value.
             const Term* x = boxed_ptr(a);
             const Term* y = boxed_ptr(b);
-            for (Word i = 1; i <= header_arity(ha); ++i)
-                if (x[i] != y[i]) return false;
-            return true;
+            return x[1] == y[1] && x[2] == y[2] && x[3] == y[3];
         }
     }
     return compare_impl(a, b, true) == 0;

@@ -147,50 +147,65 @@ void append_binary(std::string& out, Term t) {
     out += ">>";
 }
 
-void append_term(std::string& out, Term t);
+// Printing keeps what it still has to print on a stack of its own (terms, and the
+// punctuation between them), so terms nested to any depth print without growing the C stack.
+struct Task {
+    Term term;
+    const char* text;  // punctuation to emit instead of a term, when not null
+};
+using Tasks = std::vector<Task>;
 
-void append_list(std::string& out, Term t) {
-    if (is_printable_string(t)) {
-        out.push_back('"');
-        for (; is_list(t); t = tail(t)) {
-            char c = char(small_value(head(t)));
-            if (c == '\n') {
-                out += "\\n";
-                continue;
-            }
-            if (c == '"') out.push_back('\\');
-            out.push_back(c);
-        }
-        out.push_back('"');
-        return;
+void push_text(Tasks& todo, const char* text) { todo.push_back({NIL, text}); }
+
+// Elements in order with `sep` between them (pushed last first).
+void push_seq(Tasks& todo, const Term* elems, size_t n, const char* sep) {
+    for (size_t i = n; i-- > 0;) {
+        todo.push_back({elems[i], nullptr});
+        if (i) push_text(todo, sep);
     }
+}
+
+void print_string_list(std::string& out, Term t) {
+    out.push_back('"');
+    for (; is_list(t); t = tail(t)) {
+        char c = char(small_value(head(t)));
+        if (c == '\n') {
+            out += "\\n";
+            continue;
+        }
+        if (c == '"') out.push_back('\\');
+        out.push_back(c);
+    }
+    out.push_back('"');
+}
+
+void print_list(std::string& out, Term t, Tasks& todo) {
+    if (is_printable_string(t)) return print_string_list(out, t);
     out.push_back('[');
+    push_text(todo, "]");
+    std::vector<Task> items;  // in order; pushed reversed below
     for (bool first = true;; first = false) {
-        if (!first) out.push_back(',');
-        append_term(out, head(t));
+        if (!first) items.push_back({NIL, ","});
+        items.push_back({head(t), nullptr});
         t = tail(t);
         if (is_nil(t)) break;
         if (!is_list(t)) {
-            out.push_back('|');
-            append_term(out, t);
+            items.push_back({NIL, "|"});
+            items.push_back({t, nullptr});
             break;
         }
     }
-    out.push_back(']');
+    todo.insert(todo.end(), items.rbegin(), items.rend());
 }
 
-void append_boxed(std::string& out, Term t) {
+void print_boxed(std::string& out, Term t, Tasks& todo) {
     const Term* p = boxed_ptr(t);
     switch (header_sub(p[0])) {
-    case Sub::Tuple: {
+    case Sub::Tuple:
         out.push_back('{');
-        for (Word i = 0, n = tuple_arity(t); i < n; ++i) {
-            if (i) out.push_back(',');
-            append_term(out, tuple_elem(t, i));
-        }
-        out.push_back('}');
+        push_text(todo, "}");
+        push_seq(todo, tuple_elems(t), tuple_arity(t), ",");
         return;
-    }
     case Sub::PosBig:
     case Sub::NegBig: out += int_to_string(t); return;
     case Sub::Float: {
@@ -244,25 +259,21 @@ void append_boxed(std::string& out, Term t) {
         std::snprintf(hex, sizeof hex, "%x", unsigned(hamt_bitmap(t)));
         out += hex;
         out += ">{";
-        const Term* ch = hamt_children(t);
-        for (size_t i = 0, n = hamt_child_count(t); i < n; ++i) {
-            if (i) out.push_back(',');
-            append_term(out, ch[i]);
-        }
-        out.push_back('}');
+        push_text(todo, "}");
+        push_seq(todo, hamt_children(t), hamt_child_count(t), ",");
         return;
     }
     case Sub::Map: {
         out += "#{";
+        push_text(todo, "}");
         const Term* ks = flat_map_keys(t);
         const Term* vs = flat_map_values(t);
-        for (size_t i = 0, n = map_size(t); i < n; ++i) {
-            if (i) out.push_back(',');
-            append_term(out, ks[i]);
-            out += "=>";
-            append_term(out, vs[i]);
+        for (size_t i = map_size(t); i-- > 0;) {
+            todo.push_back({vs[i], nullptr});
+            push_text(todo, "=>");
+            todo.push_back({ks[i], nullptr});
+            if (i) push_text(todo, ",");
         }
-        out.push_back('}');
         return;
     }
     case Sub::HeapBin:
@@ -273,7 +284,7 @@ void append_boxed(std::string& out, Term t) {
     }
 }
 
-void append_term(std::string& out, Term t) {
+void print_one(std::string& out, Term t, Tasks& todo) {
     if (is_small(t)) {
         out += std::to_string(small_value(t));
     } else if (is_atom(t)) {
@@ -281,7 +292,7 @@ void append_term(std::string& out, Term t) {
     } else if (is_nil(t)) {
         out += "[]";
     } else if (is_list(t)) {
-        append_list(out, t);
+        print_list(out, t, todo);
     } else if (is_local_pid(t)) {
         out += "<0.";
         append_u(out, pid_id(local_pid_number(t)));
@@ -293,11 +304,21 @@ void append_term(std::string& out, Term t) {
         append_u(out, local_port_number(t));
         out.push_back('>');
     } else if (is_boxed(t)) {
-        append_boxed(out, t);
+        print_boxed(out, t, todo);
     } else if (is_non_value(t)) {
         out += "<TNV>";
     } else {
         out += "<unknown>";
+    }
+}
+
+void append_term(std::string& out, Term root) {
+    Tasks todo{{root, nullptr}};
+    while (!todo.empty()) {
+        Task task = todo.back();
+        todo.pop_back();
+        if (task.text) out += task.text;
+        else print_one(out, task.term, todo);
     }
 }
 

@@ -1,6 +1,8 @@
 // Module loading (prepare: parse + transform, then commit) and the code path.
 #include "vm/vm.hpp"
 
+#include "scheduler/os_signals.hpp"
+
 #include <fmt/format.h>
 
 #include <filesystem>
@@ -13,7 +15,10 @@ namespace beam {
 
 VM::VM() : root_(std::make_unique<Namespace>(this, nullptr, atom("root"))) { procs.set_root(root_.get()); }
 // The namespaces (members declared before root_) leave their parent when freed: they go first.
-VM::~VM() { namespaces.clear(); }
+VM::~VM() {
+    forget_os_signals(this);
+    namespaces.clear();
+}
 
 void VM::add_path_front(const std::string& dir) {
     std::lock_guard lock(path_mutex_);

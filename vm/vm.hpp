@@ -88,11 +88,12 @@ public:
     AliasRoutes aliases;  // alias reference -> owner (scheduler/aliases.hpp)
     NamespaceRegistry namespaces{this};  // every namespace but the root
 
-    // persistent_term: keys and values copied into memory that is never collected.
+    // persistent_term: keys and values copied into memory that is never collected, found by
+    // the key's internal hash (bifs/system_persistent.cpp). Readers share the lock.
     struct PersistentTerms {
-        std::mutex mutex;
+        std::shared_mutex mutex;
         LiteralArea area;
-        std::vector<std::pair<Term, Term>> items;
+        std::unordered_multimap<uint32_t, std::pair<Term, Term>> items;
     } persistent;
     // erlang:prepare_loading/2's versions, by the number of the reference handed out, until
     // finish_loading/1 takes them. One never finished stays (OTP frees it with the reference).

@@ -10,7 +10,7 @@ functions() ->
      {port_control, 3}, {port_call, 2}, {port_call, 3}, {port_info, 1}, {port_info, 2},
      {port_set_data, 2}, {port_get_data, 1}, {trace, 3}, {trace_pattern, 2},
      {trace_pattern, 3}, {trace_info, 2}, {trace_delivered, 1}, {seq_trace, 2},
-     {seq_trace_info, 1}, {seq_trace_print, 1}, {seq_trace_print, 2}, {match_spec_test, 3},
+     {seq_trace_info, 1}, {seq_trace_print, 1}, {seq_trace_print, 2},
      {system_monitor, 0}, {system_monitor, 1}, {system_monitor, 2}, {system_profile, 0},
      {system_profile, 2}].
 

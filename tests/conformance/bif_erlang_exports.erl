@@ -15,7 +15,7 @@ not_yet(F) ->
     lists:member(F, [open_port, port_command, port_connect, port_close, port_control, port_call,
                      port_info, port_set_data, port_get_data, trace, trace_pattern, trace_info,
                      trace_delivered, seq_trace, seq_trace_info, seq_trace_print,
-                     match_spec_test, system_monitor, system_profile]).
+                     system_monitor, system_profile]).
 
 main() ->
     Exports = erlang:module_info(exports),

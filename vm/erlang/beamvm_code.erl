@@ -7,6 +7,8 @@
          ensure_modules_loaded/1, atomic_load/1, undefined_function/3]).
 %% For beamvm_watch: loading (with on_load) without purging first.
 -export([load/3]).
+%% Where an application's files are, from the code path (code:lib_dir/1, code:priv_dir/1).
+-export([lib_dir/1, priv_dir/1]).
 
 load_file(Mod) when is_atom(Mod) ->
     case code:get_object_code(Mod) of
@@ -77,6 +79,29 @@ undef(Mod, Fun, Args) ->
     catch
         error:undef:Stack -> erlang:raise(error, undef, [{Mod, Fun, Args, []} | tl(Stack)])
     end.
+
+%% ---- application directories ----
+
+%% As code_server: the first code path entry .../Name/ebin or .../Name-Vsn/ebin names the
+%% library directory.
+lib_dir(Name) when is_atom(Name); is_list(Name) ->
+    App = if is_atom(Name) -> atom_to_list(Name); true -> Name end,
+    Dirs = [filename:dirname(D) || D <- code:get_path(), filename:basename(D) =:= "ebin"],
+    case [D || D <- Dirs, is_lib_dir_of(App, filename:basename(D))] of
+        [Dir | _] -> Dir;
+        [] -> {error, bad_name}
+    end;
+lib_dir(_) ->
+    erlang:error(function_clause).
+
+priv_dir(Name) ->
+    case lib_dir(Name) of
+        {error, _} = Error -> Error;
+        Dir -> filename:join(Dir, "priv")
+    end.
+
+is_lib_dir_of(App, Base) ->
+    Base =:= App orelse lists:prefix(App ++ "-", Base).
 
 %% ---- loading ----
 

@@ -1,0 +1,115 @@
+// erl_ddll's natives. beamvm runs no C drivers (it has no driver interface; its ports, when
+// they come, are built in), so no driver is ever loaded: try_load/3 fails as erl does for a
+// library it cannot open ({open_error, Code}), try_unload/2 finds nothing loaded, monitors
+// never fire. Arguments are checked as erl checks them, so bad ones raise badarg.
+#include "bifs/bif_families.hpp"
+#include "bifs/bif_util.hpp"
+#include "vm/atom_table.hpp"
+#include "vm/term_refs.hpp"
+
+namespace beam {
+
+namespace {
+
+// The error code try_load/3 returns: format_error_int/1 explains it.
+constexpr SWord NO_DRIVERS = -10;
+
+bool is_name(Term t) { return is_atom(t) || char_list_to_utf8(t).has_value(); }
+
+bool is_pending_kind(Term t) { return t == atom("pending_driver") || t == atom("pending"); }
+
+bool load_options_ok(Term opts) {
+    std::vector<Term> items;
+    if (!list_elements(opts, items)) return false;
+    for (Term o : items) {
+        if (!is_tuple(o) || tuple_arity(o) != 2) return false;
+        Term k = tuple_elem(o, 0), v = tuple_elem(o, 1);
+        if (k == atom("driver_options")) {
+            std::vector<Term> dopts;
+            if (!list_elements(v, dopts)) return false;
+            for (Term d : dopts)
+                if (d != atom("kill_ports")) return false;
+        } else if (k == atom("monitor") || k == atom("reload")) {
+            if (!is_pending_kind(v)) return false;
+        } else {
+            return false;
+        }
+    }
+    return true;
+}
+
+bool unload_options_ok(Term opts) {
+    std::vector<Term> items;
+    if (!list_elements(opts, items)) return false;
+    for (Term o : items) {
+        if (o == atom("kill_ports")) continue;
+        if (is_tuple(o) && tuple_arity(o) == 2 && tuple_elem(o, 0) == atom("monitor") &&
+            is_pending_kind(tuple_elem(o, 1)))
+            continue;
+        return false;
+    }
+    return true;
+}
+
+Term try_load_3(Process* p, const Term* a) {
+    if (!is_name(a[0]) || !is_name(a[1]) || !load_options_ok(a[2])) return p->badarg();
+    return make_tuple(*p, {am::error, make_tuple(*p, {atom("open_error"), make_small(NO_DRIVERS)})});
+}
+
+Term try_unload_2(Process* p, const Term* a) {
+    if (!is_name(a[0]) || !unload_options_ok(a[1])) return p->badarg();
+    return make_tuple(*p, {am::error, atom("not_loaded")});
+}
+
+Term loaded_drivers_0(Process* p, const Term*) { return make_tuple(*p, {am::ok, NIL}); }
+
+// No driver is loaded, so there is none to ask about.
+Term info_2(Process* p, const Term*) { return p->badarg(); }
+
+Term monitor_2(Process* p, const Term* a) {
+    Term item = a[1];
+    if (a[0] != atom("driver") || !is_tuple(item) || tuple_arity(item) != 2 || !is_name(tuple_elem(item, 0)))
+        return p->badarg();
+    Term what = tuple_elem(item, 1);
+    if (what != atom("loaded") && what != atom("unloaded") && what != atom("unloaded_only")) return p->badarg();
+    return make_new_ref(*p);  // the event never comes: no driver loads
+}
+
+Term demonitor_1(Process* p, const Term* a) {
+    if (!is_ref(a[0])) return p->badarg();
+    return am::true_;
+}
+
+Term format_error_int_1(Process* p, const Term* a) {
+    Term e = a[0];
+    const char* text = nullptr;
+    if (is_tuple(e) && tuple_arity(e) == 2 && tuple_elem(e, 0) == atom("open_error") &&
+        tuple_elem(e, 1) == make_small(NO_DRIVERS))
+        text = "beamvm loads no C drivers";
+    else if (e == atom("not_loaded")) text = "Driver is not loaded";
+    else if (e == atom("inconsistent")) text = "Driver name or options are inconsistent with the loaded driver";
+    else if (e == atom("linked_in_driver")) text = "Driver is linked in and cannot be unloaded";
+    else if (e == atom("permanent")) text = "Driver is permanent and cannot be unloaded";
+    else if (e == atom("not_loaded_by_this_process")) text = "Driver was not loaded by this process";
+    else if (e == atom("not_pending")) text = "Driver is not pending";
+    else if (e == atom("already_loaded")) text = "Driver is already loaded";
+    else if (e == atom("unloading")) text = "Driver is being unloaded";
+    else text = "Unknown driver error";
+    return make_string(*p, text);
+}
+
+const BifSpec table[] = {
+    {"erl_ddll", "try_load", 3, &try_load_3},
+    {"erl_ddll", "try_unload", 2, &try_unload_2},
+    {"erl_ddll", "loaded_drivers", 0, &loaded_drivers_0},
+    {"erl_ddll", "info", 2, &info_2},
+    {"erl_ddll", "monitor", 2, &monitor_2},
+    {"erl_ddll", "demonitor", 1, &demonitor_1},
+    {"erl_ddll", "format_error_int", 1, &format_error_int_1},
+};
+
+}  // namespace
+
+std::span<const BifSpec> erl_ddll_bifs() { return table; }
+
+}  // namespace beam

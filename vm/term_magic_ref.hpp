@@ -1,0 +1,59 @@
+// Magic references: references with a native object attached (OTP's "magic refs"). They are
+// what atomics:new/2, counters:new/2, zlib:open/0 and crypto:hash_init/1 return: to Erlang an
+// ordinary reference (is_reference/1, printing, ordering, =:= by id), to natives a handle on an
+// object that lives off the heap and is freed when the last term referring to it is collected.
+//
+//   [hdr Ref arity=5][id0][id1][id2][MagicObject*][next off-heap object or null]
+//
+// Words 1-3 are a plain reference's ids (vm/term_refs.hpp). The object is reference counted:
+// each heap copy of the term holds one count and sits on its owner's off-heap list
+// (vm/heap_offheap.hpp), like a RefcBin, so GC, message copies, process exit and literal areas
+// (persistent_term) release it the same way.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+
+#include "vm/heap.hpp"
+#include "vm/term.hpp"
+
+namespace beam {
+
+class MagicObject {
+public:
+    MagicObject() = default;
+    MagicObject(const MagicObject&) = delete;
+    MagicObject& operator=(const MagicObject&) = delete;
+    virtual ~MagicObject() = default;
+
+    void retain() { refc_.fetch_add(1, std::memory_order_relaxed); }
+    void release() {
+        // acq_rel: the last owner must see every write other owners made before releasing.
+        if (refc_.fetch_sub(1, std::memory_order_acq_rel) == 1) delete this;
+    }
+    // Words the object's memory counts for in erlang:memory/0 (binary) and process_info.
+    virtual size_t byte_size() const { return sizeof(*this); }
+
+private:
+    std::atomic<uint64_t> refc_{0};
+};
+
+inline constexpr Word MAGIC_REF_WORDS = 6;
+inline constexpr Word MAGIC_REF_ARITY = MAGIC_REF_WORDS - 1;
+
+// A new reference (fresh id) for `obj`, built in `a` and linked into its off-heap list. The
+// term holds a count of its own: a native that creates `obj` with `new` hands it over here.
+Term make_magic_ref(TermAllocator& a, MagicObject* obj);
+
+inline bool is_magic_ref(Term t) {
+    return is_boxed_sub(t, Sub::Ref) && header_arity(box_header(t)) == MAGIC_REF_ARITY;
+}
+inline MagicObject* magic_object(Term t) { return reinterpret_cast<MagicObject*>(boxed_ptr(t)[4].raw); }
+
+// The object of a magic reference if it is a T, else null (any other term, or another kind).
+template <class T>
+T* magic_cast(Term t) {
+    return is_magic_ref(t) ? dynamic_cast<T*>(magic_object(t)) : nullptr;
+}
+
+}  // namespace beam
