@@ -178,7 +178,15 @@ Term item_pair(Process* p, Process* q, Term item) {
     return make_tuple(*p, {item, v});
 }
 
-Term with_target(Process* p, Term pid, Term (*fn)(Process*, Process*, Term), Term arg) {
+// When the target stays busy (a long native call) past Schedulers::borrow's tries, the call
+// continues in `retry` (vm/erlang/beamvm_traps.erl), which gives up the time slice and asks
+// again, as erts' process_info waits for the target to answer its request.
+struct Retry {
+    const char* function;
+    uint32_t arity;
+};
+
+Term with_target(Process* p, Term pid, Term (*fn)(Process*, Process*, Term), Term arg, Retry retry) {
     if (!is_pid(pid)) return p->badarg();
     if (pid == p->pid) return fn(p, p, arg);
     VM& vm = *p->vm;
@@ -188,7 +196,8 @@ Term with_target(Process* p, Term pid, Term (*fn)(Process*, Process*, Term), Ter
         bool gone = q->sched.state.load() & run_state::EXITED;
         ProcessTable::release(q);
         if (gone) return am::undefined;
-        return p->error(make_tuple(*p, {atom("not_implemented"), atom("process_info_of_busy_process")}));
+        Export* again = p->ns->export_entry(atom("beamvm_traps"), atom(retry.function), retry.arity);
+        return retry.arity == 1 ? p->trap(again, {pid}) : p->trap(again, {pid, arg});
     }
     SignalResult sr = handle_signals(vm, q);
     if (sr.exit) {
@@ -230,8 +239,12 @@ Term info_default(Process* p, Process* q, Term) {
     return make_list_from(*p, out.data(), out.size());
 }
 
-Term process_info_1(Process* p, const Term* a) { return with_target(p, a[0], &info_default, NIL); }
-Term process_info_2(Process* p, const Term* a) { return with_target(p, a[0], &info_items, a[1]); }
+Term process_info_1(Process* p, const Term* a) {
+    return with_target(p, a[0], &info_default, NIL, {"process_info", 1});
+}
+Term process_info_2(Process* p, const Term* a) {
+    return with_target(p, a[0], &info_items, a[1], {"process_info", 2});
+}
 
 Term display_backtrace(Process* p, Process* q, Term) {
     std::fputs(backtrace_text(p, q).c_str(), stderr);
@@ -242,7 +255,7 @@ Term display_backtrace(Process* p, Process* q, Term) {
 Term process_display_2(Process* p, const Term* a) {
     if (!is_local_pid(a[0])) return am::badarg;
     if (a[1] != atom("backtrace")) return atom("badopt");
-    Term r = with_target(p, a[0], &display_backtrace, NIL);
+    Term r = with_target(p, a[0], &display_backtrace, NIL, {"process_display", 2});
     return r == am::undefined ? am::badarg : r;
 }
 
