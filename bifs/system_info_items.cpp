@@ -8,6 +8,8 @@
 #include <cstdlib>
 #include <ctime>
 #include <limits>
+#include <set>
+#include <tuple>
 #include <string>
 #include <thread>
 
@@ -111,6 +113,17 @@ Term procs_text(Process* p) {
     return make_binary(*p, s);
 }
 
+// Every native function beamvm has, as {M, F, A}: erlang:is_builtin/3 answers true for
+// exactly these (and apply/2,3, yield/0), as erts' snifs list goes with its is_builtin.
+Term natives_list(Process* p) {
+    std::vector<Term> items;
+    std::set<std::tuple<std::string_view, std::string_view, unsigned>> seen;
+    for (const BifSpec* b : all_bifs())
+        if (seen.emplace(b->module, b->name, b->arity).second)
+            items.push_back(make_tuple(*p, {atom(b->module), atom(b->name), make_small(b->arity)}));
+    return make_list_from(*p, items.data(), items.size());
+}
+
 // erts' allocator names: beamvm has none of them enabled (it uses malloc), which OTP
 // reports as false.
 bool is_erts_allocator(Term a) {
@@ -190,7 +203,8 @@ Term system_info_item(Process* p, Term what) {
     if (w == "compile_info")
         return list(p, {pair(p, "ldflags", NIL), pair(p, "cflags", NIL), pair(p, "config_h", NIL)});
     if (w == "emu_args") return NIL;
-    if (w == "taints" || w == "snifs") return NIL;  // no NIF libraries
+    if (w == "taints") return NIL;  // no NIF libraries
+    if (w == "snifs") return natives_list(p);
 
     if (w == "allocator") return allocator(p);
     if (w == "alloc_util_allocators") return NIL;
