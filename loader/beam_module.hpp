@@ -92,7 +92,10 @@ struct ParsedModule {
 
 // Parses a whole .beam file. Literals and other decoded terms go into `literals`.
 // Every inconsistency returns an Error whose message names the chunk and the reason.
-Result<ParsedModule> parse_beam(std::span<const uint8_t> bytes, LiteralArea& literals);
+// `stripped`: without line numbers, attributes and compile info, as OTP's emulator carries its
+// preloaded modules (erts' ebin: erlang, init, zlib, prim_file, ...), so stack traces through
+// them and their module_info/1 look as in erl.
+Result<ParsedModule> parse_beam(std::span<const uint8_t> bytes, LiteralArea& literals, bool stripped = false);
 // module_info(md5) of a .beam file's bytes, without loading it (code:module_status/1).
 Result<std::array<uint8_t, 16>> beam_md5(std::span<const uint8_t> bytes);
 

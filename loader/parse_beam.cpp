@@ -42,7 +42,7 @@ Result<std::array<uint8_t, 16>> beam_md5(std::span<const uint8_t> bytes) {
     return out;
 }
 
-Result<ParsedModule> parse_beam(std::span<const uint8_t> bytes, LiteralArea& literals) {
+Result<ParsedModule> parse_beam(std::span<const uint8_t> bytes, LiteralArea& literals, bool stripped) {
     BeamFile file = BEAM_TRY(read_beam_file(bytes));
     ParsedModule m;
     ParseContext ctx{m, literals};
@@ -69,9 +69,11 @@ Result<ParsedModule> parse_beam(std::span<const uint8_t> bytes, LiteralArea& lit
     if (const Chunk* c = file.find("LitT")) BEAM_TRY_VOID(parse_literals(ctx, *c));
     BEAM_TRY_VOID(parse_code(ctx, *code));
     m.line_items.assign(1, LineItem{0, 0});
-    if (const Chunk* c = file.find("Line")) BEAM_TRY_VOID(parse_lines(ctx, *c));
-    if (const Chunk* c = file.find("Attr")) m.attributes = BEAM_TRY(parse_term_chunk(ctx, *c));
-    if (const Chunk* c = file.find("CInf")) m.compile_info = BEAM_TRY(parse_term_chunk(ctx, *c));
+    if (!stripped) {
+        if (const Chunk* c = file.find("Line")) BEAM_TRY_VOID(parse_lines(ctx, *c));
+        if (const Chunk* c = file.find("Attr")) m.attributes = BEAM_TRY(parse_term_chunk(ctx, *c));
+        if (const Chunk* c = file.find("CInf")) m.compile_info = BEAM_TRY(parse_term_chunk(ctx, *c));
+    }
     // Type, Meta, Dbgi, Docs, ExCk and unknown chunks are accepted and not interpreted.
     compute_md5(file, m.md5);
     return m;

@@ -111,15 +111,30 @@ Term class_atom(ErrorClass c) {
     return am::error;
 }
 
+// The module whose format_error/2 explains a failed native of `module`, as OTP chooses it.
+Term error_info_module(std::string_view module) {
+    static constexpr std::string_view erts[] = {"erlang", "erts_internal", "atomics", "counters", "persistent_term"};
+    static constexpr std::string_view stdlib[] = {"binary", "ets", "lists", "maps", "math", "re", "unicode"};
+    for (auto m : erts)
+        if (module == m) return am::erl_erts_errors;
+    for (auto m : stdlib)
+        if (module == m) return am::erl_stdlib_errors;
+    if (module == "os") return atom("erl_kernel_errors");
+    return NON_VALUE;
+}
+
 void note_bif_error(Process* p, const BifSpec* spec, const Term* args) {
     if (is_raising_bif(spec) || p->ftrace_preset || is_value(p->ftop)) return;
     Term m = atom(spec->module), f = atom(spec->name);
     Term arglist = list_from(p, args, spec->arity);
-    Term info_mod = spec->module == "erlang" ? am::erl_erts_errors : am::erl_stdlib_errors;
-    Term info = is_value(p->fcause) ? map_from_pairs(*p, {{am::module, info_mod}, {atom("cause"), p->fcause}})
-                                    : map_from_pairs(*p, {{am::module, info_mod}});
-    Term loc_item = make_tuple(p, {am::error_info, info});
-    Term loc = list_from(p, &loc_item, 1);
+    Term info_mod = error_info_module(spec->module);
+    Term loc = NIL;  // natives of other modules (NIF modules such as zlib) carry no error_info
+    if (is_value(info_mod)) {
+        Term info = is_value(p->fcause) ? map_from_pairs(*p, {{am::module, info_mod}, {atom("cause"), p->fcause}})
+                                        : map_from_pairs(*p, {{am::module, info_mod}});
+        Term loc_item = make_tuple(p, {am::error_info, info});
+        loc = list_from(p, &loc_item, 1);
+    }
     p->ftop = make_tuple(p, {m, f, arglist, loc});
 }
 

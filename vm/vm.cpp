@@ -53,6 +53,16 @@ std::vector<std::string> VM::pre_loaded() {
     return out;
 }
 
+// A file of erts' ebin in the OTP installation: one of the modules erl has preloaded.
+bool VM::is_otp_preloaded(const std::string& path) const {
+    namespace fs = std::filesystem;
+    if (otp_root_.empty()) return false;
+    fs::path ebin = fs::path(path).parent_path();
+    fs::path app = ebin.parent_path();
+    return ebin.filename() == "ebin" && app.filename().string().starts_with("erts-") &&
+           app.parent_path() == fs::path(otp_root_) / "lib";
+}
+
 void VM::set_otp_root(const std::string& root) {
     namespace fs = std::filesystem;
     otp_root_ = root;
@@ -117,7 +127,7 @@ static Term string_term(TermAllocator& a, std::string_view utf8) {
 Result<std::unique_ptr<ModuleCode>> VM::prepare(Namespace& ns, std::span<const uint8_t> bytes,
                                                 const std::string& origin) {
     auto mc = std::make_unique<ModuleCode>();
-    auto parsed = loader::parse_beam(bytes, mc->literals);
+    auto parsed = loader::parse_beam(bytes, mc->literals, is_otp_preloaded(origin));
     if (!parsed.ok()) return make_error(fmt::format("{}: {}", origin, parsed.error().message));
     loader::ParsedModule& pm = parsed.value();
     for (const std::string& f : pm.files) mc->files.push_back(string_term(mc->literals, f));

@@ -51,6 +51,7 @@ public:
     // can reach yet. Namespace::commit is phase 2; a version never committed goes to
     // retire_code. Errors name the origin, the chunk and the offset.
     Result<std::unique_ptr<ModuleCode>> prepare(Namespace& ns, std::span<const uint8_t> bytes, const std::string& origin);
+    bool is_otp_preloaded(const std::string& path) const;
     // Loads a module from bytes into `ns` (prepare + commit). Errors name the module and reason;
     // a module with an on_load function is not loaded (error "...: on_load"): see finish_loading.
     Result<ModuleCode*> load_binary(Namespace& ns, std::span<const uint8_t> bytes, const std::string& origin);
