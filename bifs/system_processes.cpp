@@ -186,6 +186,7 @@ Term spawn_monitor_1(Process* p, const Term* a) { return spawn_fun(p, a[0], {.mo
 Term spawn_monitor_3(Process* p, const Term* a) { return spawn_mfa(p, a[0], a[1], a[2], {.monitor = true}); }
 Term spawn_opt_2(Process* p, const Term* a) {
     SpawnOpts o;
+    if (!is_any_fun(a[0])) return p->badarg();  // erlang.erl looks at the fun before the options
     if (parse_spawn_opts(a[1], &o, false) != 0) return bad_spawn_options(p);
     return spawn_fun(p, a[0], o);
 }

@@ -26,5 +26,9 @@ main() ->
                    {atom, [{scheduler, a}]}, {not_list, foo}, {unknown, [foo]},
                    {priority, [{priority, x}]}, {improper, [link | foo]},
                    {min_heap, [{min_heap_size, -1}]}]],
+    t(not_fun_first, fun() -> spawn_opt(x, [bad]) end),
+    t(fun_arity_later, fun() -> spawn_opt(fun(_) -> ok end, [bad]) end),
+    t(not_fun_good_opts, fun() -> spawn_opt(x, [link]) end),
+    t(mfa_options_first, fun() -> spawn_opt(1, f, x, [bad]) end),
     t(bad4, fun() -> try spawn_opt(erlang, node, [], [{scheduler, N + 1}])
                      catch error:E:S -> {E, element(4, hd(S))} end end).
