@@ -202,7 +202,11 @@ Term system_info_item(Process* p, Term what) {
     if (w == "c_compiler_used") return c_compiler(p);
     if (w == "compile_info")
         return list(p, {pair(p, "ldflags", NIL), pair(p, "cflags", NIL), pair(p, "config_h", NIL)});
-    if (w == "emu_args") return NIL;
+    if (w == "emu_args") {
+        std::vector<Term> items;
+        for (const std::string& s : p->vm->emu_args) items.push_back(make_string(*p, s));
+        return make_list_from(*p, items.data(), items.size());
+    }
     if (w == "taints") return NIL;  // no NIF libraries
     if (w == "snifs") return natives_list(p);
 
