@@ -11,6 +11,7 @@
 #include "bifs/system_backtrace.hpp"
 #include "bifs/system_heap_options.hpp"
 #include "scheduler/signals.hpp"
+#include "scheduler/suspend.hpp"
 #include "vm/copy_term.hpp"
 #include "vm/gc_options.hpp"
 #include "vm/interp.hpp"
@@ -121,9 +122,13 @@ Term item_value(Process* p, Process* q, Term item) {
     if (item == atom("group_leader")) return q->group_leader == NIL ? q->pid : q->group_leader;
     if (item == atom("error_handler")) return q->error_handler;
     if (item == atom("suspending")) {
-        // {Suspendee, ActiveCount, OutstandingCount}: beamvm's suspensions are never outstanding.
+        // {Suspendee, ActiveCount, OutstandingCount}: outstanding while the suspendee still runs.
         std::vector<Term> items;
-        for (auto& [pid, n] : qs.suspending) items.push_back(make_tuple(*p, {pid, make_small(n), make_small(0)}));
+        for (const SuspendEntry& e : qs.suspending) {
+            Term n = make_small(e.count), none = make_small(0);
+            bool active = suspension_active(*p->vm, e);
+            items.push_back(make_tuple(*p, {e.pid, active ? n : none, active ? none : n}));
+        }
         return make_list_from(*p, items.data(), items.size());
     }
     if (item == atom("garbage_collection")) return garbage_collection_info(p, q);

@@ -44,6 +44,12 @@ struct AliasEntry {
     AliasKind kind;
 };
 
+struct SuspendEntry {
+    Term pid;
+    uint32_t count;
+    bool active;  // known to have taken effect (a synchronous suspend saw the target stopped)
+};
+
 struct ProcessSched {
     std::atomic<uint32_t> state{0};
     std::atomic<uint32_t> refc{1};  // the process table holds one reference
@@ -77,8 +83,8 @@ struct ProcessSched {
     // when the message is taken in): plain messages to itself follow it there to stay in order.
     bool self_via_inbox = false;
     // The processes this one has suspended, with how many times (nested suspends); owner only
-    // (process_info readers hold info_mutex).
-    std::vector<std::pair<Term, uint32_t>> suspending;
+    // (process_info readers hold info_mutex). scheduler/suspend.hpp.
+    std::vector<SuspendEntry> suspending;
     Term registered_name = NIL;
     Term initial_m = NIL, initial_f = NIL;  // initial call {M, F, A}
     uint32_t initial_a = 0;

@@ -25,6 +25,11 @@ SuspendOutcome suspend_process(VM& vm, Process* suspender, Term target, bool unl
 // One suspension fewer; false when the caller does not suspend a live `target`.
 bool resume_process(VM& vm, Process* suspender, Term target);
 
+// Whether a suspension has taken effect: a synchronous suspend saw the target stopped, or the
+// target is not executing now. Until then it is outstanding, as erts reports an asynchronous
+// suspend the target has not acted on (process_info(Suspender, suspending)).
+bool suspension_active(VM& vm, const SuspendEntry& e);
+
 // At the suspender's exit: every suspension it holds ends.
 void release_suspensions(VM& vm, Process* suspender);
 
