@@ -42,10 +42,12 @@ Export* Namespace::export_entry(Term module, Term function, uint32_t arity) {
     e->index = next_index.fetch_add(1, std::memory_order_relaxed);
     if (module == am::erlang && atom_name(function) == "hibernate" && arity == 3) {
         // Reached through apply or fun erlang:hibernate/3: the instruction does the work.
+        e->instruction = true;
         e->stub[0] = handler_word(Op::hibernate);
         e->stub[1] = 0;
         e->instruction = true;
     } else if (module == am::erlang && atom_name(function) == "call_on_load_function" && arity == 1) {
+        e->instruction = true;
         e->stub[0] = handler_word(Op::call_on_load_function);
         e->stub[1] = 0;
         e->instruction = true;
