@@ -45,12 +45,10 @@ Export* Namespace::export_entry(Term module, Term function, uint32_t arity) {
         e->instruction = true;
         e->stub[0] = handler_word(Op::hibernate);
         e->stub[1] = 0;
-        e->instruction = true;
     } else if (module == am::erlang && atom_name(function) == "call_on_load_function" && arity == 1) {
         e->instruction = true;
         e->stub[0] = handler_word(Op::call_on_load_function);
         e->stub[1] = 0;
-        e->instruction = true;
     } else if (const Standin* s = find_standin(module, function, arity)) {
         e->standin = true;
         e->stub[0] = handler_word(Op::call_standin_p);

@@ -29,7 +29,6 @@ struct Export {
     const BifSpec* bif = nullptr;  // set when the MFA is implemented natively
     bool instruction = false;      // the stub is an instruction (hibernate/3, call_on_load_function/1)
     bool standin = false;          // the stub continues in beamvm's own Erlang (bifs/standins.cpp)
-    bool instruction = false;      // the stub is an instruction (erlang:hibernate/3, call_on_load_function/1)
     ModuleCode* code = nullptr;    // version `address` belongs to, when loaded
     // Made by the external term decoder outside any namespace (literal `fun m:f/a`, or
     // binary_to_term); callers resolve it in the calling process's namespace first.
