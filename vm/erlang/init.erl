@@ -35,9 +35,13 @@ start_em([{M, F, Args} | Rest]) ->
 start_em([]) ->
     ok.
 
-%% -eval: the text as expressions, as OTP's init evaluates it (a "." is added).
+%% -eval: the text as expressions, as OTP's init evaluates it (with a final dot if it has none).
 start_it({eval, Text}) ->
-    {ok, Tokens, _} = erl_scan:string(Text ++ "."),
+    {ok, Tokens0, _} = erl_scan:string(Text),
+    Tokens = case lists:reverse(Tokens0) of
+                 [{dot, _} | _] -> Tokens0;
+                 Reversed -> lists:reverse([{dot, erl_anno:new(1)} | Reversed])
+             end,
     {ok, Exprs} = erl_parse:parse_exprs(Tokens),
     {value, _Value, _Bindings} = erl_eval:exprs(Exprs, erl_eval:new_bindings()),
     ok.
