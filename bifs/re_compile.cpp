@@ -14,7 +14,7 @@ namespace {
 
 struct Node {
     enum Kind { Empty, Char, Any, Class, Bol, Eol, WordB, NotWordB, SubjStart, SubjEnd, SubjEndNl, MatchStart,
-                Group, Concat, Alt, Repeat, Look, Atomic, Backref };
+                Group, Concat, Alt, Repeat, Look, Atomic, Backref, Call };
     Kind kind;
     uint32_t c = 0;
     bool fold = false, flag = false, flag2 = false;
@@ -573,6 +573,33 @@ private:
         return n;
     }
 
+    // (?R) (?N) (?+N) (?-N) (?&name) (?P>name): a call of a group's pattern.
+    Node subroutine(size_t at) {
+        Node call{Node::Call};
+        if (peek() == '&' || peek() == 'P') {
+            i_ += peek() == 'P' ? 2 : 1;
+            size_t start = i_;
+            while (!at_end() && (std::isalnum(int(peek())) || peek() == '_')) ++i_;
+            call.backref_name = std::string(p_.substr(start, i_ - start));
+            if (call.backref_name.empty()) fail("group name must start with a non-digit", i_);
+        } else if (peek() == 'R') {
+            ++i_;
+            call.index = 0;
+        } else {
+            int sign = peek() == '+' ? 1 : peek() == '-' ? -1 : 0;
+            if (sign) ++i_;
+            int n = 0;
+            while (!at_end() && std::isdigit(int(peek()))) n = n * 10 + int(p_[i_++] - '0');
+            call.index = sign > 0 ? groups + n : sign < 0 ? groups + 1 - n : n;
+            if (sign && n == 0) fail("a numbered reference must not be zero", i_);
+            if (call.index < 0) fail("reference to non-existent subpattern", i_);
+        }
+        if (at_end() || peek() != ')') fail("(?R or (?[+-]digits must be followed by )", i_);
+        ++i_;
+        if (call.index > 0) backrefs_.push_back({call.index, at});
+        return call;
+    }
+
     std::optional<Node> group(size_t at) {
         Flags saved = flags();
         Node g{Node::Group};
@@ -636,8 +663,28 @@ private:
                 restore(saved);
                 return close_group(std::move(g), at);
             }
-            if (k == 'R' || (k >= '0' && k <= '9') || k == '&' || k == '+' || k == '|' || k == '(' || k == 'C')
-                fail("recursion, conditions and branch reset groups are not supported", i_);
+            if (k == 'R' || (k >= '0' && k <= '9') || k == '+' || (k == '-' && i_ + 1 < p_.size() && std::isdigit(uint8_t(p_[i_ + 1]))) ||
+                k == '&' || (k == 'P' && i_ + 1 < p_.size() && p_[i_ + 1] == '>'))
+                return subroutine(at);
+            if (k == '|') {  // branch reset: each alternative numbers its groups from the same start
+                ++i_;
+                int base = groups, most = groups;
+                std::vector<Node> branches;
+                for (;;) {
+                    groups = base;
+                    branches.push_back(concatenation());
+                    most = std::max(most, groups);
+                    if (at_end() || peek() != '|') break;
+                    ++i_;
+                }
+                groups = most;
+                restore(saved);
+                Node alt{Node::Alt};
+                alt.kids = std::move(branches);
+                g.kids.push_back(close_group(std::move(alt), at));
+                return g;
+            }
+            if (k == '(' || k == 'C') fail("conditions and callouts are not supported", i_);
             // Option settings: (?i) for the rest of the group, (?i:...) for the group.
             option_letters(at);
             if (peek() == ')') {
@@ -723,14 +770,19 @@ private:
         case Node::SubjEndNl: add({Op::SubjEndNl}); return;
         case Node::MatchStart: add({Op::MatchStart}); return;
         case Node::Backref: add({Op::Backref, n.fold, false, false, n.index}); return;
+        case Node::Call: add({Op::Call, false, false, false, n.index}); return;
         case Node::Concat:
             for (const Node& k : n.kids) emit(k);
             return;
-        case Node::Group:
-            if (n.index >= 0) add({Op::Save, false, false, false, 2 * n.index});
+        case Node::Group: {
+            // The start is kept aside until the group closes: a back reference inside the
+            // group sees the previous iteration's capture, as in PCRE.
+            int start = n.index >= 0 ? registers_++ : -1;
+            if (n.index >= 0) add({Op::SetReg, false, false, false, start});
             for (const Node& k : n.kids) emit(k);
-            if (n.index >= 0) add({Op::Save, false, false, false, 2 * n.index + 1});
+            if (n.index >= 0) add({Op::Close, false, false, false, n.index, start});
             return;
+        }
         case Node::Alt: {
             std::vector<int> jumps;
             for (size_t i = 0; i < n.kids.size(); ++i) {
@@ -838,7 +890,7 @@ private:
             int l = fixed_length(n.kids[0]);
             return l < 0 ? -1 : l * n.min;
         }
-        case Node::Backref: return -1;
+        case Node::Backref: case Node::Call: return -1;
         default: return 0;
         }
     }
@@ -907,7 +959,7 @@ std::shared_ptr<Regex> compile(std::string_view pattern, uint32_t options, Compi
             if (n > re->groups) throw Fail{"reference to non-existent subpattern", at};
         // Resolve \k<name> now that every name is known.
         std::function<void(Node&)> resolve = [&](Node& n) {
-            if (n.kind == Node::Backref && !n.backref_name.empty()) {
+            if ((n.kind == Node::Backref || n.kind == Node::Call) && !n.backref_name.empty()) {
                 auto it = std::find_if(re->names.begin(), re->names.end(),
                                        [&](auto& e) { return e.first == n.backref_name; });
                 if (it == re->names.end()) throw Fail{"reference to non-existent subpattern", pattern.size()};
@@ -919,6 +971,25 @@ std::shared_ptr<Regex> compile(std::string_view pattern, uint32_t options, Compi
         int registers = 2 * (re->groups + 1);
         Emitter e(*re, registers);
         re->prog = e.program(root, classes);
+        // Groups that are called get programs of their own (the whole pattern for (?R)).
+        std::vector<const Node*> group_nodes(size_t(re->groups) + 1, nullptr);
+        std::vector<bool> called(size_t(re->groups) + 1, false);
+        std::function<void(const Node&)> walk = [&](const Node& n) {
+            if (n.kind == Node::Group && n.index > 0) group_nodes[size_t(n.index)] = &n;
+            if (n.kind == Node::Call) called[size_t(n.index)] = true;
+            for (const Node& k : n.kids) walk(k);
+        };
+        walk(root);
+        re->calls.resize(size_t(re->groups) + 1);
+        for (size_t g = 0; g < called.size(); ++g) {
+            if (!called[g]) continue;
+            if (g == 0) {
+                re->calls[0] = re->prog;
+            } else {
+                Emitter ge(*re, registers);
+                re->calls[g] = ge.program(*group_nodes[g], classes);
+            }
+        }
         re->prog->registers = registers;
     } catch (const Fail& f) {
         err = {f.message, f.offset};

@@ -22,7 +22,7 @@ public:
         : re_(re), s_(s), start_(start), opts_(opts), steps_(steps), limit_(limit), utf8_(re.unicode()) {}
 
     // Runs `prog` at `pos` with registers `regs`; the end position, or -1 (no match), -2 (limit).
-    long run(const Program& prog, size_t pos, std::vector<long>& regs) {
+    long run(const Program& prog, size_t pos, std::vector<long>& regs, bool top = true) {
         struct Entry {
             enum Kind : uint8_t { Choice, Undo } kind;
             int32_t a;  // Choice: pc; Undo: register
@@ -72,8 +72,14 @@ public:
                 break;
             case Op::Jmp: pc = size_t(in.x); break;
             case Op::Save: set_reg(in.x, long(pos)); ++pc; break;
+            case Op::Close:
+                set_reg(2 * in.x, regs[in.y]);
+                set_reg(2 * in.x + 1, long(pos));
+                ++pc;
+                break;
             case Op::Bol:
-                if (pos == 0 ? (opts_ & NOTBOL) != 0 : !(in.flag && s_[pos - 1] == '\n')) ok = false;
+                // Multiline: also after a newline that is not the subject's last character.
+                if (pos == 0 ? (opts_ & NOTBOL) != 0 : !(in.flag && pos < s_.size() && newline_ends_at(pos))) ok = false;
                 else ++pc;
                 break;
             case Op::Eol: ok = at_eol(pos, in.flag, in.flag2); if (ok) ++pc; break;
@@ -88,7 +94,7 @@ public:
             case Op::SubjStart: ok = pos == 0; if (ok) ++pc; break;
             case Op::SubjEnd: ok = pos == s_.size(); if (ok) ++pc; break;
             case Op::SubjEndNl:
-                ok = pos == s_.size() || (pos + 1 == s_.size() && s_[pos] == '\n');
+                ok = pos == s_.size() || (newline_at(pos) > 0 && pos + newline_at(pos) == s_.size());
                 if (ok) ++pc;
                 break;
             case Op::MatchStart: ok = pos == start_; if (ok) ++pc; break;
@@ -118,7 +124,7 @@ public:
                         at = back(pos, la.lengths[b]);
                         if (at < 0) continue;
                     }
-                    long end = run(*la.branches[b], size_t(at), regs);
+                    long end = run(*la.branches[b], size_t(at), regs, false);
                     if (end == -2) return -2;
                     found = end >= 0 && (!la.behind || size_t(end) == pos);
                     if (!found) regs = saved;
@@ -153,9 +159,22 @@ public:
                 }
                 break;
             }
+            case Op::Call: {
+                // PCRE 8: a called group is atomic and its captures are undone after the call.
+                if (++depth_ > 1000) return -2;
+                std::vector<long> saved = regs;
+                long end = run(*re_.calls[size_t(in.x)], pos, regs, false);
+                --depth_;
+                regs = std::move(saved);
+                if (end == -2) return -2;
+                if (end < 0) { ok = false; break; }
+                pos = size_t(end);
+                ++pc;
+                break;
+            }
             case Op::Match:
-                if ((opts_ & NOTEMPTY) && long(pos) == regs[0]) { ok = false; break; }
-                if ((opts_ & NOTEMPTY_ATSTART) && long(pos) == regs[0] && pos == start_) { ok = false; break; }
+                if (top && (opts_ & NOTEMPTY) && long(pos) == regs[0]) { ok = false; break; }
+                if (top && (opts_ & NOTEMPTY_ATSTART) && long(pos) == regs[0] && pos == start_) { ok = false; break; }
                 return long(pos);
             }
             if (ok) continue;
@@ -207,11 +226,39 @@ private:
         return c == '\n';
     }
 
+    // The length of the newline sequence at `pos` under the pattern's convention, or 0.
+    size_t newline_at(size_t pos) const {
+        if (pos >= s_.size()) return 0;
+        uint32_t o = re_.options;
+        char c = s_[pos];
+        bool crlf = c == '\r' && pos + 1 < s_.size() && s_[pos + 1] == '\n';
+        if (o & NEWLINE_CR) return c == '\r';
+        if (o & NEWLINE_CRLF) return crlf ? 2 : 0;
+        if (o & NEWLINE_ANYCRLF) return crlf ? 2 : (c == '\r' || c == '\n');
+        if (o & NEWLINE_ANY) {
+            if (crlf) return 2;
+            if (c == '\n' || c == '\r' || c == 0x0B || c == 0x0C) return 1;
+            if (utf8_ && pos + 1 < s_.size() && uint8_t(c) == 0xC2 && uint8_t(s_[pos + 1]) == 0x85) return 2;
+            if (!utf8_ && uint8_t(c) == 0x85) return 1;
+            if (utf8_ && pos + 2 < s_.size() && uint8_t(c) == 0xE2 && uint8_t(s_[pos + 1]) == 0x80 &&
+                (uint8_t(s_[pos + 2]) == 0xA8 || uint8_t(s_[pos + 2]) == 0xA9))
+                return 3;
+            return 0;
+        }
+        return c == '\n';
+    }
+    bool newline_ends_at(size_t pos) const {
+        for (size_t len = 1; len <= 3 && len <= pos; ++len)
+            if (newline_at(pos - len) == len) return true;
+        return false;
+    }
+
     bool at_eol(size_t pos, bool multiline, bool endonly) const {
         if (pos == s_.size()) return !(opts_ & NOTEOL);
-        if (multiline) return s_[pos] == '\n';
+        size_t nl = newline_at(pos);
+        if (multiline) return nl > 0;
         if (endonly) return false;
-        return pos + 1 == s_.size() && s_[pos] == '\n' && !(opts_ & NOTEOL);
+        return nl > 0 && pos + nl == s_.size() && !(opts_ & NOTEOL);
     }
 
     const Regex& re_;
@@ -221,6 +268,7 @@ private:
     uint64_t& steps_;
     uint64_t limit_;
     bool utf8_;
+    int depth_ = 0;
 };
 
 }  // namespace

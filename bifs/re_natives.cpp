@@ -160,6 +160,11 @@ bool text_of(Term t, bool unicode, std::string& out) {
     return true;
 }
 
+bool valid_utf8(std::string_view s) {
+    std::vector<uint32_t> cps;
+    return decode_utf8(s, cps);
+}
+
 std::string encode(uint32_t options, std::string_view pattern) {
     std::string b(MAGIC, 4);
     for (int s = 24; s >= 0; s -= 8) b.push_back(char(options >> s));
@@ -205,6 +210,7 @@ Term compile(Process* p, Term pattern, Term opts_list) {
         if (!compile_option(o, options)) return p->badarg();
     std::string text;
     if (!text_of(pattern, options & re::UNICODE, text)) return p->badarg();
+    if ((options & re::UNICODE) && !valid_utf8(text)) return p->badarg();
     std::string key = encode(options, text);
     re::CompileError err;
     auto re = cached(key, err);
@@ -232,6 +238,7 @@ std::shared_ptr<re::Regex> pattern_of(Process* p, Term re_term, const Options& o
     }
     std::string text;
     if (!text_of(re_term, opts.compile & re::UNICODE, text)) return nullptr;
+    if ((opts.compile & re::UNICODE) && !valid_utf8(text)) return nullptr;
     re::CompileError err;
     auto re = cached(encode(opts.compile, text), err);
     if (!re) error = compile_error(p, err);
@@ -320,6 +327,7 @@ Term run(Process* p, Term subj_term, Term re_term, Term opts_list) {
     }
     std::string subject;
     if (!text_of(subj_term, re->unicode(), subject)) return p->badarg();
+    if (re->unicode() && !valid_utf8(subject)) return p->badarg();
     if (opts.offset > subject.size()) return p->badarg();
     std::vector<long> caps;
     std::vector<Term> matches;

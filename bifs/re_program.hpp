@@ -42,6 +42,7 @@ enum class Op : uint8_t {
     Split,       // try x first, then y
     Jmp,         // x
     Save,        // capture slot x := position
+    Close,       // group x ends here; it began at the position in register y
     Bol, Eol,    // ^ $ (flags: multiline, dollar_endonly)
     WordB, NotWordB,
     SubjStart, SubjEnd, SubjEndNl, MatchStart,  // \A \z \Z \G
@@ -51,6 +52,7 @@ enum class Op : uint8_t {
     AtomicEnd,   // drop the choices made since register x
     Look,        // sub-program x (look[x]): ahead/behind, negated
     Backref,     // group x
+    Call,        // subroutine call of group x (0: the whole pattern), atomic as in PCRE 8
     Match,
 };
 
@@ -87,6 +89,7 @@ struct Program {
 
 struct Regex {
     std::shared_ptr<Program> prog;
+    std::vector<std::shared_ptr<Program>> calls;  // by group number, for those called
     int groups = 0;                                    // capturing groups (not counting 0)
     std::vector<std::pair<std::string, int>> names;    // sorted by name
     uint32_t options = 0;
