@@ -5,6 +5,7 @@
 
 #include "bifs/bif_util.hpp"
 #include "scheduler/aliases.hpp"
+#include "scheduler/ports.hpp"
 #include "vm/interp_support.hpp"
 #include "vm/term_print.hpp"
 #include "vm/term_refs.hpp"
@@ -21,6 +22,7 @@ Signal* new_signal(SignalKind k, Term from) {
 }
 
 void free_signal(Signal* s) {
+    if (s->credit) return_flow_credit(*s->credit, s->credit_units);
     discard_buffer(s->data);
     delete s;
 }
@@ -98,6 +100,8 @@ void refuse(VM& vm, Process* dead, Signal* s, Term reason) {
 
 }  // namespace
 
+void release_signal(Signal* s) { free_signal(s); }
+
 bool deliver_signal(VM& vm, Term to, Signal* s) {
     Process* p = vm.procs.lookup(to);
     if (!p) return false;
@@ -121,6 +125,10 @@ void post_message(VM& vm, Term to, Term msg) {
 }
 
 void send_exit_signal(VM& vm, Term from, Term to, Term reason, bool linked) {
+    if (is_local_port(to)) {
+        port_exit_signal(vm, from, to, reason, linked);
+        return;
+    }
     Signal* s = new_signal(SignalKind::Exit, from);
     s->linked = linked;
     s->data = copy_to_buffer(reason);
