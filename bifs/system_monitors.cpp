@@ -98,6 +98,7 @@ Term monitor_process(Process* p, Term target, const MonitorOpts& opts) {
 }
 
 Term monitor_2(Process* p, const Term* a) {
+    if (a[0] == atom("port")) return monitor_port(p, a[1], {});
     if (a[0] != am::process) return p->badarg();
     return monitor_process(p, a[1], {});
 }
@@ -105,6 +106,7 @@ Term monitor_2(Process* p, const Term* a) {
 Term monitor_3(Process* p, const Term* a) {
     MonitorOpts opts;
     if (!parse_monitor_opts(a[2], &opts)) return p->badarg();  // OTP: badarg with cause badopt
+    if (a[0] == atom("port")) return monitor_port(p, a[1], opts);
     if (a[0] != am::process) return p->badarg();
     return monitor_process(p, a[1], opts);
 }

@@ -9,6 +9,8 @@
 #include "bifs/bif_families.hpp"
 #include "bifs/bif_util.hpp"
 #include "bifs/iolist.hpp"
+#include "bifs/system_monitors.hpp"
+#include "vm/term_refs.hpp"
 #include "scheduler/ports.hpp"
 #include "vm/binary.hpp"
 #include "vm/vm.hpp"
@@ -27,7 +29,10 @@ std::optional<std::string> text_arg(Term t) {
     return char_list_to_utf8(t);
 }
 
-std::optional<std::string> string_or_nil(Term t) { return is_nil(t) ? std::optional<std::string>("") : text_arg(t); }
+std::optional<std::string> string_or_nil(Term t) {
+    if (is_atom(t)) return std::string(atom_name(t));
+    return is_nil(t) ? std::optional<std::string>("") : text_arg(t);
+}
 
 bool parse_env(Term list, PortSettings& s) {
     for (; is_list(list); list = tail(list)) {
@@ -50,6 +55,10 @@ bool parse_env(Term list, PortSettings& s) {
 enum class Parse { Ok, Badarg, Badopt };
 
 Parse parse_name(Term name, PortSettings& s) {
+    if (is_atom(name)) {  // the old form: an atom is a command to spawn
+        s.command = std::string(atom_name(name));
+        return Parse::Ok;
+    }
     if (!is_tuple(name)) return Parse::Badarg;
     Term kind = tuple_elem(name, 0);
     if (tuple_arity(name) == 3 && kind == atom("fd")) {
@@ -71,6 +80,7 @@ Parse parse_name(Term name, PortSettings& s) {
 }
 
 Parse parse_settings(Term opts, PortSettings& s) {
+    bool only_in = false, only_out = false;
     for (; is_list(opts); opts = tail(opts)) {
         Term o = head(opts);
         if (is_atom(o)) {
@@ -79,8 +89,8 @@ Parse parse_settings(Term opts, PortSettings& s) {
             else if (o == atom("nouse_stdio")) s.use_stdio = false;
             else if (o == atom("stderr_to_stdout")) s.stderr_to_stdout = true;
             else if (o == atom("exit_status")) s.exit_status = true;
-            else if (o == atom("in")) s.in = true, s.out = false;
-            else if (o == atom("out")) s.out = true, s.in = false;
+            else if (o == atom("in")) only_in = true;  // `in` and `out` add up; neither: both
+            else if (o == atom("out")) only_out = true;
             else if (o == atom("binary")) s.binary = true;
             else if (o == atom("eof")) s.eof = true;
             else if (o == atom("hide") || o == atom("overlapped_io")) {
@@ -123,6 +133,7 @@ Parse parse_settings(Term opts, PortSettings& s) {
         }
     }
     if (!is_nil(opts)) return Parse::Badopt;
+    if (only_in || only_out) s.in = only_in, s.out = only_out;
     // {args, _} and {arg0, _} belong to spawn_executable only (OTP: badarg).
     if (s.kind != PortSettings::Kind::SpawnExecutable && (s.has_args || s.arg0)) return Parse::Badarg;
     if (s.packet && s.line) s.line = 0;  // OTP: the last framing option wins; packet is kept
@@ -210,6 +221,32 @@ Term erts_port_info_2(Process* p, const Term* a) {
     if (is_non_value(*v)) return atom("badtype");
     return *v;
 }
+
+}  // namespace
+
+// The port's side is kept in the port (scheduler/ports.cpp), which sends a Down signal when
+// it closes; a closed port gets {'DOWN', Ref, port, Port, noproc} at once, as in OTP.
+Term monitor_port(Process* p, Term target, const MonitorOpts& opts) {
+    if (!is_port(target) && !is_atom(target)) return p->badarg();
+    uint64_t n = next_ref_number();
+    Term ref = make_ref_from_number(*p, n);
+    MonitorEntry m{};
+    const Term* w = boxed_ptr(ref);
+    m.ref[0] = w[1].raw, m.ref[1] = w[2].raw, m.ref[2] = w[3].raw;
+    m.pid = target;
+    if (!is_port(target) || !port_monitor(*p->vm, target, p->pid, m.ref)) {
+        Term tag = is_value(opts.tag) ? opts.tag : am::DOWN;
+        Term who = is_atom(target) ? make_tuple(*p, {target, am::nonode_at_nohost}) : target;
+        p->mailbox_push(make_tuple(*p, {tag, ref, atom("port"), who, am::noproc}));
+        return ref;
+    }
+    apply_monitor_opts(p, m, n, opts);
+    std::lock_guard lock(p->sched.info_mutex);
+    p->sched.monitors.push_back(m);
+    return ref;
+}
+
+namespace {
 
 Term ports_0(Process* p, const Term*) { return port_list(*p->vm, p); }
 

@@ -68,8 +68,11 @@ void PortSystem::terminate(Port* p, Term reason) {
     LiteralArea scratch;
     for (Term linked : p->links) send_exit_signal(vm, p->id, linked, reason, true);
     for (const MonitorEntry& m : p->monitored_by) {
-        Term down = make_tuple(scratch, {am::DOWN, ref_of(scratch, m.ref), atom("port"), p->id, reason});
-        post_message(vm, m.pid, down);
+        auto* s = new Signal{SignalKind::Down};
+        s->from = p->id;
+        std::copy(m.ref, m.ref + 3, s->ref);
+        s->data = copy_to_buffer(make_tuple(scratch, {am::DOWN, ref_of(scratch, m.ref), atom("port"), p->id, reason}));
+        if (!deliver_signal(vm, m.pid, s)) release_signal(s);
     }
     for (int* fd : {&p->from_child, &p->to_child}) {
         if (*fd < 0) continue;
