@@ -218,7 +218,7 @@ Term erts_port_info_2(Process* p, const Term* a) {
     if (!is_port(a[0])) return am::undefined;
     auto v = port_info_item(*p->vm, p, a[0], a[1]);
     if (!v) return am::undefined;
-    if (is_non_value(*v)) return atom("badtype");
+    if (is_non_value(*v)) return am::badarg;  // an unknown item (erl: badarg, no cause)
     return *v;
 }
 

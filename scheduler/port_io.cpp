@@ -206,6 +206,17 @@ void PortSystem::deliver_input(Port* p, const char* bytes, size_t n) {
     b.erase(0, at);
 }
 
+// With `eof`, the port stays open at the end of output and reports {Port, eof}; with
+// exit_status too, the status comes first (as erl reports them), so eof waits for the reaping.
+void PortSystem::report_eof(Port* p) {
+    if (p->settings.exit_status && !p->reaped) return;
+    LiteralArea scratch;
+    if (p->settings.exit_status)
+        post_message(vm, p->owner,
+                     make_tuple(scratch, {p->id, make_tuple(scratch, {atom("exit_status"), make_small(p->exit_status)})}));
+    post_message(vm, p->owner, make_tuple(scratch, {p->id, atom("eof")}));
+}
+
 void PortSystem::input_ended(Port* p) {
     if (p->settings.line && !p->partial.empty()) {
         LiteralArea scratch;
@@ -220,11 +231,7 @@ void PortSystem::input_ended(Port* p) {
     p->from_child = -1;
     p->saw_eof = true;
     if (p->settings.eof) {
-        LiteralArea scratch;
-        post_message(vm, p->owner, make_tuple(scratch, {p->id, atom("eof")}));
-        if (p->settings.exit_status && p->reaped)
-            post_message(vm, p->owner,
-                         make_tuple(scratch, {p->id, make_tuple(scratch, {atom("exit_status"), make_small(p->exit_status)})}));
+        report_eof(p);
         return;
     }
     maybe_finish(p);
@@ -263,11 +270,7 @@ void PortSystem::on_child_exit(Child* c) {
     p->exit_status = status;
     if (p->from_child < 0) p->saw_eof = true;  // an `out` port has no output to wait for
     if (p->settings.eof) {
-        if (p->saw_eof && p->settings.exit_status) {
-            LiteralArea scratch;
-            post_message(vm, p->owner,
-                         make_tuple(scratch, {p->id, make_tuple(scratch, {atom("exit_status"), make_small(status)})}));
-        }
+        if (p->saw_eof) report_eof(p);
         return;
     }
     maybe_finish(p);

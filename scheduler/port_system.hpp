@@ -109,6 +109,7 @@ private:
     void on_child_exit(Child* c);
     void deliver_input(Port* p, const char* bytes, size_t n);
     void input_ended(Port* p);
+    void report_eof(Port* p);
     void maybe_finish(Port* p);
     void advance_policy(std::chrono::steady_clock::time_point now);
     void resume_readers();

@@ -136,7 +136,10 @@ PortOpResult port_command(VM& vm, Term port, const uint8_t* data, size_t n) {
     if (p->to_child < 0) return PortOpResult::Badarg;  // opened with `in` only
     int hdr = p->settings.packet;
     if (hdr) {
-        if (hdr < 4 && n >= (size_t{1} << (8 * hdr))) return PortOpResult::Badarg;
+        if (hdr < 4 && n >= (size_t{1} << (8 * hdr))) {  // as OTP: accepted, then the port dies
+            ps.terminate(p, atom("einval"));
+            return PortOpResult::Ok;
+        }
         for (int i = hdr - 1; i >= 0; --i) p->pending.push_back(static_cast<char>((n >> (8 * i)) & 0xff));
     }
     p->pending.append(reinterpret_cast<const char*>(data), n);
@@ -159,7 +162,7 @@ PortOpResult port_close(VM& vm, Term port, Term reply_to) {
     return PortOpResult::Ok;
 }
 
-PortOpResult port_connect(VM& vm, Term port, Term new_owner, Term reply_to) {
+PortOpResult port_connect(VM& vm, Term port, Term new_owner, Term reply_to, bool link) {
     PortSystem& ps = ports_of(vm);
     std::lock_guard lock(ps.mu);
     Port* p = ps.find(port);
@@ -167,7 +170,7 @@ PortOpResult port_connect(VM& vm, Term port, Term new_owner, Term reply_to) {
     Process* np = vm.procs.lookup(new_owner);
     if (!np) return PortOpResult::Badarg;
     bool linked = std::find(p->links.begin(), p->links.end(), new_owner) != p->links.end();
-    if (!linked) {
+    if (link && !linked) {
         auto* s = new Signal{SignalKind::Link};
         s->from = p->id;
         p->links.push_back(new_owner);
@@ -209,7 +212,7 @@ void port_send(VM& vm, Process* sender, Term port, Term msg) {
             }
         } else if (is_tuple(what) && tuple_arity(what) == 2 && tuple_elem(what, 0) == atom("connect") &&
                    is_local_pid(tuple_elem(what, 1))) {
-            if (port_connect(vm, port, tuple_elem(what, 1), owner) == PortOpResult::Ok) return;
+            if (port_connect(vm, port, tuple_elem(what, 1), owner, false) == PortOpResult::Ok) return;
         }
     }
     send_exit_signal(vm, port, owner, atom("badsig"), false);

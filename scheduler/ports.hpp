@@ -70,8 +70,9 @@ std::optional<Term> port_open(VM& vm, Process* owner, const PortSettings& s, int
 PortOpResult port_command(VM& vm, Term port, const uint8_t* data, size_t n);
 // port_close/1 (any process may close a port); Port ! {Pid, close} replies {Port, closed}.
 PortOpResult port_close(VM& vm, Term port, Term reply_to = NIL);
-// port_connect/2 and {Pid, {connect, New}}: New becomes the owner and is linked.
-PortOpResult port_connect(VM& vm, Term port, Term new_owner, Term reply_to = NIL);
+// port_connect/2 and {Pid, {connect, New}}: New becomes the owner; port_connect/2 links it
+// (the message does not, as in OTP).
+PortOpResult port_connect(VM& vm, Term port, Term new_owner, Term reply_to = NIL, bool link = true);
 // Port ! Msg from process `sender` (the send BIF and instruction route ports here).
 void port_send(VM& vm, Process* sender, Term port, Term msg);
 // An exit signal from `from` to the port (a linked process dying, exit/2).
