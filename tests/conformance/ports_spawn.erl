@@ -1,6 +1,6 @@
 %% Ports over OS processes (issue 9): open_port/2 with spawn and spawn_executable, the data
 %% framings, exit_status, env/cd/args, stderr_to_stdout, eof, port_connect, closing by a
-%% non-owner, owner death, bad signals, port_info, monitors, os:cmd. Port ids and OS pids
+%% non-owner, owner death, bad signals, port_info, monitors (os:cmd: ports_oscmd.erl). Port ids and OS pids
 %% differ between VMs, so they are printed as `port` / checked for shape only.
 -module(ports_spawn).
 -export([main/0]).
@@ -49,7 +49,6 @@ main() ->
     info(),
     monitor(),
     errors(),
-    oscmd(),
     ok.
 
 cat_stream() ->
@@ -85,9 +84,8 @@ packet2() ->
     show("packet 3 size", byte_size(Big)),
     port_close(P),
     show("packet close", next()),
-    Q = open_port({spawn, "cat"}, [{packet, 1}]),
-    show("packet 1 too big", catch port_command(Q, lists:duplicate(256, $a))),
-    show("packet 1 too big exit", next()),
+    %% A packet too long for its header kills the port with einval (both VMs), but erl also
+    %% logs an error report with a time stamp on stdout: not compared here.
     R = open_port({spawn, "printf '\\003ab'"}, [{packet, 1}, exit_status]),
     show("packet incomplete at exit", drain(R)).
 
@@ -140,6 +138,7 @@ connect() ->
                           receive stop -> ok end
                   end),
     show("port_connect", port_connect(P, Child)),
+    Ref = erlang:monitor(port, P),
     {connected, Owner} = erlang:port_info(P, connected),
     show("new owner", Owner =:= Child),
     {links, Links} = erlang:port_info(P, links),
@@ -148,7 +147,7 @@ connect() ->
     show("child got", next()),
     unlink(P),
     Child ! stop,
-    show("connect closed by owner death", wait_closed(P)),
+    show("connect closed by owner death", receive {'DOWN', Ref, port, P, R} -> R after 5000 -> timeout end),
     Q = open_port({spawn, "cat"}, []),
     Q ! {self(), {connect, Child2 = spawn(fun() -> receive _ -> ok end end)}},
     show("connect msg", next()),
@@ -163,10 +162,6 @@ connect() ->
 wait_closed_or_open(P) ->
     Ref = erlang:monitor(port, P),
     receive {'DOWN', Ref, port, P, R} -> {down, R} after 300 -> open end.
-
-wait_closed(P) ->
-    Ref = erlang:monitor(port, P),
-    receive {'DOWN', Ref, port, P, R} -> {down, R} after 5000 -> timeout end.
 
 non_owner_close() ->
     P = open_port({spawn, "cat"}, []),
@@ -255,10 +250,3 @@ errors() ->
     port_close(P),
     next(),
     show("connect closed", catch port_connect(P, self())).
-
-oscmd() ->
-    show("os:cmd", os:cmd("echo hello; echo err >&2")),
-    show("os:cmd no newline", os:cmd("printf 'a\\nb'")),
-    show("os:cmd exit", os:cmd("exit 3")),
-    show("os:cmd big", length(os:cmd("head -c 100000 /dev/zero | tr '\\0' x"))),
-    show("os:cmd max_size", os:cmd("echo 12345", #{max_size => 2})).
