@@ -28,6 +28,13 @@ namespace beam {
 namespace {
 
 constexpr size_t READ_CHUNK = 64 * 1024;
+// An owner with this many messages in its mailbox (taken in but not received) stops its
+// ports' reading until it is down to MAILBOX_LOW. Nothing tells the I/O thread when a
+// process receives, so a paused port looks again every MAILBOX_RECHECK_MS: the one place the
+// thread wakes on a clock, and only while some owner is that far behind.
+constexpr size_t MAILBOX_HIGH = 64;
+constexpr size_t MAILBOX_LOW = 16;
+constexpr int64_t MAILBOX_RECHECK_MS = 10;
 
 int send_signal(int pidfd, int sig) { return static_cast<int>(syscall(SYS_pidfd_send_signal, pidfd, sig, nullptr, 0)); }
 
@@ -127,6 +134,7 @@ void PortSystem::run() {
             }
         }
         advance_policy(std::chrono::steady_clock::now());
+        resume_readers();
     }
 }
 
@@ -141,6 +149,12 @@ void PortSystem::on_readable(Port* p) {
     }
     p->bytes_in += static_cast<uint64_t>(r);
     deliver_input(p, buf, static_cast<size_t>(r));
+    if (owner_mailbox_len(p) > MAILBOX_HIGH) {
+        rewatch(p->from_child, key_read(p->number), 0);
+        p->read_paused = true;
+        p->paused_for_mailbox = true;
+        return;
+    }
     FlowCredit& fc = *p->credit;
     if (fc.outstanding.load() > FlowCredit::HIGH) {
         fc.paused = true;
@@ -150,9 +164,19 @@ void PortSystem::on_readable(Port* p) {
     }
 }
 
+size_t PortSystem::owner_mailbox_len(Port* p) {
+    Process* owner = vm.procs.lookup(p->owner);
+    if (!owner) return 0;
+    size_t n = owner->mailbox_len.load(std::memory_order_relaxed);
+    ProcessTable::release(owner);
+    return n;
+}
+
 void PortSystem::resume_readers() {
     for (auto& [n, p] : table) {
         if (!p->read_paused || p->credit->paused.load()) continue;
+        if (p->paused_for_mailbox && owner_mailbox_len(p.get()) > MAILBOX_LOW) continue;
+        p->paused_for_mailbox = false;
         p->read_paused = false;
         rewatch(p->from_child, key_read(p->number), READ_EVENTS);
     }
@@ -301,6 +325,8 @@ int PortSystem::next_timeout_ms() {
         ms = std::max<int64_t>(ms, 0);
         if (best < 0 || ms < best) best = ms;
     }
+    for (auto& [n, p] : table)
+        if (p->paused_for_mailbox && (best < 0 || best > MAILBOX_RECHECK_MS)) best = MAILBOX_RECHECK_MS;
     return static_cast<int>(std::min<int64_t>(best, 1 << 30));
 }
 

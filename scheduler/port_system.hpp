@@ -62,6 +62,7 @@ struct Port {
     uint64_t bytes_in = 0, bytes_out = 0;
     bool saw_eof = false;
     bool read_paused = false;
+    bool paused_for_mailbox = false;
     bool write_watched = false;
     bool reaped = false;
     int exit_status = 0;
@@ -113,6 +114,7 @@ private:
     void maybe_finish(Port* p);
     void advance_policy(std::chrono::steady_clock::time_point now);
     void resume_readers();
+    size_t owner_mailbox_len(Port* p);
     int next_timeout_ms();
     int epoll_ = -1;
     int wake_fd_ = -1;
