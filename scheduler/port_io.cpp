@@ -233,7 +233,8 @@ void PortSystem::deliver_input(Port* p, const char* bytes, size_t n) {
 // With `eof`, the port stays open at the end of output and reports {Port, eof}; with
 // exit_status too, the status comes first (as erl reports them), so eof waits for the reaping.
 void PortSystem::report_eof(Port* p) {
-    if (p->settings.exit_status && !p->reaped) return;
+    if (p->eof_reported || (p->settings.exit_status && !p->reaped)) return;
+    p->eof_reported = true;
     LiteralArea scratch;
     if (p->settings.exit_status)
         post_message(vm, p->owner,

@@ -61,6 +61,7 @@ struct Port {
     std::string partial;  // packet/line framing: bytes of an incomplete unit
     uint64_t bytes_in = 0, bytes_out = 0;
     bool saw_eof = false;
+    bool eof_reported = false;
     bool read_paused = false;
     bool paused_for_mailbox = false;
     bool write_watched = false;
