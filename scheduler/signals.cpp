@@ -6,6 +6,7 @@
 #include "bifs/bif_util.hpp"
 #include "scheduler/aliases.hpp"
 #include "scheduler/ports.hpp"
+#include "scheduler/suspend.hpp"
 #include "vm/interp_support.hpp"
 #include "vm/term_print.hpp"
 #include "vm/term_refs.hpp"
@@ -287,6 +288,7 @@ void exit_process(VM& vm, Process* p, Term reason) {
         ps.monitored_by.clear();
     }
     alias_drop_all(p);
+    release_suspensions(vm, p);
     std::vector<Signal*> late;
     ps.inbox.close(late);
     for (Signal* s : ps.leftover) refuse(vm, p, s, reason);
