@@ -52,7 +52,7 @@ bool parse_env(Term list, PortSettings& s) {
     return is_nil(list);
 }
 
-enum class Parse { Ok, Badarg, Badopt };
+enum class Parse { Ok, Badarg, Badopt, Einval };
 
 Parse parse_name(Term name, PortSettings& s) {
     if (is_atom(name)) {  // the old form: an atom is a command to spawn
@@ -63,15 +63,17 @@ Parse parse_name(Term name, PortSettings& s) {
     Term kind = tuple_elem(name, 0);
     if (tuple_arity(name) == 3 && kind == atom("fd")) {
         Term in = tuple_elem(name, 1), out = tuple_elem(name, 2);
-        if (!is_small(in) || !is_small(out) || small_value(in) < 0 || small_value(out) < 0) return Parse::Badarg;
+        if (!is_small(in) || !is_small(out)) return Parse::Badarg;
+        if (small_value(in) < 0 || small_value(out) < 0) return Parse::Einval;  // as erl
         s.kind = PortSettings::Kind::Fd;
         s.fd_in = static_cast<int>(small_value(in));
         s.fd_out = static_cast<int>(small_value(out));
         return Parse::Ok;
     }
     if (tuple_arity(name) != 2) return Parse::Badarg;
-    auto text = text_arg(tuple_elem(name, 1));
-    if (!text) return Parse::Badarg;
+    auto text = is_atom(tuple_elem(name, 1)) ? std::optional<std::string>(atom_name(tuple_elem(name, 1)))
+                                              : text_arg(tuple_elem(name, 1));
+    if (!text || text->empty()) return Parse::Badarg;
     if (kind == atom("spawn") || kind == atom("spawn_driver")) s.kind = PortSettings::Kind::Spawn;
     else if (kind == atom("spawn_executable")) s.kind = PortSettings::Kind::SpawnExecutable;
     else return Parse::Badarg;
@@ -166,6 +168,7 @@ Term erts_open_port_2(Process* p, const Term* a) {
     if (r == Parse::Ok) r = parse_settings(a[1], s);
     if (r == Parse::Badarg) return am::badarg;
     if (r == Parse::Badopt) return atom("badopt");
+    if (r == Parse::Einval) return atom("einval");
     int err = 0;
     auto port = port_open(*p->vm, p, s, &err);
     if (!port) return posix_atom(err);

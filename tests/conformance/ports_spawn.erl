@@ -239,6 +239,9 @@ monitor() ->
 errors() ->
     show("no executable", catch open_port({spawn_executable, "/nonexistent/x"}, [])),
     show("bad name", catch open_port({bogus, "x"}, [])),
+    show("negative fd", catch open_port({fd, -1, 1}, [])),
+    show("atom executable", catch open_port({spawn_executable, 'no_such_file_here'}, [])),
+    show("empty command", catch open_port({spawn, ""}, [])),
     show("bad option", catch open_port({spawn, "cat"}, [bogus])),
     show("bad packet", catch open_port({spawn, "cat"}, [{packet, 3}])),
     show("args with spawn", catch open_port({spawn, "cat"}, [{args, ["a"]}])),
