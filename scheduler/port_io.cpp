@@ -124,7 +124,10 @@ void PortSystem::run() {
                 resume_readers();
             } else if (kind == 1 || kind == 2) {
                 auto it = table.find(id);
-                if (it == table.end()) continue;
+                if (it == table.end()) {
+                    if (kind == 2 && drains.count(id)) drain_step(id);
+                    continue;
+                }
                 if (kind == 1) on_readable(it->second.get());
                 else try_write(it->second.get());
             } else if (kind == 3) {
@@ -285,6 +288,8 @@ void PortSystem::on_child_exit(Child* c) {
     reaped++;
     uint64_t port = c->port;
     bool running = c->state == ChildState::Running;
+    for (auto& [n, d] : drains)
+        if (d.child == c) d.child = nullptr;
     std::erase_if(children, [&](const auto& x) { return x.get() == c; });
     if (!running) return;
     auto it = table.find(port);
@@ -301,10 +306,44 @@ void PortSystem::on_child_exit(Child* c) {
     maybe_finish(p);
 }
 
+void PortSystem::drain_step(uint64_t port) {
+    Drain& d = drains[port];
+    while (!d.pending.empty()) {
+        ssize_t w = ::write(d.fd, d.pending.data(), d.pending.size());
+        if (w > 0) {
+            d.pending.erase(0, static_cast<size_t>(w));
+            continue;
+        }
+        if (w < 0 && errno == EINTR) continue;
+        if (w < 0 && errno == EAGAIN) return;
+        break;  // the child closed its stdin
+    }
+    end_drain(port);
+}
+
+// The child's stdin closes; its grace period before SIGTERM starts now.
+void PortSystem::end_drain(uint64_t port) {
+    auto it = drains.find(port);
+    if (it == drains.end()) return;
+    unwatch(it->second.fd);
+    ::close(it->second.fd);
+    if (Child* c = it->second.child) {
+        c->state = ChildState::StdinClosed;
+        c->deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(c->grace_ms);
+    }
+    drains.erase(it);
+}
+
 void PortSystem::advance_policy(std::chrono::steady_clock::time_point now) {
     for (auto& c : children) {
         if (c->state == ChildState::Running || c->state == ChildState::KillSent || c->deadline > now) continue;
-        if (c->state == ChildState::StdinClosed) {
+        if (c->state == ChildState::Draining) {
+            for (auto& [n, d] : drains)
+                if (d.child == c.get()) {
+                    end_drain(n);  // the child took too long: what is left is dropped
+                    break;
+                }
+        } else if (c->state == ChildState::StdinClosed) {
             send_signal(c->pidfd, SIGTERM);
             term_sent++;
             c->state = ChildState::TermSent;

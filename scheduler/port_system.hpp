@@ -20,8 +20,9 @@
 namespace beam {
 
 // What a child goes through (docs/ports.md). Running while its port is open; the others
-// after the port closed, each with a deadline one grace period after it began.
-enum class ChildState : uint8_t { Running, StdinClosed, TermSent, KillSent };
+// after the port closed, each with a deadline one grace period after it began. Draining: the
+// port closed with commands not yet written; its stdin stays open until they are.
+enum class ChildState : uint8_t { Running, Draining, StdinClosed, TermSent, KillSent };
 
 struct Child {
     pid_t os_pid = 0;
@@ -70,6 +71,13 @@ struct Port {
     std::shared_ptr<FlowCredit> credit = std::make_shared<FlowCredit>();
 };
 
+// A closed port's commands still being written to its child's stdin.
+struct Drain {
+    int fd = -1;
+    std::string pending;
+    Child* child = nullptr;  // nullptr once reaped
+};
+
 class PortSystem {
 public:
     explicit PortSystem(VM& vm);
@@ -79,6 +87,7 @@ public:
     std::mutex mu;  // guards everything below and every Port and Child
     std::map<uint64_t, std::unique_ptr<Port>> table;
     std::vector<std::unique_ptr<Child>> children;  // not yet reaped
+    std::map<uint64_t, Drain> drains;              // by the closed port's number
     uint64_t next_number = 0;
     uint64_t term_sent = 0, kill_sent = 0, reaped = 0;
 
@@ -113,6 +122,8 @@ private:
     void input_ended(Port* p);
     void report_eof(Port* p);
     void maybe_finish(Port* p);
+    void drain_step(uint64_t port);
+    void end_drain(uint64_t port);
     void advance_policy(std::chrono::steady_clock::time_point now);
     void resume_readers();
     size_t owner_mailbox_len(Port* p);

@@ -74,15 +74,22 @@ void PortSystem::terminate(Port* p, Term reason) {
         s->data = copy_to_buffer(make_tuple(scratch, {am::DOWN, ref_of(scratch, m.ref), atom("port"), p->id, reason}));
         if (!deliver_signal(vm, m.pid, s)) release_signal(s);
     }
+    // Commands the child has not taken yet are still written (OTP flushes a closing port's
+    // queue too), for one grace period at most; then its stdin closes.
+    bool drain = p->to_child >= 0 && p->own_fds && !p->pending.empty();
     for (int* fd : {&p->from_child, &p->to_child}) {
-        if (*fd < 0) continue;
+        if (*fd < 0 || (drain && fd == &p->to_child)) continue;
         unwatch(*fd);
         if (p->own_fds) ::close(*fd);
         *fd = -1;
     }
+    if (drain) {
+        if (!p->write_watched) watch(p->to_child, key_write(p->number), WRITE_EVENTS);
+        drains[p->number] = Drain{p->to_child, std::move(p->pending), p->child};
+    }
     if (Child* c = p->child) {
         c->port = 0;
-        c->state = ChildState::StdinClosed;
+        c->state = drain ? ChildState::Draining : ChildState::StdinClosed;
         c->deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(c->grace_ms);
         wake();  // its deadline may be the nearest
     }
@@ -310,7 +317,7 @@ size_t port_count(VM& vm) {
 Term port_children(VM& vm, Process* proc) {
     PortSystem& ps = ports_of(vm);
     std::lock_guard lock(ps.mu);
-    static constexpr const char* names[] = {"running", "stdin_closed", "term_sent", "kill_sent"};
+    static constexpr const char* names[] = {"running", "draining", "stdin_closed", "term_sent", "kill_sent"};
     std::vector<Term> items;
     for (auto& c : ps.children)
         items.push_back(make_tuple(*proc, {make_small(c->os_pid), atom(names[static_cast<int>(c->state)])}));

@@ -15,6 +15,7 @@ main() ->
         {"child ignoring SIGTERM is killed", fun ignores_term/0},
         {"flooding child: bounded queue, schedulers free", fun flood/0},
         {"owner death closes the port and the child goes", fun owner_death/0},
+        {"commands pending at close are still written", fun drain/0},
         {"no zombie", fun() -> ns_check:equal(0, zombies()) end},
         {"no leaked descriptor", fun() -> ns_check:equal(Fds, fd_count()) end}
     ]).
@@ -95,9 +96,38 @@ owner_death() ->
     ok = wait_reaped(OsPid),
     ns_check:equal({0, 0, 1}, delta(C0, counts())).
 
+%% 4 MiB is far more than a pipe holds: most of it is still queued when the port closes, and
+%% is written before the child's stdin closes (cat then exits: no signal).
+drain() ->
+    C0 = counts(),
+    File = "/tmp/beamvm_port_drain_" ++ os:getpid(),
+    P = open_port({spawn, "cat > " ++ File}, [eof, {kill_timeout, 5000}]),
+    OsPid = os_pid(P),
+    true = port_command(P, binary:copy(<<"0123456789abcdef">>, 262144)),
+    port_close(P),
+    flush_exit(P),
+    ok = wait_reaped(OsPid),
+    Delta = delta(C0, counts()),
+    Size = string:trim(os:cmd("wc -c < " ++ File ++ "; rm -f " ++ File)),
+    ns_check:equal({"4194304", {0, 0, 1}}, {Size, Delta}).
+
 %% Children of this VM in state Z (a shell run by os:cmd is this VM's child: $PPID).
 zombies() ->
+    settle(),
     list_to_integer(string:trim(os:cmd("ps -o stat= --ppid $PPID | grep -c '^Z' || true"))).
 
+%% Counted while os:cmd's own shell runs, before and after alike, once every earlier child
+%% (os:cmd's included) has been reaped.
 fd_count() ->
-    list_to_integer(string:trim(os:cmd("ls /proc/$PPID/fd | wc -l"))).
+    settle(),
+    N = list_to_integer(string:trim(os:cmd("ls /proc/$PPID/fd | wc -l"))),
+    settle(),
+    N.
+
+settle() -> settle(1000).
+settle(0) -> ok;
+settle(N) ->
+    case beamvm:port_children() of
+        [] -> ok;
+        _ -> receive after 20 -> settle(N - 1) end
+    end.
