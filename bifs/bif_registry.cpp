@@ -51,6 +51,7 @@ struct Registry {
         add(nif_loading_bifs());
         add(erts_internal_bifs());
         add(match_spec_bifs());
+        add(port_bifs());  // ports (issue 9)
     }
 
     void add(std::span<const BifSpec> specs) {

@@ -14,6 +14,7 @@
 #include "vm/vm.hpp"
 #include "scheduler/process_sched.hpp"
 #include "scheduler/process_table.hpp"
+#include "scheduler/ports.hpp"
 #include "scheduler/signals.hpp"
 
 namespace beam {
@@ -142,7 +143,7 @@ Term system_info_1(Process* p, const Term* a) {
     if (what == atom("scheduler_id")) return make_small(Schedulers::current_index() + 1);
     if (what == atom("process_count")) return make_small(SWord(p->vm->procs.count()));
     if (what == atom("process_limit")) return make_small(262144);
-    if (what == atom("port_count")) return make_small(0);  // no ports yet (issue 9)
+    if (what == atom("port_count")) return make_small(static_cast<SWord>(port_count(*p->vm)));
     if (what == atom("system_architecture")) return make_string(*p, SYSTEM_ARCHITECTURE);
     if (what == atom("atom_count")) return make_small(SWord(AtomTable::instance().size()));
     if (what == atom("atom_limit")) return make_small(SWord(MAX_ATOMS));

@@ -10,6 +10,7 @@
 #include "bifs/system_processes.hpp"
 #include "bifs/system_spawn.hpp"
 #include "scheduler/aliases.hpp"
+#include "scheduler/ports.hpp"
 #include "scheduler/signals.hpp"
 #include "vm/gc_options.hpp"
 #include "vm/gc_internal.hpp"
@@ -206,6 +207,15 @@ Term spawn_opt_4(Process* p, const Term* a) {
 
 Term link_1(Process* p, const Term* a) {
     Term other = a[0];
+    if (is_local_port(other)) {  // as OTP: noproc for a closed port, or an 'EXIT' message when trapping
+        if (port_link(*p->vm, other, p->pid)) {
+            add_link_local(p, other);
+            return am::true_;
+        }
+        if (!p->trap_exit) return p->error(am::noproc);
+        p->mailbox_push(make_tuple(*p, {am::EXIT, other, am::noproc}));
+        return am::true_;
+    }
     if (!is_pid(other)) return p->badarg();
     if (other == p->pid) return am::true_;
     auto* s = new Signal{SignalKind::Link};
@@ -225,6 +235,12 @@ Term link_1(Process* p, const Term* a) {
 
 Term unlink_1(Process* p, const Term* a) {
     Term other = a[0];
+    if (is_local_port(other)) {
+        std::lock_guard lock(p->sched.info_mutex);
+        std::erase(p->sched.links, other);
+        port_unlink(*p->vm, other, p->pid);
+        return am::true_;
+    }
     if (!is_pid(other)) return p->badarg();
     auto& links = p->sched.links;
     auto it = std::find(links.begin(), links.end(), other);
@@ -247,6 +263,10 @@ Term unlink_1(Process* p, const Term* a) {
 // never comes, as erts traps to await_exit).
 Term exit_2(Process* p, const Term* a) {
     Term to = a[0];
+    if (is_local_port(to)) {
+        port_exit_signal(*p->vm, p->pid, to, a[1], false);
+        return am::true_;
+    }
     if (!is_pid(to)) return p->badarg();
     if (to == p->pid) {
         if (a[1] == am::kill || !p->trap_exit) {

@@ -4,6 +4,7 @@
 // (the scheduler running the process) takes them out.
 #pragma once
 
+#include <memory>
 #include <mutex>
 #include <vector>
 
@@ -25,6 +26,8 @@ enum class SignalKind : uint8_t {
     IsAlive,     // ref: answered {Ref, true}, or {Ref, false} once the process has exited
 };
 
+struct FlowCredit;  // scheduler/port_system.hpp
+
 struct Signal {
     SignalKind kind;
     bool linked = false;  // Exit: sent because a linked process died (vs exit/2)
@@ -35,6 +38,9 @@ struct Signal {
     Term name = NIL;      // Monitor: the registered name it was made through, if any
     Word ref[3] = {};     // Down, Demonitor: the monitor's reference; GroupLeader, IsAlive: the reply's
     MessageBuffer data;
+    // Message from a port's reader: `credit_units` go back to its flow credit once taken in.
+    std::shared_ptr<FlowCredit> credit;
+    int64_t credit_units = 0;
 };
 
 class SignalQueue {

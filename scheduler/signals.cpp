@@ -5,6 +5,7 @@
 
 #include "bifs/bif_util.hpp"
 #include "scheduler/aliases.hpp"
+#include "scheduler/ports.hpp"
 #include "scheduler/suspend.hpp"
 #include "vm/interp_support.hpp"
 #include "vm/term_print.hpp"
@@ -22,6 +23,7 @@ Signal* new_signal(SignalKind k, Term from) {
 }
 
 void free_signal(Signal* s) {
+    if (s->credit) return_flow_credit(*s->credit, s->credit_units);
     discard_buffer(s->data);
     delete s;
 }
@@ -99,6 +101,8 @@ void refuse(VM& vm, Process* dead, Signal* s, Term reason) {
 
 }  // namespace
 
+void release_signal(Signal* s) { free_signal(s); }
+
 bool deliver_signal(VM& vm, Term to, Signal* s) {
     Process* p = vm.procs.lookup(to);
     if (!p) return false;
@@ -122,6 +126,10 @@ void post_message(VM& vm, Term to, Term msg) {
 }
 
 void send_exit_signal(VM& vm, Term from, Term to, Term reason, bool linked, bool normal_kills) {
+    if (is_local_port(to)) {
+        port_exit_signal(vm, from, to, reason, linked);
+        return;
+    }
     Signal* s = new_signal(SignalKind::Exit, from);
     s->linked = linked;
     s->normal_kills = normal_kills;

@@ -12,6 +12,9 @@ class VM;
 // more): the signal is then still the caller's.
 bool deliver_signal(VM& vm, Term to, Signal* s);
 
+// Frees a signal that could not be delivered (its buffer, its flow credit).
+void release_signal(Signal* s);
+
 // Copies `msg` and sends it from `sender` to the pid `to`; a message to a dead process is
 // dropped, as in OTP.
 void post_message(VM& vm, Term to, Term msg);

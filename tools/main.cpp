@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "bifs/bif_util.hpp"
+#include "scheduler/ports.hpp"
 #include "vm/code_watch.hpp"
 #include "vm/runner.hpp"
 #include "vm/vm.hpp"
@@ -43,6 +44,9 @@ Runs .beam files compiled by OTP 25's erlc.
                       (inotify): the new version is loaded if the previous old code can be
                       soft-purged, else the processes still running it are reported on stderr
                       and the current version stays; --watch=force purges instead
+  --port-grace MS     when a port closes or its owner dies, its OS process gets MS
+                      milliseconds after its stdin is closed, then SIGTERM and MS more, then
+                      SIGKILL (default 5000; open_port's {kill_timeout, Ms} per port)
   --help              this text
 
   beamvm path/to/m.beam Args...
@@ -170,6 +174,14 @@ int main(int argc, char** argv) {
         } else if (a == "--watch" || a == "--watch=force" || a == "--watch=soft") {
             watch = true;
             watch_force = a == "--watch=force";
+        } else if (a == "--port-grace" && i + 1 < argc) {
+            char* end = nullptr;
+            long long ms = std::strtoll(argv[++i], &end, 10);
+            if (*argv[i] == '\0' || *end != '\0' || ms < 0) {
+                std::fprintf(stderr, "beamvm: bad --port-grace '%s' (milliseconds)\n", argv[i]);
+                return 2;
+            }
+            beam::set_default_port_grace_ms(ms);
         } else if (a == "--otp-root" && i + 1 < argc) {
             otp_root = argv[++i];
         } else if (a == "+S" && i + 1 < argc) {

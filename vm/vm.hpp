@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <shared_mutex>
 #include <span>
 #include <string>
@@ -23,6 +24,8 @@
 #include "vm/result.hpp"
 
 namespace beam {
+
+class PortSystem;
 
 class VM {
 public:
@@ -111,6 +114,8 @@ public:
     } prepared;
     TimerService timers{this};
     std::unique_ptr<Schedulers> scheds;  // created by start()
+    std::unique_ptr<PortSystem> ports;   // scheduler/ports.hpp: created on first use
+    std::once_flag ports_once;
 
     // Starts `count` scheduler threads and the timer thread.
     void start(int scheduler_count);
