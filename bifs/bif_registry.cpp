@@ -50,6 +50,7 @@ struct Registry {
         add(nif_loading_bifs());
         add(erts_internal_bifs());
         add(match_spec_bifs());
+        add(ets_bifs());
     }
 
     void add(std::span<const BifSpec> specs) {

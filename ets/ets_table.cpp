@@ -1,0 +1,329 @@
+#include "ets/ets_table.hpp"
+
+#include <cstdlib>
+#include <new>
+
+#include "vm/copy_term.hpp"
+#include "vm/heap_offheap.hpp"
+#include "vm/map_hash.hpp"
+#include "vm/term_order.hpp"
+
+namespace beam {
+
+namespace {
+
+// Places one copy in the object's own words; off-heap references go on its list.
+class ObjectAlloc final : public TermAllocator {
+public:
+    ObjectAlloc(Term* words, Term** offheap) : words_(words), offheap_(offheap) {}
+    Term* alloc(size_t) override { return words_; }
+    void link_offheap(Term* obj) override {
+        set_offheap_next(obj, *offheap_);
+        *offheap_ = obj;
+    }
+
+private:
+    Term* words_;
+    Term** offheap_;
+};
+
+}  // namespace
+
+EtsObject* ets_object_new(Term t) {
+    size_t words = copy_size(t);
+    void* m = std::malloc(sizeof(EtsObject) + (words ? words - 1 : 0) * sizeof(Term));
+    if (!m) throw std::bad_alloc();
+    auto* o = static_cast<EtsObject*>(m);
+    o->next = nullptr;
+    o->hash = 0;
+    o->words = uint32_t(words);
+    o->offheap = nullptr;
+    ObjectAlloc a(o->data, &o->offheap);
+    o->term = copy_term(t, a);
+    return o;
+}
+
+void ets_object_free(EtsObject* o) {
+    if (!o) return;
+    offheap_release_list(o->offheap);
+    std::free(o);
+}
+
+EtsTable::EtsTable(EtsType type, uint32_t keypos) : type(type), keypos(keypos), tree_(Less{this}) {
+    if (type != EtsType::OrderedSet) buckets_.assign(256, nullptr);
+}
+
+EtsTable::~EtsTable() {
+    clear();
+    ets_object_free(heir_data);
+}
+
+bool EtsTable::Less::operator()(const EtsObject* a, const EtsObject* b) const {
+    return compare_terms(t->key_of(a), t->key_of(b)) < 0;
+}
+bool EtsTable::Less::operator()(const EtsObject* a, Term b) const { return compare_terms(t->key_of(a), b) < 0; }
+bool EtsTable::Less::operator()(Term a, const EtsObject* b) const { return compare_terms(a, t->key_of(b)) < 0; }
+
+bool EtsTable::key_eq(Term a, Term b) const { return eq_exact(a, b); }
+
+// The link that points at the first object with `key` in its chain (or the chain's end).
+EtsObject** EtsTable::find_slot(Term key, uint32_t h) const {
+    auto** link = const_cast<EtsObject**>(&buckets_[h & (buckets_.size() - 1)]);
+    while (*link && !((*link)->hash == h && key_eq(key_of(*link), key))) link = &(*link)->next;
+    return link;
+}
+
+void EtsTable::grow() {
+    if (!fixations.empty()) return;  // a fixed table keeps its order for iterations in progress
+    std::vector<EtsObject*> nb(buckets_.size() * 2, nullptr);
+    size_t mask = nb.size() - 1;
+    // Keep same-key runs adjacent and in order: move chains in order, appending.
+    std::vector<EtsObject**> tails(nb.size());
+    for (size_t i = 0; i < nb.size(); i++) tails[i] = &nb[i];
+    for (EtsObject* o : buckets_) {
+        while (o) {
+            EtsObject* n = o->next;
+            size_t b = o->hash & mask;
+            o->next = nullptr;
+            *tails[b] = o;
+            tails[b] = &o->next;
+            o = n;
+        }
+    }
+    buckets_.swap(nb);
+}
+
+void EtsTable::insert(EtsObject* o) {
+    Term key = key_of(o);
+    if (type == EtsType::OrderedSet) {
+        auto it = tree_.find(key);
+        if (it != tree_.end()) {
+            words_ -= ets_object_words(*it);
+            ets_object_free(*it);
+            const_cast<EtsObject*&>(*it) = o;  // same key: the order is unchanged
+        } else {
+            tree_.insert(o);
+            count_++;
+        }
+        words_ += ets_object_words(o);
+        return;
+    }
+    uint32_t h = internal_hash(key, 0);
+    o->hash = h;
+    EtsObject** link = find_slot(key, h);
+    if (*link) {
+        if (type == EtsType::Set) {
+            EtsObject* old = *link;
+            o->next = old->next;
+            *link = o;
+            words_ += ets_object_words(o);
+            words_ -= ets_object_words(old);
+            ets_object_free(old);
+            return;
+        }
+        // bags: after the last object of this key
+        while (*link && (*link)->hash == h && key_eq(key_of(*link), key)) {
+            if (type == EtsType::Bag && eq_exact((*link)->term, o->term)) {
+                ets_object_free(o);
+                return;
+            }
+            link = &(*link)->next;
+        }
+    }
+    o->next = *link;
+    *link = o;
+    count_++;
+    words_ += ets_object_words(o);
+    if (count_ > buckets_.size() * 2) grow();
+}
+
+bool EtsTable::has_key(Term key) const { return lookup_one(key) != nullptr; }
+
+const EtsObject* EtsTable::lookup_one(Term key) const {
+    if (type == EtsType::OrderedSet) {
+        auto it = tree_.find(key);
+        return it == tree_.end() ? nullptr : *it;
+    }
+    return *find_slot(key, internal_hash(key, 0));
+}
+
+void EtsTable::lookup(Term key, const std::function<void(const EtsObject*)>& f) const {
+    if (type == EtsType::OrderedSet) {
+        auto it = tree_.find(key);
+        if (it != tree_.end()) f(*it);
+        return;
+    }
+    uint32_t h = internal_hash(key, 0);
+    for (EtsObject* o = *find_slot(key, h); o && o->hash == h && key_eq(key_of(o), key); o = o->next) f(o);
+}
+
+size_t EtsTable::erase_key(Term key) {
+    if (type == EtsType::OrderedSet) {
+        auto it = tree_.find(key);
+        if (it == tree_.end()) return 0;
+        EtsObject* o = *it;
+        tree_.erase(it);
+        count_--;
+        words_ -= ets_object_words(o);
+        ets_object_free(o);
+        return 1;
+    }
+    uint32_t h = internal_hash(key, 0);
+    EtsObject** link = find_slot(key, h);
+    size_t n = 0;
+    while (*link && (*link)->hash == h && key_eq(key_of(*link), key)) {
+        EtsObject* o = *link;
+        *link = o->next;
+        words_ -= ets_object_words(o);
+        ets_object_free(o);
+        n++;
+    }
+    count_ -= n;
+    return n;
+}
+
+size_t EtsTable::erase_object(Term object) {
+    Term key = tuple_elem(object, keypos - 1);
+    if (type == EtsType::OrderedSet) {
+        auto it = tree_.find(key);
+        if (it == tree_.end() || !eq_exact((*it)->term, object)) return 0;
+        return erase_key(key);
+    }
+    uint32_t h = internal_hash(key, 0);
+    EtsObject** link = find_slot(key, h);
+    size_t n = 0;
+    while (*link && (*link)->hash == h && key_eq(key_of(*link), key)) {
+        EtsObject* o = *link;
+        if (eq_exact(o->term, object)) {
+            *link = o->next;
+            words_ -= ets_object_words(o);
+            ets_object_free(o);
+            n++;
+        } else {
+            link = &o->next;
+        }
+    }
+    count_ -= n;
+    return n;
+}
+
+void EtsTable::erase_exact(const EtsObject* target) {
+    if (type == EtsType::OrderedSet) {
+        erase_key(key_of(target));
+        return;
+    }
+    EtsObject** link = &buckets_[target->hash & (buckets_.size() - 1)];
+    while (*link && *link != target) link = &(*link)->next;
+    if (!*link) return;
+    EtsObject* o = *link;
+    *link = o->next;
+    words_ -= ets_object_words(o);
+    count_--;
+    ets_object_free(o);
+}
+
+void EtsTable::replace(EtsObject* o) { insert(o); }
+
+size_t EtsTable::clear() {
+    size_t n = count_;
+    for (EtsObject* o : tree_) ets_object_free(o);
+    tree_.clear();
+    for (EtsObject*& b : buckets_) {
+        while (b) {
+            EtsObject* next = b->next;
+            ets_object_free(b);
+            b = next;
+        }
+    }
+    count_ = 0;
+    words_ = 0;
+    return n;
+}
+
+Term EtsTable::first_key() const {
+    if (type == EtsType::OrderedSet) return tree_.empty() ? NON_VALUE : key_of(*tree_.begin());
+    for (EtsObject* b : buckets_)
+        if (b) return key_of(b);
+    return NON_VALUE;
+}
+
+Term EtsTable::last_key() const {
+    if (type == EtsType::OrderedSet) return tree_.empty() ? NON_VALUE : key_of(*tree_.rbegin());
+    return first_key();
+}
+
+Term EtsTable::next_key(Term key) const {
+    if (type == EtsType::OrderedSet) {
+        auto it = tree_.upper_bound(key);
+        return it == tree_.end() ? NON_VALUE : key_of(*it);
+    }
+    uint32_t h = internal_hash(key, 0);
+    EtsObject* o = *find_slot(key, h);
+    if (!o) return NON_VALUE;
+    while (o && o->hash == h && key_eq(key_of(o), key)) o = o->next;
+    if (o) return key_of(o);
+    for (size_t b = (h & (buckets_.size() - 1)) + 1; b < buckets_.size(); b++)
+        if (buckets_[b]) return key_of(buckets_[b]);
+    return NON_VALUE;
+}
+
+Term EtsTable::prev_key(Term key) const {
+    if (type == EtsType::OrderedSet) {
+        auto it = tree_.lower_bound(key);
+        if (it == tree_.begin()) return NON_VALUE;
+        return key_of(*std::prev(it));
+    }
+    return next_key(key);
+}
+
+void EtsTable::walk(bool reverse, const std::function<bool(const EtsObject*)>& f) const {
+    if (type == EtsType::OrderedSet) {
+        if (reverse) {
+            for (auto it = tree_.rbegin(); it != tree_.rend(); ++it)
+                if (!f(*it)) return;
+        } else {
+            for (EtsObject* o : tree_)
+                if (!f(o)) return;
+        }
+        return;
+    }
+    for (EtsObject* b : buckets_)
+        for (EtsObject* o = b; o; o = o->next)
+            if (!f(o)) return;
+}
+
+int64_t EtsTable::walk_buckets(size_t from, const std::function<bool(const EtsObject*)>& f) const {
+    for (size_t b = from; b < buckets_.size(); b++) {
+        bool go = true;
+        for (EtsObject* o = buckets_[b]; o; o = o->next) go = f(o) && go;
+        if (!go) return int64_t(b + 1) < int64_t(buckets_.size()) ? int64_t(b + 1) : -1;
+    }
+    return -1;
+}
+
+void EtsTable::walk_after(Term key, bool reverse, const std::function<bool(const EtsObject*)>& f) const {
+    if (reverse) {
+        auto it = tree_.lower_bound(key);
+        while (it != tree_.begin()) {
+            --it;
+            if (!f(*it)) return;
+        }
+    } else {
+        for (auto it = tree_.upper_bound(key); it != tree_.end(); ++it)
+            if (!f(*it)) return;
+    }
+}
+
+void EtsTable::slot(size_t i, const std::function<void(const EtsObject*)>& f) const {
+    if (type == EtsType::OrderedSet) {
+        if (i >= tree_.size()) return;
+        auto it = tree_.begin();
+        std::advance(it, i);
+        f(*it);
+        return;
+    }
+    if (i >= buckets_.size()) return;
+    for (EtsObject* o = buckets_[i]; o; o = o->next) f(o);
+}
+
+}  // namespace beam
