@@ -27,6 +27,24 @@ private:
     Term** offheap_;
 };
 
+// Buckets are chosen by the hash's low bits. Small integers keep their order in them (runs
+// of keys land in neighbouring buckets, so walking or looking up runs of keys stays in cache)
+// with higher bits folded in so that strides of a power of two still spread; other keys get
+// internal_hash, whose low bits are mixed (murmur3's finaliser).
+uint32_t key_hash(Term key) {
+    if (is_small(key)) {
+        uint64_t x = uint64_t(small_value(key));
+        return uint32_t(x ^ (x >> 11) ^ (x >> 22) ^ (x >> 33) ^ (x >> 44));
+    }
+    uint32_t h = internal_hash(key, 0);
+    h ^= h >> 16;
+    h *= 0x85ebca6bu;
+    h ^= h >> 13;
+    h *= 0xc2b2ae35u;
+    h ^= h >> 16;
+    return h;
+}
+
 }  // namespace
 
 EtsObject* ets_object_new(Term t) {
@@ -49,7 +67,7 @@ void ets_object_free(EtsObject* o) {
     std::free(o);
 }
 
-EtsTable::EtsTable(EtsType type, uint32_t keypos) : type(type), keypos(keypos), tree_(Less{this}) {
+EtsTable::EtsTable(EtsType type, uint32_t keypos) : type(type), keypos(keypos), tree_(Less{}) {
     if (type != EtsType::OrderedSet) buckets_.assign(256, nullptr);
 }
 
@@ -58,11 +76,10 @@ EtsTable::~EtsTable() {
     ets_object_free(heir_data);
 }
 
-bool EtsTable::Less::operator()(const EtsObject* a, const EtsObject* b) const {
-    return compare_terms(t->key_of(a), t->key_of(b)) < 0;
+bool EtsTable::Less::operator()(Term a, Term b) const {
+    if (is_small(a) && is_small(b)) return small_value(a) < small_value(b);
+    return compare_terms(a, b) < 0;
 }
-bool EtsTable::Less::operator()(const EtsObject* a, Term b) const { return compare_terms(t->key_of(a), b) < 0; }
-bool EtsTable::Less::operator()(Term a, const EtsObject* b) const { return compare_terms(a, t->key_of(b)) < 0; }
 
 bool EtsTable::key_eq(Term a, Term b) const { return eq_exact(a, b); }
 
@@ -98,17 +115,18 @@ void EtsTable::insert(EtsObject* o) {
     if (type == EtsType::OrderedSet) {
         auto it = tree_.find(key);
         if (it != tree_.end()) {
-            words_ -= ets_object_words(*it);
-            ets_object_free(*it);
-            const_cast<EtsObject*&>(*it) = o;  // same key: the order is unchanged
+            words_ -= ets_object_words(it->second);
+            ets_object_free(it->second);
+            it->second = o;
+            const_cast<Term&>(it->first) = key;  // an equal key, in the new object: the order holds
         } else {
-            tree_.insert(o);
+            tree_.emplace(key, o);
             count_++;
         }
         words_ += ets_object_words(o);
         return;
     }
-    uint32_t h = internal_hash(key, 0);
+    uint32_t h = key_hash(key);
     o->hash = h;
     EtsObject** link = find_slot(key, h);
     if (*link) {
@@ -134,7 +152,7 @@ void EtsTable::insert(EtsObject* o) {
     *link = o;
     count_++;
     words_ += ets_object_words(o);
-    if (count_ > buckets_.size() * 2) grow();
+    if (count_ > buckets_.size()) grow();
 }
 
 bool EtsTable::has_key(Term key) const { return lookup_one(key) != nullptr; }
@@ -142,18 +160,18 @@ bool EtsTable::has_key(Term key) const { return lookup_one(key) != nullptr; }
 const EtsObject* EtsTable::lookup_one(Term key) const {
     if (type == EtsType::OrderedSet) {
         auto it = tree_.find(key);
-        return it == tree_.end() ? nullptr : *it;
+        return it == tree_.end() ? nullptr : it->second;
     }
-    return *find_slot(key, internal_hash(key, 0));
+    return *find_slot(key, key_hash(key));
 }
 
 void EtsTable::lookup(Term key, const std::function<void(const EtsObject*)>& f) const {
     if (type == EtsType::OrderedSet) {
         auto it = tree_.find(key);
-        if (it != tree_.end()) f(*it);
+        if (it != tree_.end()) f(it->second);
         return;
     }
-    uint32_t h = internal_hash(key, 0);
+    uint32_t h = key_hash(key);
     for (EtsObject* o = *find_slot(key, h); o && o->hash == h && key_eq(key_of(o), key); o = o->next) f(o);
 }
 
@@ -161,14 +179,14 @@ size_t EtsTable::erase_key(Term key) {
     if (type == EtsType::OrderedSet) {
         auto it = tree_.find(key);
         if (it == tree_.end()) return 0;
-        EtsObject* o = *it;
+        EtsObject* o = it->second;
         tree_.erase(it);
         count_--;
         words_ -= ets_object_words(o);
         ets_object_free(o);
         return 1;
     }
-    uint32_t h = internal_hash(key, 0);
+    uint32_t h = key_hash(key);
     EtsObject** link = find_slot(key, h);
     size_t n = 0;
     while (*link && (*link)->hash == h && key_eq(key_of(*link), key)) {
@@ -186,10 +204,10 @@ size_t EtsTable::erase_object(Term object) {
     Term key = tuple_elem(object, keypos - 1);
     if (type == EtsType::OrderedSet) {
         auto it = tree_.find(key);
-        if (it == tree_.end() || !eq_exact((*it)->term, object)) return 0;
+        if (it == tree_.end() || !eq_exact(it->second->term, object)) return 0;
         return erase_key(key);
     }
-    uint32_t h = internal_hash(key, 0);
+    uint32_t h = key_hash(key);
     EtsObject** link = find_slot(key, h);
     size_t n = 0;
     while (*link && (*link)->hash == h && key_eq(key_of(*link), key)) {
@@ -226,7 +244,7 @@ void EtsTable::replace(EtsObject* o) { insert(o); }
 
 size_t EtsTable::clear() {
     size_t n = count_;
-    for (EtsObject* o : tree_) ets_object_free(o);
+    for (auto& kv : tree_) ets_object_free(kv.second);
     tree_.clear();
     for (EtsObject*& b : buckets_) {
         while (b) {
@@ -241,23 +259,23 @@ size_t EtsTable::clear() {
 }
 
 Term EtsTable::first_key() const {
-    if (type == EtsType::OrderedSet) return tree_.empty() ? NON_VALUE : key_of(*tree_.begin());
+    if (type == EtsType::OrderedSet) return tree_.empty() ? NON_VALUE : tree_.begin()->first;
     for (EtsObject* b : buckets_)
         if (b) return key_of(b);
     return NON_VALUE;
 }
 
 Term EtsTable::last_key() const {
-    if (type == EtsType::OrderedSet) return tree_.empty() ? NON_VALUE : key_of(*tree_.rbegin());
+    if (type == EtsType::OrderedSet) return tree_.empty() ? NON_VALUE : tree_.rbegin()->first;
     return first_key();
 }
 
 Term EtsTable::next_key(Term key) const {
     if (type == EtsType::OrderedSet) {
         auto it = tree_.upper_bound(key);
-        return it == tree_.end() ? NON_VALUE : key_of(*it);
+        return it == tree_.end() ? NON_VALUE : it->first;
     }
-    uint32_t h = internal_hash(key, 0);
+    uint32_t h = key_hash(key);
     EtsObject* o = *find_slot(key, h);
     if (!o) return NON_VALUE;
     while (o && o->hash == h && key_eq(key_of(o), key)) o = o->next;
@@ -271,7 +289,7 @@ Term EtsTable::prev_key(Term key) const {
     if (type == EtsType::OrderedSet) {
         auto it = tree_.lower_bound(key);
         if (it == tree_.begin()) return NON_VALUE;
-        return key_of(*std::prev(it));
+        return std::prev(it)->first;
     }
     return next_key(key);
 }
@@ -280,10 +298,10 @@ void EtsTable::walk(bool reverse, const std::function<bool(const EtsObject*)>& f
     if (type == EtsType::OrderedSet) {
         if (reverse) {
             for (auto it = tree_.rbegin(); it != tree_.rend(); ++it)
-                if (!f(*it)) return;
+                if (!f(it->second)) return;
         } else {
-            for (EtsObject* o : tree_)
-                if (!f(o)) return;
+            for (auto& kv : tree_)
+                if (!f(kv.second)) return;
         }
         return;
     }
@@ -306,11 +324,11 @@ void EtsTable::walk_after(Term key, bool reverse, const std::function<bool(const
         auto it = tree_.lower_bound(key);
         while (it != tree_.begin()) {
             --it;
-            if (!f(*it)) return;
+            if (!f(it->second)) return;
         }
     } else {
         for (auto it = tree_.upper_bound(key); it != tree_.end(); ++it)
-            if (!f(*it)) return;
+            if (!f(it->second)) return;
     }
 }
 
@@ -319,7 +337,7 @@ void EtsTable::slot(size_t i, const std::function<void(const EtsObject*)>& f) co
         if (i >= tree_.size()) return;
         auto it = tree_.begin();
         std::advance(it, i);
-        f(*it);
+        f(it->second);
         return;
     }
     if (i >= buckets_.size()) return;

@@ -4,14 +4,14 @@
 //
 // Storage: set, bag and duplicate_bag are a chained hash table on the key (=:=), with the
 // objects of one key adjacent in their chain, in insertion order; ordered_set is a balanced
-// tree (std::set) ordered by the key in term order (==, so 1 and 1.0 are one key).
+// tree (std::map) ordered by the key in term order (==, so 1 and 1.0 are one key).
 // Every operation holds the table's reader-writer lock: readers share it, writers own it.
 #pragma once
 
 #include <atomic>
 #include <cstdint>
 #include <functional>
-#include <set>
+#include <map>
 #include <shared_mutex>
 #include <utility>
 #include <vector>
@@ -65,7 +65,11 @@ public:
     // ---- storage: call with `lock` held (shared for reads, exclusive for writes) ----
     Term key_of(const EtsObject* o) const { return tuple_elem(o->term, keypos - 1); }
     size_t size() const { return count_; }
-    size_t memory_words() const { return words_ + buckets_.size() + 64; }
+    // Words it holds: the objects (with their headers), the hash buckets or the tree's nodes
+    // (6 words each), and the table itself.
+    size_t memory_words() const {
+        return words_ + buckets_.size() + (type == EtsType::OrderedSet ? 6 * count_ : 0) + sizeof(*this) / sizeof(Term);
+    }
 
     // set: replaces; bag: adds unless an identical object is there; duplicate_bag: adds.
     // Takes ownership of `o`.
@@ -105,19 +109,16 @@ public:
     size_t byte_size() const override { return sizeof(*this); }
 
 private:
+    // Term order (==); small integers compared inline.
     struct Less {
-        using is_transparent = void;
-        const EtsTable* t;
-        bool operator()(const EtsObject* a, const EtsObject* b) const;
-        bool operator()(const EtsObject* a, Term b) const;
-        bool operator()(Term a, const EtsObject* b) const;
+        bool operator()(Term a, Term b) const;
     };
     bool key_eq(Term a, Term b) const;
     void grow();
     EtsObject** find_slot(Term key, uint32_t h) const;
 
     std::vector<EtsObject*> buckets_;
-    std::set<EtsObject*, Less> tree_;
+    std::map<Term, EtsObject*, Less> tree_;  // key (pointing into its object) -> object
     size_t count_ = 0;
     size_t words_ = 0;
 };
