@@ -7,6 +7,7 @@
 
 #include "ets/ets_registry.hpp"
 #include "ets/ets_table.hpp"
+#include "vm/atom_table.hpp"
 #include "vm/process.hpp"
 
 namespace beam::ets {
@@ -32,12 +33,30 @@ inline bool may_access(const Process* p, const EtsTable* t, Need need) {
     return t->access == EtsAccess::Protected && need == Need::Read;
 }
 
-// Resolves and checks access (null: the caller raises badarg). The table may have been
+// badarg with a `cause` for the error_info map, which erl_stdlib_errors explains (id: no such
+// table, type: not a table argument, access, table_type, badkey, keypos, position, ...).
+inline Term fail(Process* p, const char* cause) {
+    p->badarg();
+    p->fcause = atom(cause);
+    return NON_VALUE;
+}
+
+// Why the last table_for on this thread found no table.
+inline thread_local const char* table_cause = "id";
+inline Term no_table(Process* p) { return fail(p, table_cause); }
+
+// Resolves and checks access (null: the caller returns no_table(p)). The table may have been
 // deleted since: the caller checks `alive` under the lock (`Locked` does).
 inline EtsTable* table_for(const Process* p, Term tab, Need need) {
+    if (!is_atom(tab) && !is_boxed_sub(tab, Sub::Ref)) {
+        table_cause = "type";
+        return nullptr;
+    }
     EtsTable* t = ets_resolve(tab);
+    table_cause = "id";
     if (!t) return nullptr;
     if (!t->alive.load() || !may_access(p, t, need)) {
+        if (t->alive.load()) table_cause = "access";
         t->release();
         return nullptr;
     }

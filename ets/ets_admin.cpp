@@ -110,13 +110,13 @@ Term new_2(Process* p, const Term* a) {
     if (heir != NON_VALUE) set_heir(t, heir);
     Term ref = make_magic_ref(*p, t);  // the term holds the object's first count
     for (int i = 0; i < 3; i++) t->ref_ids[i] = boxed_ptr(ref)[1 + i].raw;
-    if (!ets_register(t)) return p->badarg();  // the name is taken; `ref` frees it when collected
+    if (!ets_register(t)) return fail(p, "already_exists");  // the name is taken; `ref` frees it when collected
     return named ? a[0] : ref;
 }
 
 Term delete_1(Process* p, const Term* a) {
     TableRef t(table_for(p, a[0], Need::Write));
-    if (!t) return p->badarg();
+    if (!t) return no_table(p);
     if (t->owner.load() != p->pid.raw && t->access != EtsAccess::Public) return p->badarg();
     ets_unregister_and_clear(t.t);
     return am::true_;
@@ -187,17 +187,21 @@ Term whereis_1(Process* p, const Term* a) {
 
 Term rename_2(Process* p, const Term* a) {
     TableRef t(table_for(p, a[0], Need::Write));
-    if (!t || !is_atom(a[1]) || t->owner.load() != p->pid.raw) return p->badarg();
+    if (!t) return no_table(p);
+    if (!is_atom(a[1]) || t->owner.load() != p->pid.raw) return p->badarg();
     if (!ets_rename(t.t, a[1])) return p->badarg();
     return a[1];
 }
 
 Term give_away_3(Process* p, const Term* a) {
     TableRef t(table_for(p, a[0], Need::Info));
-    if (!t || t->owner.load() != p->pid.raw || a[1] == p->pid || !is_live_process(*p->vm, a[1])) return p->badarg();
+    if (!t) return no_table(p);
+    if (t->owner.load() != p->pid.raw) return fail(p, "not_owner");
+    if (a[1] == p->pid) return fail(p, "owner");
+    if (!is_live_process(*p->vm, a[1])) return p->badarg();
     {
         WriteLocked l(t.t);
-        if (!l.ok) return p->badarg();
+        if (!l.ok) return fail(p, "id");
         t->owner.store(a[1].raw);
     }
     Term msg = make_tuple(*p, {atom("ETS-TRANSFER"), ets_table_term(*p, t.t), p->pid, a[2]});
@@ -207,12 +211,13 @@ Term give_away_3(Process* p, const Term* a) {
 
 Term setopts_2(Process* p, const Term* a) {
     TableRef t(table_for(p, a[0], Need::Info));
-    if (!t || t->owner.load() != p->pid.raw) return p->badarg();
+    if (!t) return no_table(p);
+    if (t->owner.load() != p->pid.raw) return p->badarg();
     std::vector<Term> opts;
     if (is_tuple(a[1])) opts.push_back(a[1]);
     else if (!list_elements(a[1], opts)) return p->badarg();
     WriteLocked l(t.t);
-    if (!l.ok) return p->badarg();
+    if (!l.ok) return fail(p, "id");
     for (Term o : opts) {
         if (!is_tuple(o) || tuple_arity(o) < 2) return p->badarg();
         if (tuple_elem(o, 0) == atom("heir")) {
@@ -233,9 +238,10 @@ Term setopts_2(Process* p, const Term* a) {
 
 Term safe_fixtable_2(Process* p, const Term* a) {
     TableRef t(table_for(p, a[0], Need::Read));
-    if (!t || !is_boolean_atom(a[1])) return p->badarg();
+    if (!t) return no_table(p);
+    if (!is_boolean_atom(a[1])) return p->badarg();
     WriteLocked l(t.t);
-    if (!l.ok) return p->badarg();
+    if (!l.ok) return fail(p, "id");
     auto it = std::find_if(t->fixations.begin(), t->fixations.end(), [&](auto& f) { return f.first == p->pid.raw; });
     if (a[1] == am::true_) {
         if (t->fixations.empty()) t->fix_time = 0;

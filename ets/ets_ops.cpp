@@ -35,7 +35,7 @@ bool objects_of(const EtsTable* t, Term arg, std::vector<Term>& out) {
 
 Term insert_2(Process* p, const Term* a) {
     TableRef t(table_for(p, a[0], Need::Write));
-    if (!t) return p->badarg();
+    if (!t) return no_table(p);
     std::vector<Term> objs;
     if (!objects_of(t.t, a[1], objs)) return p->badarg();
     std::vector<EtsObject*> copies;
@@ -52,7 +52,7 @@ Term insert_2(Process* p, const Term* a) {
 
 Term insert_new_2(Process* p, const Term* a) {
     TableRef t(table_for(p, a[0], Need::Write));
-    if (!t) return p->badarg();
+    if (!t) return no_table(p);
     std::vector<Term> objs;
     if (!objects_of(t.t, a[1], objs)) return p->badarg();
     std::vector<EtsObject*> copies;
@@ -70,9 +70,9 @@ Term insert_new_2(Process* p, const Term* a) {
 
 Term lookup_2(Process* p, const Term* a) {
     TableRef t(table_for(p, a[0], Need::Read));
-    if (!t) return p->badarg();
+    if (!t) return no_table(p);
     ReadLocked l(t.t);
-    if (!l.ok) return p->badarg();
+    if (!l.ok) return fail(p, "id");
     std::vector<Term> found;
     t->lookup(a[1], [&](const EtsObject* o) { found.push_back(copy_term(o->term, *p)); });
     return make_list_from(*p, found.data(), found.size());
@@ -80,52 +80,55 @@ Term lookup_2(Process* p, const Term* a) {
 
 Term lookup_element_3(Process* p, const Term* a) {
     TableRef t(table_for(p, a[0], Need::Read));
-    if (!t || !is_small(a[2]) || small_value(a[2]) < 1) return p->badarg();
+    if (!t) return no_table(p);
+    if (!is_small(a[2]) || small_value(a[2]) < 1) return p->badarg();
     size_t pos = size_t(small_value(a[2]));
     ReadLocked l(t.t);
-    if (!l.ok) return p->badarg();
+    if (!l.ok) return fail(p, "id");
     std::vector<Term> found;
     bool bad = false;
     t->lookup(a[1], [&](const EtsObject* o) {
         if (pos > tuple_arity(o->term)) bad = true;
         else found.push_back(copy_term(tuple_elem(o->term, pos - 1), *p));
     });
-    if (bad || found.empty()) return p->badarg();
+    if (found.empty() && !bad) return fail(p, "badkey");
+    if (bad) return p->badarg();
     if (t->type == EtsType::Set || t->type == EtsType::OrderedSet) return found[0];
     return make_list_from(*p, found.data(), found.size());
 }
 
 Term member_2(Process* p, const Term* a) {
     TableRef t(table_for(p, a[0], Need::Read));
-    if (!t) return p->badarg();
+    if (!t) return no_table(p);
     ReadLocked l(t.t);
-    if (!l.ok) return p->badarg();
+    if (!l.ok) return fail(p, "id");
     return make_bool(t->has_key(a[1]));
 }
 
 Term delete_2(Process* p, const Term* a) {
     TableRef t(table_for(p, a[0], Need::Write));
-    if (!t) return p->badarg();
+    if (!t) return no_table(p);
     WriteLocked l(t.t);
-    if (!l.ok) return p->badarg();
+    if (!l.ok) return fail(p, "id");
     t->erase_key(a[1]);
     return am::true_;
 }
 
 Term delete_object_2(Process* p, const Term* a) {
     TableRef t(table_for(p, a[0], Need::Write));
-    if (!t || !is_object_for(t.t, a[1])) return p->badarg();
+    if (!t) return no_table(p);
+    if (!is_object_for(t.t, a[1])) return p->badarg();
     WriteLocked l(t.t);
-    if (!l.ok) return p->badarg();
+    if (!l.ok) return fail(p, "id");
     t->erase_object(a[1]);
     return am::true_;
 }
 
 Term take_2(Process* p, const Term* a) {
     TableRef t(table_for(p, a[0], Need::Write));
-    if (!t) return p->badarg();
+    if (!t) return no_table(p);
     WriteLocked l(t.t);
-    if (!l.ok) return p->badarg();
+    if (!l.ok) return fail(p, "id");
     std::vector<Term> found;
     t->lookup(a[1], [&](const EtsObject* o) { found.push_back(copy_term(o->term, *p)); });
     t->erase_key(a[1]);
@@ -134,9 +137,9 @@ Term take_2(Process* p, const Term* a) {
 
 Term internal_delete_all_2(Process* p, const Term* a) {
     TableRef t(table_for(p, a[0], Need::Write));
-    if (!t) return p->badarg();
+    if (!t) return no_table(p);
     WriteLocked l(t.t);
-    if (!l.ok) return p->badarg();
+    if (!l.ok) return fail(p, "id");
     return make_small(SWord(t->clear()));
 }
 
@@ -145,25 +148,25 @@ Term key_or_end(Process* p, Term k) { return k == NON_VALUE ? end_of_table() : c
 
 Term first_1(Process* p, const Term* a) {
     TableRef t(table_for(p, a[0], Need::Read));
-    if (!t) return p->badarg();
+    if (!t) return no_table(p);
     ReadLocked l(t.t);
-    if (!l.ok) return p->badarg();
+    if (!l.ok) return fail(p, "id");
     return key_or_end(p, t->first_key());
 }
 
 Term last_1(Process* p, const Term* a) {
     TableRef t(table_for(p, a[0], Need::Read));
-    if (!t) return p->badarg();
+    if (!t) return no_table(p);
     ReadLocked l(t.t);
-    if (!l.ok) return p->badarg();
+    if (!l.ok) return fail(p, "id");
     return key_or_end(p, t->last_key());
 }
 
 Term step(Process* p, const Term* a, bool forward) {
     TableRef t(table_for(p, a[0], Need::Read));
-    if (!t) return p->badarg();
+    if (!t) return no_table(p);
     ReadLocked l(t.t);
-    if (!l.ok) return p->badarg();
+    if (!l.ok) return fail(p, "id");
     if (t->type != EtsType::OrderedSet && !t->has_key(a[1])) return p->badarg();
     return key_or_end(p, forward ? t->next_key(a[1]) : t->prev_key(a[1]));
 }
@@ -172,9 +175,10 @@ Term prev_2(Process* p, const Term* a) { return step(p, a, false); }
 
 Term slot_2(Process* p, const Term* a) {
     TableRef t(table_for(p, a[0], Need::Read));
-    if (!t || !is_small(a[1]) || small_value(a[1]) < 0) return p->badarg();
+    if (!t) return no_table(p);
+    if (!is_small(a[1]) || small_value(a[1]) < 0) return p->badarg();
     ReadLocked l(t.t);
-    if (!l.ok) return p->badarg();
+    if (!l.ok) return fail(p, "id");
     size_t i = size_t(small_value(a[1]));
     if (i > t->slot_count()) return p->badarg();
     if (i == t->slot_count()) return end_of_table();
@@ -212,7 +216,8 @@ bool parse_counter_op(const EtsTable* t, Term op, std::vector<CounterOp>& out) {
 
 Term update_counter(Process* p, const Term* a, Term dflt) {
     TableRef t(table_for(p, a[0], Need::Write));
-    if (!t || (t->type != EtsType::Set && t->type != EtsType::OrderedSet)) return p->badarg();
+    if (!t) return no_table(p);
+    if (t->type != EtsType::Set && t->type != EtsType::OrderedSet) return fail(p, "table_type");
     std::vector<CounterOp> ops;
     bool list = false;
     if (is_list(a[2]) || a[2] == NIL) {
@@ -226,13 +231,13 @@ Term update_counter(Process* p, const Term* a, Term dflt) {
     }
     if (dflt != NON_VALUE && !is_object_for(t.t, dflt)) return p->badarg();
     WriteLocked l(t.t);
-    if (!l.ok) return p->badarg();
+    if (!l.ok) return fail(p, "id");
     const EtsObject* cur = t->lookup_one(a[1]);
     Term obj;
     if (cur) {
         obj = cur->term;
     } else {
-        if (dflt == NON_VALUE) return p->badarg();
+        if (dflt == NON_VALUE) return fail(p, "badkey");
         obj = dflt;
     }
     // Work on a copy of the elements on the caller's heap, then store it.
@@ -241,7 +246,9 @@ Term update_counter(Process* p, const Term* a, Term dflt) {
     if (!cur) elems[t->keypos - 1] = a[1];
     std::vector<Term> results;
     for (CounterOp& op : ops) {
-        if (op.pos > n || op.pos == t->keypos || !is_integer(elems[op.pos - 1])) return p->badarg();
+        if (op.pos == t->keypos) return fail(p, "keypos");
+        if (op.pos > n) return fail(p, "position");
+        if (!is_integer(elems[op.pos - 1])) return p->badarg();
         Term v = arith_add(p, elems[op.pos - 1], op.incr);
         if (v == NON_VALUE) return NON_VALUE;
         if (op.threshold != NON_VALUE) {
@@ -264,7 +271,8 @@ Term update_counter_4(Process* p, const Term* a) { return update_counter(p, a, a
 
 Term update_element_3(Process* p, const Term* a) {
     TableRef t(table_for(p, a[0], Need::Write));
-    if (!t || (t->type != EtsType::Set && t->type != EtsType::OrderedSet)) return p->badarg();
+    if (!t) return no_table(p);
+    if (t->type != EtsType::Set && t->type != EtsType::OrderedSet) return fail(p, "table_type");
     std::vector<Term> items;
     if (is_tuple(a[2])) items.push_back(a[2]);
     else if (!list_elements(a[2], items)) return p->badarg();
@@ -272,14 +280,15 @@ Term update_element_3(Process* p, const Term* a) {
         if (!is_tuple(i) || tuple_arity(i) != 2 || !is_small(tuple_elem(i, 0)) || small_value(tuple_elem(i, 0)) < 1)
             return p->badarg();
     WriteLocked l(t.t);
-    if (!l.ok) return p->badarg();
+    if (!l.ok) return fail(p, "id");
     const EtsObject* cur = t->lookup_one(a[1]);
     if (!cur) return am::false_;
     Word n = tuple_arity(cur->term);
     std::vector<Term> elems(tuple_elems(cur->term), tuple_elems(cur->term) + n);
     for (Term i : items) {
         size_t pos = size_t(small_value(tuple_elem(i, 0)));
-        if (pos > n || pos == t->keypos) return p->badarg();
+        if (pos == t->keypos) return fail(p, "keypos");
+        if (pos > n) return p->badarg();
         elems[pos - 1] = tuple_elem(i, 1);
     }
     LiteralArea scratch;

@@ -89,11 +89,11 @@ Term whole() {
 // select/2 and its kin, all results at once.
 Term select_all(Process* p, Term tab, Term spec, bool reverse) {
     TableRef t(table_for(p, tab, Need::Read));
-    if (!t) return p->badarg();
+    if (!t) return no_table(p);
     auto ms = compile(spec);
     if (!ms) return p->badarg();
     ReadLocked l(t.t);
-    if (!l.ok) return p->badarg();
+    if (!l.ok) return fail(p, "id");
     std::vector<Term> out;
     candidates(t.t, *ms, reverse, [&](const EtsObject* o) {
         MsOutcome r = run_match_spec(*ms, p, o->term);
@@ -108,11 +108,11 @@ Term select_all(Process* p, Term tab, Term spec, bool reverse) {
 // {Results, Continuation} or '$end_of_table'.
 Term select_chunk(Process* p, Term tab, Term spec, size_t limit, bool reverse, Term pos) {
     TableRef t(table_for(p, tab, Need::Read));
-    if (!t) return p->badarg();
+    if (!t) return no_table(p);
     auto ms = compile(spec);
     if (!ms) return p->badarg();
     ReadLocked l(t.t);
-    if (!l.ok) return p->badarg();
+    if (!l.ok) return fail(p, "id");
     std::vector<Term> out;
     Term next = NON_VALUE;  // where the next chunk starts; NON_VALUE: at the end
     if (t->type == EtsType::OrderedSet) {
@@ -189,11 +189,11 @@ Term match_object_3(Process* p, const Term* a) {
 
 Term select_count_2(Process* p, const Term* a) {
     TableRef t(table_for(p, a[0], Need::Read));
-    if (!t) return p->badarg();
+    if (!t) return no_table(p);
     auto ms = compile(a[1]);
     if (!ms) return p->badarg();
     ReadLocked l(t.t);
-    if (!l.ok) return p->badarg();
+    if (!l.ok) return fail(p, "id");
     size_t n = 0;
     candidates(t.t, *ms, false, [&](const EtsObject* o) {
         MsOutcome r = run_match_spec(*ms, p, o->term);
@@ -205,11 +205,11 @@ Term select_count_2(Process* p, const Term* a) {
 
 Term internal_select_delete_2(Process* p, const Term* a) {
     TableRef t(table_for(p, a[0], Need::Write));
-    if (!t) return p->badarg();
+    if (!t) return no_table(p);
     auto ms = compile(a[1]);
     if (!ms) return p->badarg();
     WriteLocked l(t.t);
-    if (!l.ok) return p->badarg();
+    if (!l.ok) return fail(p, "id");
     std::vector<const EtsObject*> doomed;
     candidates(t.t, *ms, false, [&](const EtsObject* o) {
         MsOutcome r = run_match_spec(*ms, p, o->term);
@@ -222,12 +222,12 @@ Term internal_select_delete_2(Process* p, const Term* a) {
 
 Term select_replace_2(Process* p, const Term* a) {
     TableRef t(table_for(p, a[0], Need::Write));
-    if (!t) return p->badarg();
-    if (t->type != EtsType::Set && t->type != EtsType::OrderedSet) return p->badarg();
+    if (!t) return no_table(p);
+    if (t->type != EtsType::Set && t->type != EtsType::OrderedSet) return fail(p, "table_type");
     auto ms = compile(a[1]);
     if (!ms) return p->badarg();
     WriteLocked l(t.t);
-    if (!l.ok) return p->badarg();
+    if (!l.ok) return fail(p, "id");
     std::vector<EtsObject*> fresh;
     bool bad = false;
     candidates(t.t, *ms, false, [&](const EtsObject* o) {
