@@ -67,18 +67,13 @@ void ets_object_free(EtsObject* o) {
     std::free(o);
 }
 
-EtsTable::EtsTable(EtsType type, uint32_t keypos) : type(type), keypos(keypos), tree_(Less{}) {
+EtsTable::EtsTable(EtsType type, uint32_t keypos) : type(type), keypos(keypos), tree_() {
     if (type != EtsType::OrderedSet) buckets_.assign(256, nullptr);
 }
 
 EtsTable::~EtsTable() {
     clear();
     ets_object_free(heir_data);
-}
-
-bool EtsTable::Less::operator()(Term a, Term b) const {
-    if (is_small(a) && is_small(b)) return small_value(a) < small_value(b);
-    return compare_terms(a, b) < 0;
 }
 
 bool EtsTable::key_eq(Term a, Term b) const { return eq_exact(a, b); }
@@ -113,14 +108,10 @@ void EtsTable::grow() {
 void EtsTable::insert(EtsObject* o) {
     Term key = key_of(o);
     if (type == EtsType::OrderedSet) {
-        auto it = tree_.find(key);
-        if (it != tree_.end()) {
-            words_ -= ets_object_words(it->second);
-            ets_object_free(it->second);
-            it->second = o;
-            const_cast<Term&>(it->first) = key;  // an equal key, in the new object: the order holds
+        if (EtsObject* old = tree_.insert(key, o)) {
+            words_ -= ets_object_words(old);
+            ets_object_free(old);
         } else {
-            tree_.emplace(key, o);
             count_++;
         }
         words_ += ets_object_words(o);
@@ -158,17 +149,13 @@ void EtsTable::insert(EtsObject* o) {
 bool EtsTable::has_key(Term key) const { return lookup_one(key) != nullptr; }
 
 const EtsObject* EtsTable::lookup_one(Term key) const {
-    if (type == EtsType::OrderedSet) {
-        auto it = tree_.find(key);
-        return it == tree_.end() ? nullptr : it->second;
-    }
+    if (type == EtsType::OrderedSet) return tree_.find(key);
     return *find_slot(key, key_hash(key));
 }
 
 void EtsTable::lookup(Term key, const std::function<void(const EtsObject*)>& f) const {
     if (type == EtsType::OrderedSet) {
-        auto it = tree_.find(key);
-        if (it != tree_.end()) f(it->second);
+        if (const EtsObject* o = tree_.find(key)) f(o);
         return;
     }
     uint32_t h = key_hash(key);
@@ -177,10 +164,8 @@ void EtsTable::lookup(Term key, const std::function<void(const EtsObject*)>& f) 
 
 size_t EtsTable::erase_key(Term key) {
     if (type == EtsType::OrderedSet) {
-        auto it = tree_.find(key);
-        if (it == tree_.end()) return 0;
-        EtsObject* o = it->second;
-        tree_.erase(it);
+        EtsObject* o = tree_.erase(key);
+        if (!o) return 0;
         count_--;
         words_ -= ets_object_words(o);
         ets_object_free(o);
@@ -203,8 +188,8 @@ size_t EtsTable::erase_key(Term key) {
 size_t EtsTable::erase_object(Term object) {
     Term key = tuple_elem(object, keypos - 1);
     if (type == EtsType::OrderedSet) {
-        auto it = tree_.find(key);
-        if (it == tree_.end() || !eq_exact(it->second->term, object)) return 0;
+        const EtsObject* o = tree_.find(key);
+        if (!o || !eq_exact(o->term, object)) return 0;
         return erase_key(key);
     }
     uint32_t h = key_hash(key);
@@ -244,8 +229,7 @@ void EtsTable::replace(EtsObject* o) { insert(o); }
 
 size_t EtsTable::clear() {
     size_t n = count_;
-    for (auto& kv : tree_) ets_object_free(kv.second);
-    tree_.clear();
+    tree_.clear([](EtsObject* o) { ets_object_free(o); });
     for (EtsObject*& b : buckets_) {
         while (b) {
             EtsObject* next = b->next;
@@ -259,21 +243,21 @@ size_t EtsTable::clear() {
 }
 
 Term EtsTable::first_key() const {
-    if (type == EtsType::OrderedSet) return tree_.empty() ? NON_VALUE : tree_.begin()->first;
+    if (type == EtsType::OrderedSet) return tree_.size() == 0 ? NON_VALUE : tree_.at(tree_.begin()).key;
     for (EtsObject* b : buckets_)
         if (b) return key_of(b);
     return NON_VALUE;
 }
 
 Term EtsTable::last_key() const {
-    if (type == EtsType::OrderedSet) return tree_.empty() ? NON_VALUE : tree_.rbegin()->first;
+    if (type == EtsType::OrderedSet) return tree_.size() == 0 ? NON_VALUE : tree_.at(tree_.last()).key;
     return first_key();
 }
 
 Term EtsTable::next_key(Term key) const {
     if (type == EtsType::OrderedSet) {
-        auto it = tree_.upper_bound(key);
-        return it == tree_.end() ? NON_VALUE : it->first;
+        auto pos = tree_.upper_bound(key);
+        return tree_.at_end(pos) ? NON_VALUE : tree_.at(pos).key;
     }
     uint32_t h = key_hash(key);
     EtsObject* o = *find_slot(key, h);
@@ -287,21 +271,22 @@ Term EtsTable::next_key(Term key) const {
 
 Term EtsTable::prev_key(Term key) const {
     if (type == EtsType::OrderedSet) {
-        auto it = tree_.lower_bound(key);
-        if (it == tree_.begin()) return NON_VALUE;
-        return std::prev(it)->first;
+        auto pos = tree_.lower_bound(key);
+        pos = tree_.at_end(pos) ? tree_.last() : tree_.prev(pos);
+        return tree_.size() == 0 || tree_.at_end(pos) ? NON_VALUE : tree_.at(pos).key;
     }
     return next_key(key);
 }
 
 void EtsTable::walk(bool reverse, const std::function<bool(const EtsObject*)>& f) const {
     if (type == EtsType::OrderedSet) {
+        if (tree_.size() == 0) return;
         if (reverse) {
-            for (auto it = tree_.rbegin(); it != tree_.rend(); ++it)
-                if (!f(it->second)) return;
+            for (auto p = tree_.last(); !tree_.at_end(p); p = tree_.prev(p))
+                if (!f(tree_.at(p).obj)) return;
         } else {
-            for (auto& kv : tree_)
-                if (!f(kv.second)) return;
+            for (auto p = tree_.begin(); !tree_.at_end(p); p = tree_.next(p))
+                if (!f(tree_.at(p).obj)) return;
         }
         return;
     }
@@ -320,24 +305,21 @@ int64_t EtsTable::walk_buckets(size_t from, const std::function<bool(const EtsOb
 }
 
 void EtsTable::walk_after(Term key, bool reverse, const std::function<bool(const EtsObject*)>& f) const {
+    if (tree_.size() == 0) return;
     if (reverse) {
-        auto it = tree_.lower_bound(key);
-        while (it != tree_.begin()) {
-            --it;
-            if (!f(it->second)) return;
-        }
+        auto p = tree_.lower_bound(key);
+        for (p = tree_.at_end(p) ? tree_.last() : tree_.prev(p); !tree_.at_end(p); p = tree_.prev(p))
+            if (!f(tree_.at(p).obj)) return;
     } else {
-        for (auto it = tree_.upper_bound(key); it != tree_.end(); ++it)
-            if (!f(it->second)) return;
+        for (auto p = tree_.upper_bound(key); !tree_.at_end(p); p = tree_.next(p))
+            if (!f(tree_.at(p).obj)) return;
     }
 }
 
 void EtsTable::slot(size_t i, const std::function<void(const EtsObject*)>& f) const {
     if (type == EtsType::OrderedSet) {
-        if (i >= tree_.size()) return;
-        auto it = tree_.begin();
-        std::advance(it, i);
-        f(it->second);
+        auto p = tree_.nth(i);
+        if (!tree_.at_end(p)) f(tree_.at(p).obj);
         return;
     }
     if (i >= buckets_.size()) return;

@@ -3,19 +3,19 @@
 // points straight at it; the registry (ets/ets_registry.hpp) holds one count while it exists.
 //
 // Storage: set, bag and duplicate_bag are a chained hash table on the key (=:=), with the
-// objects of one key adjacent in their chain, in insertion order; ordered_set is a balanced
-// tree (std::map) ordered by the key in term order (==, so 1 and 1.0 are one key).
+// objects of one key adjacent in their chain, in insertion order; ordered_set is a chunked
+// sorted index (ets/ets_ordered.hpp) ordered by the key in term order (==, so 1 and 1.0 are one key).
 // Every operation holds the table's reader-writer lock: readers share it, writers own it.
 #pragma once
 
 #include <atomic>
 #include <cstdint>
 #include <functional>
-#include <map>
 #include <shared_mutex>
 #include <utility>
 #include <vector>
 
+#include "ets/ets_ordered.hpp"
 #include "vm/term.hpp"
 #include "vm/term_magic_ref.hpp"
 
@@ -65,10 +65,10 @@ public:
     // ---- storage: call with `lock` held (shared for reads, exclusive for writes) ----
     Term key_of(const EtsObject* o) const { return tuple_elem(o->term, keypos - 1); }
     size_t size() const { return count_; }
-    // Words it holds: the objects (with their headers), the hash buckets or the tree's nodes
-    // (6 words each), and the table itself.
+    // Words it holds: the objects (with their headers), the hash buckets or the ordered
+    // index (2 words an entry), and the table itself.
     size_t memory_words() const {
-        return words_ + buckets_.size() + (type == EtsType::OrderedSet ? 6 * count_ : 0) + sizeof(*this) / sizeof(Term);
+        return words_ + buckets_.size() + (type == EtsType::OrderedSet ? 2 * count_ : 0) + sizeof(*this) / sizeof(Term);
     }
 
     // set: replaces; bag: adds unless an identical object is there; duplicate_bag: adds.
@@ -109,16 +109,12 @@ public:
     size_t byte_size() const override { return sizeof(*this); }
 
 private:
-    // Term order (==); small integers compared inline.
-    struct Less {
-        bool operator()(Term a, Term b) const;
-    };
     bool key_eq(Term a, Term b) const;
     void grow();
     EtsObject** find_slot(Term key, uint32_t h) const;
 
     std::vector<EtsObject*> buckets_;
-    std::map<Term, EtsObject*, Less> tree_;  // key (pointing into its object) -> object
+    EtsOrderedIndex tree_;
     size_t count_ = 0;
     size_t words_ = 0;
 };
