@@ -198,12 +198,7 @@ Term give_away_3(Process* p, const Term* a) {
     if (!t) return no_table(p);
     if (t->owner.load() != p->pid.raw) return fail(p, "not_owner");
     if (a[1] == p->pid) return fail(p, "owner");
-    if (!is_live_process(*p->vm, a[1])) return p->badarg();
-    {
-        WriteLocked l(t.t);
-        if (!l.ok) return fail(p, "id");
-        t->owner.store(a[1].raw);
-    }
+    if (!ets_set_owner(*p->vm, t.t, a[1])) return p->badarg();
     Term msg = make_tuple(*p, {atom("ETS-TRANSFER"), ets_table_term(*p, t.t), p->pid, a[2]});
     post_message(*p->vm, a[1], msg);
     return am::true_;
@@ -245,7 +240,10 @@ Term safe_fixtable_2(Process* p, const Term* a) {
     auto it = std::find_if(t->fixations.begin(), t->fixations.end(), [&](auto& f) { return f.first == p->pid.raw; });
     if (a[1] == am::true_) {
         if (t->fixations.empty()) t->fix_time = 0;
-        if (it == t->fixations.end()) t->fixations.emplace_back(p->pid.raw, 1);
+        if (it == t->fixations.end()) {
+            t->fixations.emplace_back(p->pid.raw, 1);
+            ets_note_fixer(t.t, p->pid);  // registry lock inside the table's: never the other way
+        }
         else it->second++;
     } else if (it != t->fixations.end() && --it->second == 0) {
         t->fixations.erase(it);

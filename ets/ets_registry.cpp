@@ -4,6 +4,7 @@
 #include <shared_mutex>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 
 #include "scheduler/signals.hpp"
 #include "vm/atom_table.hpp"
@@ -18,6 +19,9 @@ struct Registry {
     std::shared_mutex mutex;
     std::unordered_map<Word, EtsTable*> names;  // atom -> named table
     std::unordered_set<EtsTable*> tables;       // each holds the registry's count
+    // pid -> tables it owns / has fixed (at some time): a process's exit looks only at these
+    std::unordered_multimap<Word, EtsTable*> by_owner;
+    std::unordered_multimap<Word, EtsTable*> by_fixer;
     std::atomic<size_t> count{0};
 };
 
@@ -49,8 +53,46 @@ bool ets_register(EtsTable* t) {
     if (t->named && !r.names.emplace(t->name.raw, t).second) return false;
     t->retain();
     r.tables.insert(t);
+    r.by_owner.emplace(t->owner.load(), t);
     r.count++;
     return true;
+}
+
+namespace {
+void erase_pair(std::unordered_multimap<Word, EtsTable*>& m, Word pid, EtsTable* t) {
+    auto [b, e] = m.equal_range(pid);
+    for (auto it = b; it != e; ++it)
+        if (it->second == t) {
+            m.erase(it);
+            return;
+        }
+}
+}  // namespace
+
+bool ets_set_owner(VM& vm, EtsTable* t, Term pid) {
+    if (!is_local_pid(pid)) return false;
+    Registry& r = registry();
+    std::unique_lock lock(r.mutex);
+    if (!r.tables.count(t)) return false;
+    Process* q = vm.procs.lookup(pid);
+    if (!q) return false;
+    bool alive = !(q->sched.state.load() & run_state::EXITED);
+    ProcessTable::release(q);
+    if (!alive) return false;
+    erase_pair(r.by_owner, t->owner.load(), t);
+    t->owner.store(pid.raw);
+    r.by_owner.emplace(pid.raw, t);
+    return true;
+}
+
+void ets_note_fixer(EtsTable* t, Term pid) {
+    Registry& r = registry();
+    std::unique_lock lock(r.mutex);
+    if (!r.tables.count(t)) return;
+    auto [b, e] = r.by_fixer.equal_range(pid.raw);
+    for (auto it = b; it != e; ++it)
+        if (it->second == t) return;
+    r.by_fixer.emplace(pid.raw, t);
 }
 
 void ets_unregister_and_clear(EtsTable* t) {
@@ -58,6 +100,8 @@ void ets_unregister_and_clear(EtsTable* t) {
         Registry& r = registry();
         std::unique_lock lock(r.mutex);
         if (!r.tables.erase(t)) return;  // someone else deleted it
+        erase_pair(r.by_owner, t->owner.load(), t);
+        std::erase_if(r.by_fixer, [&](auto& kv) { return kv.second == t; });
         if (t->named) {
             auto it = r.names.find(t->name.raw);
             if (it != r.names.end() && it->second == t) r.names.erase(it);
@@ -125,12 +169,18 @@ size_t ets_total_words() {
 void ets_owner_exited(VM& vm, Process* p) {
     Registry& r = registry();
     if (r.count.load() == 0) return;
-    std::vector<EtsTable*> owned;
-    for (EtsTable* t : ets_all_tables()) {
-        if (t->owner.load() == p->pid.raw) {
-            owned.push_back(t);
-            continue;
-        }
+    std::vector<EtsTable*> owned, fixed;
+    {
+        std::unique_lock lock(r.mutex);
+        auto [ob, oe] = r.by_owner.equal_range(p->pid.raw);
+        for (auto it = ob; it != oe; ++it) owned.push_back(it->second);
+        auto [fb, fe] = r.by_fixer.equal_range(p->pid.raw);
+        for (auto it = fb; it != fe; ++it) fixed.push_back(it->second);
+        r.by_fixer.erase(p->pid.raw);
+        for (EtsTable* t : owned) t->retain();
+        for (EtsTable* t : fixed) t->retain();
+    }
+    for (EtsTable* t : fixed) {
         {
             std::unique_lock lock(t->lock);
             std::erase_if(t->fixations, [&](auto& f) { return f.first == p->pid.raw; });
@@ -140,29 +190,16 @@ void ets_owner_exited(VM& vm, Process* p) {
     for (EtsTable* t : owned) {
         Term heir = t->heir;
         bool given = false;
-        if (is_local_pid(heir) && heir != p->pid) {
-            if (Process* h = vm.procs.lookup(heir)) {
-                bool alive = !(h->sched.state.load() & run_state::EXITED);
-                ProcessTable::release(h);
-                if (alive) {
-                    LiteralArea scratch;
-                    Term data = t->heir_data ? tuple_elem(t->heir_data->term, 0) : am::undefined;
-                    {
-                        std::unique_lock lock(t->lock);
-                        t->owner.store(heir.raw);
-                        std::erase_if(t->fixations, [&](auto& f) { return f.first == p->pid.raw; });
-                    }
-                    Term* hp = scratch.alloc(5);
-                    hp[0] = make_header(Sub::Tuple, 4);
-                    hp[1] = atom("ETS-TRANSFER");
-                    hp[2] = ets_table_term(scratch, t);
-                    hp[3] = p->pid;
-                    hp[4] = data;
-                    Term msg = make_boxed(hp);
-                    post_message(vm, heir, msg);
-                    given = true;
-                }
-            }
+        if (heir != p->pid && ets_set_owner(vm, t, heir)) {
+            LiteralArea scratch;
+            Term* hp = scratch.alloc(5);
+            hp[0] = make_header(Sub::Tuple, 4);
+            hp[1] = atom("ETS-TRANSFER");
+            hp[2] = ets_table_term(scratch, t);
+            hp[3] = p->pid;
+            hp[4] = t->heir_data ? tuple_elem(t->heir_data->term, 0) : am::undefined;
+            post_message(vm, heir, make_boxed(hp));
+            given = true;
         }
         if (!given) ets_unregister_and_clear(t);
         t->release();

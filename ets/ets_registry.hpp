@@ -20,6 +20,12 @@ EtsTable* ets_resolve(Term t);
 bool ets_register(EtsTable* t);
 // Removes it from the registry and empties it (the caller holds a count of its own).
 void ets_unregister_and_clear(EtsTable* t);
+// Makes the live local process `pid` the owner (give_away/3, heir); false if it is not alive.
+// Checked under the registry's lock, which a process's exit takes after marking it exited, so
+// a table never ends up owned by a process whose exit has already looked for its tables.
+bool ets_set_owner(VM& vm, EtsTable* t, Term pid);
+// A process fixed a table (safe_fixtable/2): its exit unfixes it.
+void ets_note_fixer(EtsTable* t, Term pid);
 // rename/2: false if `name` is taken by another named table.
 bool ets_rename(EtsTable* t, Term name);
 // The table's id term: its name if named, else its reference.
