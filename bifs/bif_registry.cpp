@@ -46,6 +46,7 @@ struct Registry {
         add(operator_function_bifs());
         add(memory_bifs());
         add(system_flag_bifs());
+        add(suspend_bifs());
         add(counters_bifs());
         add(nif_loading_bifs());
         add(erts_internal_bifs());

@@ -103,6 +103,10 @@ Term unique_integer(Process* p, Term options) {
 Term unique_integer_0(Process* p, const Term*) { return unique_integer(p, NIL); }
 Term unique_integer_1(Process* p, const Term* a) { return unique_integer(p, a[0]); }
 
+// OTP 25 keeps erlang:garbage_collect_message_area/0 only as a placeholder that raises
+// `undefined` (there is no message area since R13); so does beamvm.
+Term garbage_collect_message_area_0(Process* p, const Term*) { return p->error(am::undefined); }
+
 // The level error_logger:warning_msg/1,2 reports at: erl's default (+W w), warning.
 Term warning_map_0(Process*, const Term*) { return atom("warning"); }
 
@@ -110,6 +114,7 @@ Term warning_map_0(Process*, const Term*) { return atom("warning"); }
 Term native_name_encoding_0(Process*, const Term*) { return atom("utf8"); }
 
 constexpr BifSpec table[] = {
+    {"erlang", "garbage_collect_message_area", 0, &garbage_collect_message_area_0},
     {"error_logger", "warning_map", 0, &warning_map_0},
     {"file", "native_name_encoding", 0, &native_name_encoding_0},
     {"erlang", "display", 1, &display_1},

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <thread>
 
+#include "bifs/system_info_items.hpp"
 #include "bifs/bif_families.hpp"
 #include "bifs/bif_util.hpp"
 #include "vm/bignum.hpp"
@@ -159,6 +160,7 @@ Term system_info_1(Process* p, const Term* a) {
     if (what == atom("kernel_poll")) return am::false_;
     if (what == atom("creation")) return make_small(0);
     if (Term v = system_flag_info(p, what); is_value(v)) return v;
+    if (Term v = system_info_item(p, what); is_value(v)) return v;
     return p->badarg();
 }
 
@@ -248,7 +250,12 @@ Term pre_loaded_0(Process* p, const Term*) {
 // process_info(P, last_calls) is only answered (false) while it is 0.
 Term is_builtin_3(Process* p, const Term* a) {
     if (!is_atom(a[0]) || !is_atom(a[1]) || !is_small(a[2])) return p->badarg();
-    return make_bool(find_bif(a[0], a[1], unsigned(small_value(a[2]))) != nullptr);
+    // apply/2,3 and yield/0 are instructions in erts too, and count as built-ins there.
+    unsigned arity = unsigned(small_value(a[2]));
+    if (a[0] == am::erlang && ((a[1] == atom("apply") && (arity == 2 || arity == 3)) ||
+                               (a[1] == atom("yield") && arity == 0)))
+        return am::true_;
+    return make_bool(find_bif(a[0], a[1], arity) != nullptr);
 }
 
 // Reached only through apply or a fun: calls by name become the gc_now instruction, which can

@@ -66,6 +66,10 @@ int parse_spawn_opts(Term opts, SpawnOpts* o, bool request) {
                 ok = parse_fullsweep_after(v, &o->fullsweep_after);
             } else if (k == atom("message_queue_data")) {
                 ok = parse_message_queue_data(v, &o->message_queue_off_heap);
+            } else if (k == atom("scheduler")) {
+                // Checked against the number of schedulers when the process is made.
+                ok = is_small(v) && small_value(v) >= 0 && small_value(v) <= 1024;
+                if (ok) o->scheduler = int(small_value(v));
             } else if (k == atom("monitor")) {
                 MonitorOpts mo;
                 ok = parse_monitor_opts(v, &mo);
@@ -101,15 +105,25 @@ void add_link_local(Process* p, Term other) {
     links.push_back(other);
 }
 
+// A bad option list, or a bad option in it: badarg with cause badopt, as erl.
+Term bad_spawn_options(Process* p) {
+    p->badarg();
+    p->fcause = atom("badopt");
+    return NON_VALUE;
+}
+
 // Common tail of every spawn BIF: `setup` fills the new process's initial call.
 template <class Setup>
 Term do_spawn(Process* p, const SpawnOpts& o, Setup setup, Term req_ref = NON_VALUE) {
     VM& vm = *p->vm;
+    if (o.scheduler > (vm.scheds ? vm.scheds->count() : 1)) return bad_spawn_options(p);  // {scheduler, N} past the last
     Process* child = vm.new_process(o.ns ? *o.ns : *p->ns, o.min_heap, p->group_leader == NIL ? p->pid : p->group_leader);
+    child->parent = p->pid;
     setup(child);
     child->max_heap = o.max_heap;
     child->fullsweep_after = o.fullsweep_after;
     child->message_queue_off_heap = o.message_queue_off_heap;
+    child->sched.bound_scheduler.store(o.scheduler, std::memory_order_relaxed);
     child->sched.prio = o.prio;
     child->priority = prio_atom(o.prio);
     child->sched.home = Schedulers::current_index() < 0 ? 0 : Schedulers::current_index();
@@ -172,12 +186,13 @@ Term spawn_monitor_1(Process* p, const Term* a) { return spawn_fun(p, a[0], {.mo
 Term spawn_monitor_3(Process* p, const Term* a) { return spawn_mfa(p, a[0], a[1], a[2], {.monitor = true}); }
 Term spawn_opt_2(Process* p, const Term* a) {
     SpawnOpts o;
-    if (parse_spawn_opts(a[1], &o, false) != 0) return p->badarg();
+    if (!is_any_fun(a[0])) return p->badarg();  // erlang.erl looks at the fun before the options
+    if (parse_spawn_opts(a[1], &o, false) != 0) return bad_spawn_options(p);
     return spawn_fun(p, a[0], o);
 }
 Term spawn_opt_4(Process* p, const Term* a) {
     SpawnOpts o;
-    if (parse_spawn_opts(a[3], &o, false) != 0) return p->badarg();
+    if (parse_spawn_opts(a[3], &o, false) != 0) return bad_spawn_options(p);
     return spawn_mfa(p, a[0], a[1], a[2], o);
 }
 
@@ -329,7 +344,16 @@ Term erts_group_leader_3(Process* p, const Term* a) {
 
 Term yield_0(Process* p, const Term*) { return am::true_; }
 
+// erlang:exit_signal/2: exit/2 without its old special case for the caller itself (ending it
+// at once even for `normal`): a signal to oneself is taken in like any other.
+Term exit_signal_2(Process* p, const Term* a) {
+    if (!is_pid(a[0])) return p->badarg();
+    send_exit_signal(*p->vm, p->pid, a[0], a[1], false);
+    return am::true_;
+}
+
 const BifSpec table[] = {
+    {"erlang", "exit_signal", 2, &exit_signal_2},
     {"erlang", "spawn", 1, &spawn_1},
     {"erlang", "spawn", 2, &spawn_2},
     {"erlang", "spawn", 3, &spawn_3},

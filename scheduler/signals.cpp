@@ -6,6 +6,7 @@
 #include "bifs/bif_util.hpp"
 #include "ets/ets_registry.hpp"
 #include "scheduler/aliases.hpp"
+#include "scheduler/suspend.hpp"
 #include "vm/interp_support.hpp"
 #include "vm/term_print.hpp"
 #include "vm/term_refs.hpp"
@@ -281,6 +282,7 @@ void exit_process(VM& vm, Process* p, Term reason) {
         ps.monitored_by.clear();
     }
     alias_drop_all(p);
+    release_suspensions(vm, p);
     std::vector<Signal*> late;
     ps.inbox.close(late);
     for (Signal* s : ps.leftover) refuse(vm, p, s, reason);

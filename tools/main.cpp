@@ -125,6 +125,7 @@ int main(int argc, char** argv) {
     bool script = false;
     bool watch = false, watch_force = false;
     int schedulers = int(std::max(1u, std::thread::hardware_concurrency()));
+    vm.emu_args.assign(argv, argv + argc);
 
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];

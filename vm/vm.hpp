@@ -82,6 +82,9 @@ public:
     // erts_debug:set_internal_state(available_internal_state, Bool) (bifs/system_internal_state.cpp).
     bool internal_state_available = false;
 
+    // The command line the VM was started with, program name first (system_info(emu_args)).
+    std::vector<std::string> emu_args;
+
     // Where erlang:display and the built-in I/O server write.
     FILE* out = stdout;
 
