@@ -167,7 +167,8 @@ Term step(Process* p, const Term* a, bool forward) {
     if (!t) return no_table(p);
     ReadLocked l(t.t);
     if (!l.ok) return fail(p, "id");
-    if (t->type != EtsType::OrderedSet && !t->has_key(a[1])) return p->badarg();
+    // a hash table continues from a deleted key's place only while fixed, as in OTP
+    if (t->type != EtsType::OrderedSet && t->fixations.empty() && !t->has_key(a[1])) return p->badarg();
     return key_or_end(p, forward ? t->next_key(a[1]) : t->prev_key(a[1]));
 }
 Term next_2(Process* p, const Term* a) { return step(p, a, true); }

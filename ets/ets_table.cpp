@@ -138,6 +138,11 @@ void EtsTable::insert(EtsObject* o) {
             }
             link = &(*link)->next;
         }
+    } else {
+        // a new key: chains are kept sorted by hash, so any key, present or not, has a place
+        // (next/2 continues from there in a fixed table after the key was deleted)
+        link = &buckets_[h & (buckets_.size() - 1)];
+        while (*link && (*link)->hash <= h) link = &(*link)->next;
     }
     o->next = *link;
     *link = o;
@@ -259,10 +264,18 @@ Term EtsTable::next_key(Term key) const {
         auto pos = tree_.upper_bound(key);
         return tree_.at_end(pos) ? NON_VALUE : tree_.at(pos).key;
     }
+    // Chains are sorted by hash: the objects after `key` are those with a greater hash, or an
+    // equal hash and another key after its run (a key no longer there continues from its place).
     uint32_t h = key_hash(key);
-    EtsObject* o = *find_slot(key, h);
-    if (!o) return NON_VALUE;
-    while (o && o->hash == h && key_eq(key_of(o), key)) o = o->next;
+    EtsObject* o = buckets_[h & (buckets_.size() - 1)];
+    while (o && o->hash < h) o = o->next;
+    EtsObject** at = find_slot(key, h);
+    if (*at) {
+        o = *at;
+        while (o && o->hash == h && key_eq(key_of(o), key)) o = o->next;
+    } else {
+        while (o && o->hash == h) o = o->next;
+    }
     if (o) return key_of(o);
     for (size_t b = (h & (buckets_.size() - 1)) + 1; b < buckets_.size(); b++)
         if (buckets_[b]) return key_of(buckets_[b]);

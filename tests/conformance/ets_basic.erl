@@ -133,10 +133,25 @@ iteration() ->
          show("slots", lists:sort(Slots) =:= [{N, N} || N <- lists:seq(1, 500)]),
          show("foldl", ets:foldl(fun({K, _}, A) -> K + A end, 0, T)),
          show("next missing", try_(fun() -> ets:next(T, 1000) end) =:= '$end_of_table'),
+         ets:safe_fixtable(T, true),
+         Visited = delete_walk(T, ets:first(T), 0, false),
+         show("fixed delete walk", {Visited, ets:info(T, size)}),
+         ets:insert(T, [{N, N} || N <- lists:seq(1, 500)]),
+         Visited2 = delete_walk(T, ets:first(T), 0, true),
+         ets:safe_fixtable(T, false),
+         % whether objects inserted during the walk are met is unspecified
+         show("fixed delete insert walk", {Visited2 >= 500, ets:info(T, size)}),
          ets:delete(T)
      end || Type <- [set, bag, duplicate_bag]],
     E = ets:new(e, []),
     show("empty", {ets:first(E), ets:last(E)}).
+
+% deletes each key before asking for the next: a fixed table continues from its place
+delete_walk(_, '$end_of_table', N, _) -> N;
+delete_walk(T, K, N, Insert) ->
+    ets:delete(T, K),
+    Insert andalso ets:insert(T, {K + 100000, new}),
+    delete_walk(T, ets:next(T, K), N + 1, Insert).
 
 slots(T, I) ->
     case ets:slot(T, I) of
