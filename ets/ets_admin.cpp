@@ -140,10 +140,11 @@ Term info_item(Process* p, EtsTable* t, Term item) {
     if (item == atom("protection")) return access_atom(t->access);
     if (item == atom("fixed")) return make_bool(!t->fixations.empty());
     if (item == atom("safe_fixed") || item == atom("safe_fixed_monotonic_time")) {
-        if (t->fixations.empty()) return am::false_;
+        if (t->fixations.empty() || !t->fix_time) return am::false_;
         std::vector<Term> fs;
         for (auto& [pid, n] : t->fixations) fs.push_back(make_tuple(*p, {Term{pid}, make_small(SWord(n))}));
-        return make_tuple(*p, {make_small(SWord(t->fix_time)), make_list_from(*p, fs.data(), fs.size())});
+        Term when = copy_term(tuple_elem(t->fix_time->term, item == atom("safe_fixed") ? 1 : 0), *p);
+        return make_tuple(*p, {when, make_list_from(*p, fs.data(), fs.size())});
     }
     if (item == atom("stats")) {
         return make_tuple(*p, {make_small(SWord(t->bucket_count())), make_float(*p, 0.0), make_float(*p, 0.0),
@@ -239,7 +240,16 @@ Term safe_fixtable_2(Process* p, const Term* a) {
     if (!l.ok) return fail(p, "id");
     auto it = std::find_if(t->fixations.begin(), t->fixations.end(), [&](auto& f) { return f.first == p->pid.raw; });
     if (a[1] == am::true_) {
-        if (t->fixations.empty()) t->fix_time = 0;
+        if (t->fixations.empty()) {
+            // erlang:monotonic_time/0 and erlang:timestamp/0 now, as the natives give them
+            const BifSpec* mono = find_bif(atom("erlang"), atom("monotonic_time"), 0);
+            const BifSpec* stamp = find_bif(atom("erlang"), atom("timestamp"), 0);
+            if (mono && stamp) {
+                Term m = mono->fn(p, nullptr), s = stamp->fn(p, nullptr);
+                ets_object_free(t->fix_time);
+                t->fix_time = ets_object_new(make_tuple(*p, {m, s}));
+            }
+        }
         if (it == t->fixations.end()) {
             t->fixations.emplace_back(p->pid.raw, 1);
             ets_note_fixer(t.t, p->pid);  // registry lock inside the table's: never the other way

@@ -74,6 +74,7 @@ EtsTable::EtsTable(EtsType type, uint32_t keypos) : type(type), keypos(keypos), 
 EtsTable::~EtsTable() {
     clear();
     ets_object_free(heir_data);
+    ets_object_free(fix_time);
 }
 
 bool EtsTable::key_eq(Term a, Term b) const { return eq_exact(a, b); }

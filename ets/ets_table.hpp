@@ -58,7 +58,7 @@ public:
     EtsObject* heir_data = nullptr;   // {HeirData}
     Word ref_ids[3] = {0, 0, 0};      // the words of its reference, for new table-id terms
     std::vector<std::pair<Word, uint64_t>> fixations;  // pid -> count (safe_fixtable)
-    uint64_t fix_time = 0;
+    EtsObject* fix_time = nullptr;  // {MonotonicTime, Timestamp} of the first fixation
 
     mutable std::shared_mutex lock;
 

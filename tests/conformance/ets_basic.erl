@@ -192,7 +192,16 @@ admin() ->
     ets:delete(renamed), ets:delete(U1), ets:delete(U2),
     show("deleted in all", lists:member(U1, ets:all())),
     show("whereis deleted", ets:whereis(renamed)),
-    show("memory", is_integer(erlang:memory(ets))).
+    show("memory", is_integer(erlang:memory(ets))),
+    F = ets:new(f, []),
+    M0 = erlang:monotonic_time(),
+    ets:safe_fixtable(F, true), ets:safe_fixtable(F, true),
+    {M, [{P, 2}]} = ets:info(F, safe_fixed_monotonic_time),
+    {{A, B, C}, [{P, 2}]} = ets:info(F, safe_fixed),
+    show("safe_fixed", {M >= M0, P =:= self(), is_integer(A + B + C)}),
+    ets:safe_fixtable(F, false), ets:safe_fixtable(F, false),
+    show("unfixed", {ets:info(F, safe_fixed), ets:info(F, fixed)}),
+    ets:delete(F).
 
 errors() ->
     show("new bad name", try_(fun() -> ets:new("x", []) end)),
