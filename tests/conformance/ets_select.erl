@@ -20,6 +20,7 @@ main() ->
     chunks(),
     edits(),
     compiled(),
+    functions(),
     ok.
 
 each(Type) ->
@@ -115,3 +116,25 @@ compiled() ->
     show("is_compiled", {ets:is_compiled_ms(C), ets:is_compiled_ms(MS)}),
     show("run", ets:match_spec_run([{1, 2}, {3, 1}, {5, 4}], C)),
     show("test", erlang:match_spec_test({5, 4}, MS, table)).
+
+%% every guard test and guard function a table spec may use, on one object
+functions() ->
+    T = ets:new(ets_select_functions, [ordered_set, named_table]),
+    ets:insert(T, [{1, <<"abc">>, #{a => 1}, [1, 2, 3], 2.5, -3, {x, y}, "str", self()}]),
+    Tests = [{is_atom, '$7'}, {is_float, '$5'}, {is_integer, '$6'}, {is_list, '$4'}, {is_map, '$3'},
+             {is_map_key, a, '$3'}, {is_binary, '$2'}, {is_bitstring, '$2'}, {is_number, '$5'}, {is_pid, '$9'},
+             {is_port, '$1'}, {is_reference, '$1'}, {is_tuple, '$7'}, {is_function, '$1'},
+             {is_record, '$7', x, 2}, {is_boolean, true}],
+    Exprs = [{abs, '$6'}, {element, 1, '$7'}, {hd, '$4'}, {tl, '$4'}, {length, '$4'}, {map_get, a, '$3'},
+             {map_size, '$3'}, {node}, {round, '$5'}, {size, '$2'}, {byte_size, '$2'}, {bit_size, '$2'},
+             {tuple_size, '$7'}, {trunc, '$5'}, {float, '$6'}, {binary_part, '$2', 1, 2}, {'+', '$6', 1},
+             {'-', '$6'}, {'*', 2, '$5'}, {'/', 1, 2}, {'div', 7, 2}, {'rem', 7, 2}, {'band', 6, 3},
+             {'bor', 6, 3}, {'bxor', 6, 3}, {'bnot', 6}, {'bsl', 1, 4}, {'bsr', 16, 2}, {'>', '$5', 1},
+             {'=:=', 1, 1.0}, {'==', 1, 1.0}, {'not', false}, {'xor', true, false}, {ceil, '$5'}, {floor, '$5'},
+             {min, 1, 2}, {max, 1, 2}, {const, {a}}, {{'$1', '$6'}}, ['$1'], {is_map_key, b, '$3'},
+             {map_get, b, '$3'}, {element, 9, '$7'}],
+    Pat = {'$1', '$2', '$3', '$4', '$5', '$6', '$7', '$8', '$9'},
+    [show("guard", {G, try_(fun() -> ets:select(T, [{Pat, [G], [ok]}]) end)}) || G <- Tests],
+    [show("body", {E, try_(fun() -> ets:select(T, [{Pat, [], [E]}]) end)}) || E <- Exprs],
+    show("self", ets:select(T, [{Pat, [], [{self}]}]) =:= [self()]),
+    ets:delete(T).
