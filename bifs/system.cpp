@@ -1,6 +1,7 @@
 // BIFs that reach the VM: code and module information, halting, system information, the
 // process's own identity, funs built by name. Mirrors the erlang module of OTP 25.
 #include <cstdio>
+#include <string_view>
 #include <thread>
 
 #include "bifs/system_info_items.hpp"
@@ -92,6 +93,7 @@ Term module_info_item(Process* p, ModuleCode* mc, Term what) {
         return b;
     }
     if (what == atom("nifs")) return NIL;
+    if (what == atom("native")) return am::false_;  // no HiPE since OTP 24
     return NON_VALUE;
 }
 
@@ -164,16 +166,32 @@ Term system_info_1(Process* p, const Term* a) {
     return p->badarg();
 }
 
+// Modules whose natives erts provides as BIFs (erts' preloaded modules and the BIF modules
+// of kernel and stdlib): their Erlang bodies are placeholders that call nif_error, so reaching
+// one means beamvm lacks that native.
+bool has_native_placeholders(std::string_view m) {
+    static constexpr std::string_view modules[] = {
+        "erlang", "erts_internal", "erts_debug", "erl_ddll", "persistent_term", "atomics",
+        "counters", "lists", "maps", "binary", "unicode", "math", "os", "zlib", "prim_file",
+        "prim_inet", "prim_buffer", "prim_net", "prim_socket", "erts_literal_area_collector",
+        "erts_code_purger", "erts_dirty_process_signal_handler", "erl_tracer", "socket_registry"};
+    for (std::string_view n : modules)
+        if (n == m) return true;
+    return false;
+}
+
+// nif_error/1,2: raises Reason, as erts does for a NIF library's stub. When the caller is one
+// of erts' own placeholder bodies, the native is missing from beamvm: name it and raise undef.
 Term nif_error_1(Process* p, const Term* a) {
-    // Reached from a module's placeholder body for a native function beamvm lacks
-    // (erlang.beam, for instance, defines every BIF as a call to nif_error). Name it.
-    if (ModuleCode* mc = p->vm->code_at(p->pc)) {
-        if (const FunctionInfo* fi = mc->function_at(p->pc))
+    if (ModuleCode* mc = p->vm->code_at(p->pc); mc && has_native_placeholders(atom_name(mc->name))) {
+        if (const FunctionInfo* fi = mc->function_at(p->pc)) {
             std::fprintf(stderr, "beamvm: native function %s:%s/%u is not implemented\n",
                          std::string(atom_name(mc->name)).c_str(), std::string(atom_name(fi->name)).c_str(),
                          fi->arity);
+            return p->error(am::undef);
+        }
     }
-    return p->error(am::undef);
+    return p->error(a[0]);
 }
 
 Term raise_3(Process* p, const Term* a) {

@@ -258,8 +258,8 @@ Term display_backtrace(Process* p, Process* q, Term) {
 
 // erts_internal:process_display/2, which erlang:process_display/2 turns into its errors.
 Term process_display_2(Process* p, const Term* a) {
+    if (a[1] != atom("backtrace")) return atom("badopt");  // erts looks at the option first
     if (!is_local_pid(a[0])) return am::badarg;
-    if (a[1] != atom("backtrace")) return atom("badopt");
     Term r = with_target(p, a[0], &display_backtrace, NIL, {"process_display", 2});
     return r == am::undefined ? am::badarg : r;
 }

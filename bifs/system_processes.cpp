@@ -156,9 +156,17 @@ Term do_spawn(Process* p, const SpawnOpts& o, Setup setup, Term req_ref = NON_VA
 
 bool is_local_node(Term node) { return node == am::nonode_at_nohost; }
 
-Term spawn_fun(Process* p, Term fun, const SpawnOpts& o) {
-    if (!is_any_fun(fun) || !is_function_of_arity(fun, make_small(0))) return p->badarg();
-    return do_spawn(p, o, [&](Process* c) { p->vm->setup_fun_call(c, fun); });
+// spawn/1, spawn_link/1 and spawn_opt/2 start any fun, or {M, F}, as erlang:apply(F, []) (OTP's
+// erlang.erl does so): with a fun of another arity the new process fails with badarity.
+// spawn_monitor/1 takes only a fun of arity 0.
+Term spawn_fun(Process* p, Term fun, const SpawnOpts& o, bool any_arity = true) {
+    bool mf = is_tuple(fun) && tuple_arity(fun) == 2 && is_atom(tuple_elem(fun, 0)) && is_atom(tuple_elem(fun, 1));
+    if (is_any_fun(fun) && is_function_of_arity(fun, make_small(0)))
+        return do_spawn(p, o, [&](Process* c) { p->vm->setup_fun_call(c, fun); });
+    if (!any_arity || !(is_any_fun(fun) || mf)) return p->badarg();
+    Term elems[] = {fun, NIL};
+    Term args = make_list_from(*p, elems, 2);
+    return do_spawn(p, o, [&](Process* c) { p->vm->setup_call(c, am::erlang, atom("apply"), args); });
 }
 
 }  // namespace
@@ -182,7 +190,7 @@ Term spawn_4(Process* p, const Term* a) {
 }
 Term spawn_link_1(Process* p, const Term* a) { return spawn_fun(p, a[0], {.link = true}); }
 Term spawn_link_3(Process* p, const Term* a) { return spawn_mfa(p, a[0], a[1], a[2], {.link = true}); }
-Term spawn_monitor_1(Process* p, const Term* a) { return spawn_fun(p, a[0], {.monitor = true}); }
+Term spawn_monitor_1(Process* p, const Term* a) { return spawn_fun(p, a[0], {.monitor = true}, false); }
 Term spawn_monitor_3(Process* p, const Term* a) { return spawn_mfa(p, a[0], a[1], a[2], {.monitor = true}); }
 Term spawn_opt_2(Process* p, const Term* a) {
     SpawnOpts o;
@@ -232,18 +240,22 @@ Term unlink_1(Process* p, const Term* a) {
     return am::true_;
 }
 
+// exit/2 (OTP: send_exit_signal_bif in bif.c). To oneself it is OTP's "very strange" case: a
+// normal reason ends the caller too unless it traps exits, and the caller ends before exit/2
+// returns, by its exit signal, so no catch sees it: the signal goes through the queue like
+// any other and the caller waits for it (erts_internal:await_result/1 on a reference that
+// never comes, as erts traps to await_exit).
 Term exit_2(Process* p, const Term* a) {
     Term to = a[0];
     if (!is_pid(to)) return p->badarg();
     if (to == p->pid) {
-        // Handled like any exit signal, but at once: a kill or a non-normal reason ends the
-        // caller now; trapping turns it into a message.
-        if (a[1] == am::kill) return p->raise(ErrorClass::Exit, am::killed);
-        if (p->trap_exit) {
-            p->mailbox_push(make_tuple(*p, {am::EXIT, p->pid, a[1]}));
-            return am::true_;
+        if (a[1] == am::kill || !p->trap_exit) {
+            send_exit_signal(*p->vm, p->pid, to, a[1], false, /*normal_kills=*/true);
+            return p->trap(p->ns->export_entry(atom("erts_internal"), atom("await_result"), 1),
+                           {make_new_ref(*p)});
         }
-        return p->raise(ErrorClass::Exit, a[1]);
+        p->mailbox_push(make_tuple(*p, {am::EXIT, p->pid, a[1]}));
+        return am::true_;
     }
     send_exit_signal(*p->vm, p->pid, to, a[1], false);
     return am::true_;
@@ -319,8 +331,7 @@ Term send_3(Process* p, const Term* a) {
 // badarg for a process that does not exist. Another process's group leader is only ever
 // changed by that process (it is a GC root, read without locks): always through a signal.
 Term erts_group_leader_2(Process* p, const Term* a) {
-    if (!is_pid(a[0])) return am::badarg;
-    if (!is_local_pid(a[1])) return p->badarg();
+    if (!is_pid(a[0]) || !is_local_pid(a[1])) return am::badarg;  // erts answers, erlang.erl raises
     if (a[1] == p->pid) {
         p->group_leader = a[0];
         return am::true_;

@@ -28,6 +28,7 @@ enum class SignalKind : uint8_t {
 struct Signal {
     SignalKind kind;
     bool linked = false;  // Exit: sent because a linked process died (vs exit/2)
+    bool normal_kills = false;  // Exit: exit/2 to oneself, which ends the caller even for `normal`
     Term from = NIL;      // sender pid (immediate)
     uint64_t timer_id = 0;
     uint64_t alias = 0;   // Message: the alias's reference number (dropped if no longer active)

@@ -122,9 +122,10 @@ void post_message(VM& vm, Term to, Term msg) {
     ProcessTable::release(p);
 }
 
-void send_exit_signal(VM& vm, Term from, Term to, Term reason, bool linked) {
+void send_exit_signal(VM& vm, Term from, Term to, Term reason, bool linked, bool normal_kills) {
     Signal* s = new_signal(SignalKind::Exit, from);
     s->linked = linked;
+    s->normal_kills = normal_kills;
     s->data = copy_to_buffer(reason);
     if (!deliver_signal(vm, to, s)) free_signal(s);
 }
@@ -161,7 +162,7 @@ SignalResult handle_signals(VM& vm, Process* p) {
             } else if (p->trap_exit) {
                 p->mailbox_push(make_tuple(*p, {am::EXIT, s->from, reason}));
                 r.new_messages++;
-            } else if (reason != am::normal || s->from == p->pid) {
+            } else if (reason != am::normal || s->normal_kills) {
                 r.exit = true;
                 r.reason = reason;
             }

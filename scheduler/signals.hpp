@@ -17,7 +17,9 @@ bool deliver_signal(VM& vm, Term to, Signal* s);
 void post_message(VM& vm, Term to, Term msg);
 
 // An exit signal from `from` (exit/2 when !linked; a dying linked process when linked).
-void send_exit_signal(VM& vm, Term from, Term to, Term reason, bool linked);
+// `normal_kills`: exit/2 to oneself, where a normal reason ends the process too (OTP's
+// ERTS_SIG_LNK_X_FLAG_NORMAL_KILLS); any other normal exit signal is ignored.
+void send_exit_signal(VM& vm, Term from, Term to, Term reason, bool linked, bool normal_kills = false);
 
 // A request that the process `to` answers with the message {Ref, Result} when it handles
 // it (GroupLeader: data is the new group leader; IsAlive). The caller waits for the answer,

@@ -32,6 +32,8 @@ Runs .beam files compiled by OTP 25's erlc.
                       without arguments (Func defaults to start); commands run in order
   -run Mod [Func [Arg...]]
                       as -s, but the arguments are strings
+  -eval Expr          evaluate the Erlang expressions Expr (erl_scan, erl_parse, erl_eval),
+                      in order with -s and -run
   -s erlang halt, -s init stop
                       end the VM (as on erl); beamvm also ends when nothing is left to run
   --otp-root Dir      OTP installation whose lib/*/ebin directories end the code path
@@ -58,6 +60,7 @@ struct Command {
     std::vector<std::string> args;
     bool has_args = false;
     bool strings = false;  // -run
+    bool eval = false;     // -eval: args[0] is the text
 };
 
 std::string exe_dir() {
@@ -104,6 +107,10 @@ Term boot_args(TermAllocator& a, void* ctx) {
     auto* b = static_cast<BootArgs*>(ctx);
     std::vector<Term> cmds;
     for (const Command& c : *b->commands) {
+        if (c.eval) {
+            cmds.push_back(make_tuple(a, {atom("eval"), make_string(a, c.args[0])}));
+            continue;
+        }
         Term args = c.has_args ? string_list(a, c.args, !c.strings) : atom("none");
         cmds.push_back(make_tuple(a, {atom(c.module), atom(c.function), args}));
     }
@@ -150,6 +157,15 @@ int main(int argc, char** argv) {
                 c.args.push_back(argv[++i]);
                 c.has_args = true;
             }
+            commands.push_back(std::move(c));
+        } else if (a == "-eval") {
+            if (i + 1 >= argc) {
+                std::fprintf(stderr, "beamvm: -eval needs an expression\n");
+                return 2;
+            }
+            Command c;
+            c.eval = true;
+            c.args.push_back(argv[++i]);
             commands.push_back(std::move(c));
         } else if (a == "--watch" || a == "--watch=force" || a == "--watch=soft") {
             watch = true;
