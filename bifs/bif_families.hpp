@@ -92,6 +92,7 @@ std::span<const BifSpec> suspend_bifs();       // bifs/system_suspend.cpp (beam_
 std::span<const BifSpec> counters_bifs();      // bifs/system_counters.cpp (beam_runtime)
 std::span<const BifSpec> nif_loading_bifs();   // bifs/system_nifs.cpp (beam_runtime)
 std::span<const BifSpec> erts_internal_bifs(); // bifs/system_erts_internal.cpp (beam_runtime)
+std::span<const BifSpec> ets_bifs();           // ets/ets_admin.cpp (beam_runtime): every ets native
 std::span<const BifSpec> match_spec_bifs();    // bifs/system_match_spec.cpp (beam_runtime)
 std::span<const BifSpec> port_bifs();          // bifs/system_ports.cpp (beam_runtime)
 

@@ -52,6 +52,7 @@ struct Registry {
         add(erts_internal_bifs());
         add(match_spec_bifs());
         add(port_bifs());  // ports (issue 9)
+        add(ets_bifs());
     }
 
     void add(std::span<const BifSpec> specs) {

@@ -18,6 +18,7 @@
 
 #include "bifs/bif_families.hpp"
 #include "bifs/bif_util.hpp"
+#include "ets/ets_registry.hpp"
 #include "vm/bignum.hpp"
 #include "vm/binary.hpp"
 #include "vm/memory_stats.hpp"
@@ -43,7 +44,7 @@ Figures measure(Process* p) {
     f.atom_used = atoms.used;
     f.binary = BinaryBlob::live_bytes();
     f.code = vm->code_words() * WORD_BYTES;
-    f.ets = 0;
+    f.ets = ets_total_words() * sizeof(Term);
     size_t persistent;
     {
         std::shared_lock lock(vm->persistent.mutex);

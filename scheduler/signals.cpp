@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "bifs/bif_util.hpp"
+#include "ets/ets_registry.hpp"
 #include "scheduler/aliases.hpp"
 #include "scheduler/ports.hpp"
 #include "scheduler/suspend.hpp"
@@ -270,6 +271,7 @@ void exit_process(VM& vm, Process* p, Term reason) {
     if (ps.timer_set) vm.timers.cancel(ps.timer_id);
     vm.timers.cancel_for(p->pid);  // send_after/start_timer to a pid die with it
 
+    ets_owner_exited(vm, p);  // its tables go to their heirs or are deleted (ets/ets_registry.hpp)
     for (Term linked : ps.links) send_exit_signal(vm, p->pid, linked, reason, true);
     for (const MonitorEntry& m : ps.monitored_by) {
         Signal* s = new_signal(SignalKind::Down, p->pid);

@@ -1,0 +1,78 @@
+// How the ets natives reach a table (ets/ets_*.cpp): resolve the table argument, check the
+// caller's access, hold the lock, copy results out. Internal to ets/.
+#pragma once
+
+#include <mutex>
+#include <shared_mutex>
+
+#include "ets/ets_registry.hpp"
+#include "ets/ets_table.hpp"
+#include "vm/atom_table.hpp"
+#include "vm/process.hpp"
+
+namespace beam::ets {
+
+enum class Need { Info, Read, Write };
+
+// A table with a count held for the duration of a native.
+struct TableRef {
+    EtsTable* t = nullptr;
+    TableRef() = default;
+    explicit TableRef(EtsTable* t) : t(t) {}
+    TableRef(const TableRef&) = delete;
+    ~TableRef() {
+        if (t) t->release();
+    }
+    EtsTable* operator->() const { return t; }
+    explicit operator bool() const { return t != nullptr; }
+};
+
+inline bool may_access(const Process* p, const EtsTable* t, Need need) {
+    if (need == Need::Info || t->access == EtsAccess::Public) return true;
+    if (t->owner.load() == p->pid.raw) return true;
+    return t->access == EtsAccess::Protected && need == Need::Read;
+}
+
+// badarg with a `cause` for the error_info map, which erl_stdlib_errors explains (id: no such
+// table, type: not a table argument, access, table_type, badkey, keypos, position, ...).
+inline Term fail(Process* p, const char* cause) {
+    p->badarg();
+    p->fcause = atom(cause);
+    return NON_VALUE;
+}
+
+// Why the last table_for on this thread found no table.
+inline thread_local const char* table_cause = "id";
+inline Term no_table(Process* p) { return fail(p, table_cause); }
+
+// Resolves and checks access (null: the caller returns no_table(p)). The table may have been
+// deleted since: the caller checks `alive` under the lock (`Locked` does).
+inline EtsTable* table_for(const Process* p, Term tab, Need need) {
+    if (!is_atom(tab) && !is_boxed_sub(tab, Sub::Ref)) {
+        table_cause = "type";
+        return nullptr;
+    }
+    EtsTable* t = ets_resolve(tab);
+    table_cause = "id";
+    if (!t) return nullptr;
+    if (!t->alive.load() || !may_access(p, t, need)) {
+        if (t->alive.load()) table_cause = "access";
+        t->release();
+        return nullptr;
+    }
+    return t;
+}
+
+// Shared or exclusive lock on a live table.
+template <class Lock>
+struct Locked {
+    Lock lock;
+    bool ok;
+    explicit Locked(EtsTable* t) : lock(t->lock), ok(t->alive.load()) {}
+};
+using ReadLocked = Locked<std::shared_lock<std::shared_mutex>>;
+using WriteLocked = Locked<std::unique_lock<std::shared_mutex>>;
+
+inline bool is_object_for(const EtsTable* t, Term o) { return is_tuple(o) && tuple_arity(o) >= t->keypos; }
+
+}  // namespace beam::ets
