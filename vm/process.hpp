@@ -100,6 +100,12 @@ public:
 
     HeapFragment* fragments = nullptr;
     size_t fragment_words = 0;  // total words in fragments, to decide when to collect
+    // OTP's binary virtual heap: bytes of off-heap binaries linked to this process since its
+    // last collection. Past vheap_limit the next heap check or call collects, so a loop that
+    // makes large binaries (file reads) frees them as it goes instead of at the next
+    // collection its small heap happens to need.
+    size_t vheap_bytes = 0;
+    size_t vheap_limit = DEFAULT_MIN_BIN_VHEAP * sizeof(Term);
     Term* offheap = nullptr;    // first RefcBin this process references; linked via word 3
 
     // ---- exception state ----
@@ -173,7 +179,7 @@ public:
 
     // ---- heap options (spawn_opt, process_flag; process_info reports them) ----
     // min_heap_size (above) and min_bin_vheap_size hold OTP's rounded values.
-    size_t min_bin_vheap_size = DEFAULT_MIN_BIN_VHEAP;  // reported only: no binary vheap yet
+    size_t min_bin_vheap_size = DEFAULT_MIN_BIN_VHEAP;  // words; sets vheap_limit at each GC
     MaxHeapSize max_heap;                                // enforced by the GC (vm/gc.cpp)
     uint32_t fullsweep_after = DEFAULT_FULLSWEEP_AFTER;  // OTP keeps 16 bits of it
     bool message_queue_off_heap = false;                 // reported only: messages stay as fragments
