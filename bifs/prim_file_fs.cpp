@@ -82,6 +82,7 @@ Term read_file_nif_1(Process* p, const Term* a) {
                 result = make_tuple(*p, {am::ok, bin});
             }
             p->reductions += int64_t(got / 4096);
+            p->vheap_bytes += got;
         } else {
             std::string buf;
             char chunk[16384];

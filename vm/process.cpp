@@ -69,7 +69,6 @@ Term* Process::alloc(size_t words) {
 }
 
 void Process::link_offheap(Term* procbin) {
-    if (header_sub(procbin[0]) == Sub::RefcBin) vheap_bytes += size_t(procbin[1].raw);
     gc::set_offheap_next(procbin, offheap);
     offheap = procbin;
 }

@@ -100,10 +100,11 @@ public:
 
     HeapFragment* fragments = nullptr;
     size_t fragment_words = 0;  // total words in fragments, to decide when to collect
-    // OTP's binary virtual heap: bytes of off-heap binaries linked to this process since its
-    // last collection. Past vheap_limit the next heap check or call collects, so a loop that
-    // makes large binaries (file reads) frees them as it goes instead of at the next
-    // collection its small heap happens to need.
+    // A binary virtual heap, as OTP's but fed only by natives that make large fresh binaries
+    // (file reads, bifs/prim_file_io.cpp): bytes made since the last collection. Past
+    // vheap_limit the next heap check or call collects, so a read loop frees its garbage as
+    // it goes instead of at whatever collection its small heap happens to need. (Counting in
+    // link_offheap would also count each step of a growing writable binary: a GC storm.)
     size_t vheap_bytes = 0;
     size_t vheap_limit = DEFAULT_MIN_BIN_VHEAP * sizeof(Term);
     Term* offheap = nullptr;    // first RefcBin this process references; linked via word 3
