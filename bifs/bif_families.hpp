@@ -37,8 +37,11 @@ std::span<const BifSpec> iolist_iovec_bifs();  // bifs/iolist_iovec.cpp
 std::span<const BifSpec> reductions_bifs();    // bifs/reductions.cpp
 std::span<const BifSpec> distribution_bifs();  // bifs/distribution.cpp
 std::span<const BifSpec> debug_bifs();         // bifs/debug.cpp
+std::span<const BifSpec> decode_packet_bifs(); // bifs/decode_packet.cpp
+std::span<const BifSpec> not_yet_families_bifs(); // bifs/not_yet_families.cpp
 std::span<const BifSpec> atomics_bifs();       // bifs/atomics.cpp
 std::span<const BifSpec> erl_ddll_bifs();      // bifs/erl_ddll.cpp
+std::span<const BifSpec> re_bifs();            // bifs/re_natives.cpp
 
 // The families above that need only a process and term services (library beam_bifs).
 inline constexpr std::span<const BifSpec> (*sequential_bif_families[])() = {
@@ -48,7 +51,8 @@ inline constexpr std::span<const BifSpec> (*sequential_bif_families[])() = {
     hash_bifs,        phash_bifs,       map_iter_bifs,     ext_iovec_bifs,   binary_search_bifs,
     unicode_bifs,     string_prefix_bifs, convert_ids_bifs,  md5_bifs,         checksums_bifs,   calendar_bifs,
     dtrace_tags_bifs, iolist_iovec_bifs, reductions_bifs,  distribution_bifs,
-    debug_bifs,       atomics_bifs,     erl_ddll_bifs,
+    debug_bifs,       decode_packet_bifs, not_yet_families_bifs, atomics_bifs,     erl_ddll_bifs,
+    re_bifs,
 };
 // The natives of OTP's NIF modules zlib and crypto (their stubs are replaced at load time).
 std::span<const BifSpec> zlib_stream_bifs();   // bifs/zlib_stream.cpp
@@ -93,9 +97,11 @@ std::span<const BifSpec> namespace_bifs();     // bifs/system_namespaces.cpp (be
 std::span<const BifSpec> operator_function_bifs(); // bifs/system_operator_functions.cpp (beam_runtime)
 std::span<const BifSpec> memory_bifs();        // bifs/system_memory.cpp (beam_runtime)
 std::span<const BifSpec> system_flag_bifs();   // bifs/system_flags.cpp (beam_runtime)
+std::span<const BifSpec> suspend_bifs();       // bifs/system_suspend.cpp (beam_runtime)
 std::span<const BifSpec> counters_bifs();      // bifs/system_counters.cpp (beam_runtime)
 std::span<const BifSpec> nif_loading_bifs();   // bifs/system_nifs.cpp (beam_runtime)
 std::span<const BifSpec> erts_internal_bifs(); // bifs/system_erts_internal.cpp (beam_runtime)
 std::span<const BifSpec> match_spec_bifs();    // bifs/system_match_spec.cpp (beam_runtime)
+std::span<const BifSpec> port_bifs();          // bifs/system_ports.cpp (beam_runtime)
 
 }  // namespace beam

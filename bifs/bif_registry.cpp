@@ -46,10 +46,12 @@ struct Registry {
         add(operator_function_bifs());
         add(memory_bifs());
         add(system_flag_bifs());
+        add(suspend_bifs());
         add(counters_bifs());
         add(nif_loading_bifs());
         add(erts_internal_bifs());
         add(match_spec_bifs());
+        add(port_bifs());  // ports (issue 9)
     }
 
     void add(std::span<const BifSpec> specs) {

@@ -83,7 +83,10 @@ Term at_2(Process* p, const Term* a) {
     return byte_at(p, a[0], small_value(a[1]));
 }
 
+// binary:copy/2 (OTP: erl_bif_binary.c): no copies of any bitstring are <<>>, as erts answers
+// before it looks for whole bytes.
 Term copy(Process* p, Term bin, Term times) {
+    if (is_bitstring(bin) && times == make_small(0)) return make_binary(*p, std::string_view{});
     if (!is_binary(bin) || !is_small(times) || small_value(times) < 0) return p->badarg();
     std::string scratch;
     std::string_view bytes = binary_bytes(bin, scratch);

@@ -111,10 +111,13 @@ struct Call {
     Patterns patterns;
     Options options;
 
+    // As erts, a search that ends at byte 0 (an empty subject or scope) finds nothing without
+    // looking at the pattern: binary:match(<<>>, 1.0) is nomatch.
     bool parse(Term subj, Term pat, Term opts, bool for_split) {
-        if (!is_binary(subj) || !patterns.parse(pat)) return false;
+        if (!is_binary(subj)) return false;
         subject = binary_bytes(subj, scratch);
-        return parse_options(opts, subject.size(), for_split, options);
+        if (!parse_options(opts, subject.size(), for_split, options)) return false;
+        return options.end == 0 || patterns.parse(pat);
     }
     std::vector<Match> all(bool global) const {
         std::vector<Match> out;

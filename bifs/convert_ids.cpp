@@ -69,13 +69,7 @@ Term list_to_pid_1(Process* p, const Term* a) {
         !literal(*s, pos, ">") || pos != s->size())
         return p->badarg();
     if (*node != 0 || *num > MAX_PID_NUMBER || *serial > MAX_PID_SERIAL) return p->badarg();
-    if (*serial != 0) {
-        // erl accepts it; beamvm's pids carry no serial (vm/term.hpp), so it has no such pid.
-        std::fprintf(stderr, "beamvm: list_to_pid/1: pids with a serial number (%s) are not represented\n",
-                     s->c_str());
-        return p->badarg();
-    }
-    return make_local_pid(*num);
+    return make_local_pid(*num | *serial << PID_ID_BITS);  // whether or not such a process exists
 }
 
 Term list_to_port_1(Process* p, const Term* a) {

@@ -109,7 +109,16 @@ Term size_shared_1(Process* p, const Term* a) { return make_integer_u(*p, otp_si
 // The same object: one immediate, or one heap cell (no comparison of contents).
 Term same_2(Process*, const Term* a) { return make_bool(a[0] == a[1]); }
 
+// Lock counting (erts' lcnt build) does not exist in beamvm, as in erts' ordinary build:
+// lcnt_clear/0 and lcnt_collect/0 answer `error`, lcnt_control/1,2 raise badarg.
+Term lcnt_error_0(Process*, const Term*) { return am::error; }
+Term lcnt_control(Process* p, const Term*) { return p->badarg(); }
+
 constexpr BifSpec table[] = {
+    {"erts_debug", "lcnt_clear", 0, &lcnt_error_0},
+    {"erts_debug", "lcnt_collect", 0, &lcnt_error_0},
+    {"erts_debug", "lcnt_control", 1, &lcnt_control},
+    {"erts_debug", "lcnt_control", 2, &lcnt_control},
     {"erts_debug", "flat_size", 1, &flat_size_1},
     {"erts_debug", "size", 1, &size_1},
     {"erts_debug", "size_shared", 1, &size_shared_1},

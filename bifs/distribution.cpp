@@ -77,7 +77,16 @@ Term nodes_2(Process* p, const Term* a) { return nodes(p, a[0], a[1]); }
 Term not_dist_controller(Process* p, const Term*) { return p->error(atom("notsup")); }
 Term no_dist_handle(Process* p, const Term*) { return p->badarg(); }
 
+// erlang:setnode/2 makes this node alive (net_kernel's start); a name without '@' or a
+// creation that is not an integer is badarg as in erts, and becoming alive needs distribution.
+Term setnode_2(Process* p, const Term* a) {
+    if (!is_atom(a[0]) || atom_name(a[0]).find('@') == std::string_view::npos || !is_small(a[1]))
+        return p->badarg();
+    return p->error(make_tuple(*p, {atom("not_implemented"), atom("distribution")}));
+}
+
 constexpr BifSpec table[] = {
+    {"erlang", "setnode", 2, &setnode_2},
     {"erlang", "nodes", 0, &nodes_0},
     {"erlang", "nodes", 1, &nodes_1},
     {"erlang", "nodes", 2, &nodes_2},

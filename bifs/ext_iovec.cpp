@@ -23,7 +23,8 @@ namespace {
 
 constexpr uint8_t BINARY_EXT = 109;
 
-// Options shared by both BIFs. external_size accepts only {minor_version, N}.
+// Options shared by both BIFs. external_size accepts only {minor_version, 0 | 1} (erts too:
+// its size function has no UTF-8 atom mode).
 bool parse_options(Term options, bool allow_compress, EncodeOptions& opts) {
     Term o = options;
     for (; is_list(o); o = tail(o)) {
@@ -36,7 +37,7 @@ bool parse_options(Term options, bool allow_compress, EncodeOptions& opts) {
             SWord n = small_value(tuple_elem(x, 1));
             if (allow_compress && tuple_elem(x, 0) == am::compressed && n >= 0 && n <= 9)
                 opts.compressed = int(n);
-            else if (tuple_elem(x, 0) == am::minor_version && n >= 0 && n <= 2)
+            else if (tuple_elem(x, 0) == am::minor_version && n >= 0 && n <= (allow_compress ? 2 : 1))
                 opts.minor_version = int(n);
             else
                 return false;

@@ -128,7 +128,7 @@ uint32_t make_hash2(Term top) {
                 stack.push_back({Item::TermItem, t});
             }
         } else if (is_local_pid(t)) {
-            hash1(h, uint32_t(local_pid_number(t)), hconst(5));
+            hash1(h, uint32_t(pid_id(local_pid_number(t))), hconst(5));
         } else if (is_local_port(t)) {
             hash1(h, uint32_t(local_port_number(t)), hconst(6));
         } else if (is_tuple(t)) {

@@ -24,6 +24,16 @@ Term display_1(Process*, const Term* a) {
     return am::true_;
 }
 
+// erts_debug:display/1: prints as erlang:display/1 does and returns the text, "\n" ended, as
+// a list of its bytes.
+Term debug_display_1(Process* p, const Term* a) {
+    std::string text = display_string(a[0]);
+    std::string line = text + "\r\n";
+    std::fwrite(line.data(), 1, line.size(), stdout);
+    std::fflush(stdout);
+    return make_string(*p, text + "\n");
+}
+
 // display_string/1 and display_nl/0 write to stderr, as erts does: a flat list of code points
 // (UTF-8 encoded), or badarg.
 Term display_string_1(Process* p, const Term* a) {
@@ -103,6 +113,10 @@ Term unique_integer(Process* p, Term options) {
 Term unique_integer_0(Process* p, const Term*) { return unique_integer(p, NIL); }
 Term unique_integer_1(Process* p, const Term* a) { return unique_integer(p, a[0]); }
 
+// OTP 25 keeps erlang:garbage_collect_message_area/0 only as a placeholder that raises
+// `undefined` (there is no message area since R13); so does beamvm.
+Term garbage_collect_message_area_0(Process* p, const Term*) { return p->error(am::undefined); }
+
 // The level error_logger:warning_msg/1,2 reports at: erl's default (+W w), warning.
 Term warning_map_0(Process*, const Term*) { return atom("warning"); }
 
@@ -110,9 +124,11 @@ Term warning_map_0(Process*, const Term*) { return atom("warning"); }
 Term native_name_encoding_0(Process*, const Term*) { return atom("utf8"); }
 
 constexpr BifSpec table[] = {
+    {"erlang", "garbage_collect_message_area", 0, &garbage_collect_message_area_0},
     {"error_logger", "warning_map", 0, &warning_map_0},
     {"file", "native_name_encoding", 0, &native_name_encoding_0},
     {"erlang", "display", 1, &display_1},
+    {"erts_debug", "display", 1, &debug_display_1},
     {"erlang", "display_string", 1, &display_string_1},
     {"erlang", "display_nl", 0, &display_nl_0},
     {"erlang", "make_ref", 0, &make_ref_0},

@@ -129,7 +129,7 @@ uint32_t make_hash(Term top) {
         } else if (is_map(t)) {
             h = h * FUNNY13 + FUNNY14 + hash2_full(t);
         } else if (is_local_pid(t)) {
-            uint32_step(h, uint32_t(local_pid_number(t)), FUNNY5);
+            uint32_step(h, uint32_t(pid_id(local_pid_number(t))), FUNNY5);
             h *= FUNNY6;
         } else if (is_local_port(t)) {
             uint64_t n = local_port_number(t);

@@ -1,9 +1,8 @@
 // erlang:bump_reductions/1 (erts' bif.c): charge the caller extra reductions.
 //
 // erts takes a non-negative small integer, caps it at one time slice (CONTEXT_REDS) and
-// charges it, which also brings the end of the slice nearer. beamvm's slice budget is a
-// local of the interpreter loop (vm/interp.cpp) that a BIF cannot reach, so the bump counts
-// in the process's reductions (process_info(P, reductions)) but does not end the slice early.
+// charges it, which also brings the end of the slice nearer: the charge goes to the running
+// slice, which the interpreter takes back after the call (vm/interp.cpp, SWAPIN).
 #include <algorithm>
 
 #include "bifs/bif_families.hpp"
@@ -16,7 +15,7 @@ constexpr int64_t CONTEXT_REDS = 4000;  // one time slice, erts' CONTEXT_REDS
 
 Term bump_reductions_1(Process* p, const Term* a) {
     if (!is_small(a[0]) || small_value(a[0]) < 0) return p->badarg();
-    p->reductions += std::min(small_value(a[0]), CONTEXT_REDS);
+    p->slice_reds_used += std::min(small_value(a[0]), CONTEXT_REDS);
     return am::true_;
 }
 

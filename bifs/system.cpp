@@ -1,8 +1,10 @@
 // BIFs that reach the VM: code and module information, halting, system information, the
 // process's own identity, funs built by name. Mirrors the erlang module of OTP 25.
 #include <cstdio>
+#include <string_view>
 #include <thread>
 
+#include "bifs/system_info_items.hpp"
 #include "bifs/bif_families.hpp"
 #include "bifs/bif_util.hpp"
 #include "vm/bignum.hpp"
@@ -12,6 +14,7 @@
 #include "vm/vm.hpp"
 #include "scheduler/process_sched.hpp"
 #include "scheduler/process_table.hpp"
+#include "scheduler/ports.hpp"
 #include "scheduler/signals.hpp"
 
 namespace beam {
@@ -91,6 +94,7 @@ Term module_info_item(Process* p, ModuleCode* mc, Term what) {
         return b;
     }
     if (what == atom("nifs")) return NIL;
+    if (what == atom("native")) return am::false_;  // no HiPE since OTP 24
     return NON_VALUE;
 }
 
@@ -139,7 +143,7 @@ Term system_info_1(Process* p, const Term* a) {
     if (what == atom("scheduler_id")) return make_small(Schedulers::current_index() + 1);
     if (what == atom("process_count")) return make_small(SWord(p->vm->procs.count()));
     if (what == atom("process_limit")) return make_small(262144);
-    if (what == atom("port_count")) return make_small(0);  // no ports yet (issue 9)
+    if (what == atom("port_count")) return make_small(static_cast<SWord>(port_count(*p->vm)));
     if (what == atom("system_architecture")) return make_string(*p, SYSTEM_ARCHITECTURE);
     if (what == atom("atom_count")) return make_small(SWord(AtomTable::instance().size()));
     if (what == atom("atom_limit")) return make_small(SWord(MAX_ATOMS));
@@ -159,19 +163,36 @@ Term system_info_1(Process* p, const Term* a) {
     if (what == atom("kernel_poll")) return am::false_;
     if (what == atom("creation")) return make_small(0);
     if (Term v = system_flag_info(p, what); is_value(v)) return v;
+    if (Term v = system_info_item(p, what); is_value(v)) return v;
     return p->badarg();
 }
 
+// Modules whose natives erts provides as BIFs (erts' preloaded modules and the BIF modules
+// of kernel and stdlib): their Erlang bodies are placeholders that call nif_error, so reaching
+// one means beamvm lacks that native.
+bool has_native_placeholders(std::string_view m) {
+    static constexpr std::string_view modules[] = {
+        "erlang", "erts_internal", "erts_debug", "erl_ddll", "persistent_term", "atomics",
+        "counters", "lists", "maps", "binary", "unicode", "math", "os", "zlib", "prim_file",
+        "prim_inet", "prim_buffer", "prim_net", "prim_socket", "erts_literal_area_collector",
+        "erts_code_purger", "erts_dirty_process_signal_handler", "erl_tracer", "socket_registry"};
+    for (std::string_view n : modules)
+        if (n == m) return true;
+    return false;
+}
+
+// nif_error/1,2: raises Reason, as erts does for a NIF library's stub. When the caller is one
+// of erts' own placeholder bodies, the native is missing from beamvm: name it and raise undef.
 Term nif_error_1(Process* p, const Term* a) {
-    // Reached from a module's placeholder body for a native function beamvm lacks
-    // (erlang.beam, for instance, defines every BIF as a call to nif_error). Name it.
-    if (ModuleCode* mc = p->vm->code_at(p->pc)) {
-        if (const FunctionInfo* fi = mc->function_at(p->pc))
+    if (ModuleCode* mc = p->vm->code_at(p->pc); mc && has_native_placeholders(atom_name(mc->name))) {
+        if (const FunctionInfo* fi = mc->function_at(p->pc)) {
             std::fprintf(stderr, "beamvm: native function %s:%s/%u is not implemented\n",
                          std::string(atom_name(mc->name)).c_str(), std::string(atom_name(fi->name)).c_str(),
                          fi->arity);
+            return p->error(am::undef);
+        }
     }
-    return p->error(am::undef);
+    return p->error(a[0]);
 }
 
 Term raise_3(Process* p, const Term* a) {
@@ -248,7 +269,12 @@ Term pre_loaded_0(Process* p, const Term*) {
 // process_info(P, last_calls) is only answered (false) while it is 0.
 Term is_builtin_3(Process* p, const Term* a) {
     if (!is_atom(a[0]) || !is_atom(a[1]) || !is_small(a[2])) return p->badarg();
-    return make_bool(find_bif(a[0], a[1], unsigned(small_value(a[2]))) != nullptr);
+    // apply/2,3 and yield/0 are instructions in erts too, and count as built-ins there.
+    unsigned arity = unsigned(small_value(a[2]));
+    if (a[0] == am::erlang && ((a[1] == atom("apply") && (arity == 2 || arity == 3)) ||
+                               (a[1] == atom("yield") && arity == 0)))
+        return am::true_;
+    return make_bool(find_bif(a[0], a[1], arity) != nullptr);
 }
 
 // Reached only through apply or a fun: calls by name become the gc_now instruction, which can

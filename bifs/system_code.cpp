@@ -177,7 +177,6 @@ Term loaded_0(Process* p, const Term*) {
     return make_list_from(*p, mods.data(), mods.size());
 }
 Term code_is_sticky_1(Process* p, const Term*) { return am::false_; }
-Term ports_0(Process* p, const Term*) { return NIL; }  // beamvm has no ports yet
 
 const BifSpec table[] = {
     {"code", "is_loaded", 1, &code_is_loaded_1},
@@ -200,7 +199,6 @@ const BifSpec table[] = {
     {"code", "all_loaded", 0, &code_all_loaded_0},
     {"code", "is_sticky", 1, &code_is_sticky_1},
     {"erlang", "loaded", 0, &loaded_0},
-    {"erlang", "ports", 0, &ports_0},
 };
 
 }  // namespace

@@ -95,8 +95,8 @@ Term get_dflags_0(Process* p, const Term*) {
 Term get_creation_0(Process*, const Term*) { return am::undefined; }
 
 // erlang:system_flag(scheduler_wall_time, Bool) goes through here in OTP: previous value.
-Term scheduler_wall_time_1(Process* p, const Term* a) {
-    if (!is_boolean_atom(a[0])) return p->badarg();
+// erlang.erl checks the boolean; erts takes anything but `true` as false.
+Term scheduler_wall_time_1(Process*, const Term* a) {
     return make_bool(system_flags().scheduler_wall_time.exchange(a[0] == am::true_));
 }
 
@@ -111,6 +111,10 @@ Term is_process_executing_dirty_1(Process* p, const Term* a) {
     if (!is_local_pid(a[0])) return p->badarg();
     return am::false_;
 }
+
+// Handling the signals of a process stuck in a dirty native: erts too answers `notsup` for
+// every argument in its ordinary build.
+Term dirty_process_handle_signals_1(Process* p, const Term*) { return p->error(atom("notsup")); }
 
 Term check_dirty_process_code_2(Process* p, const Term* a) {
     if (!is_local_pid(a[0]) || !is_atom(a[1])) return p->badarg();
@@ -140,6 +144,7 @@ const BifSpec table[] = {
     {"erts_internal", "scheduler_wall_time", 1, &scheduler_wall_time_1},
     {"erts_internal", "system_check", 1, &system_check_1},
     {"erts_internal", "is_process_executing_dirty", 1, &is_process_executing_dirty_1},
+    {"erts_internal", "dirty_process_handle_signals", 1, &dirty_process_handle_signals_1},
     {"erts_internal", "check_dirty_process_code", 2, &check_dirty_process_code_2},
 };
 

@@ -1,8 +1,13 @@
 // erts_debug:set_internal_state/2 and get_internal_state/1: OTP's test hooks. As in OTP they
 // exist only after set_internal_state(available_internal_state, true); before that a call
 // raises undef. States beamvm does not have raise badarg, as OTP does for unknown ones.
+#include <algorithm>
+#include <chrono>
+#include <thread>
+
 #include "bifs/bif_families.hpp"
 #include "bifs/bif_util.hpp"
+#include "vm/interp.hpp"
 #include "vm/vm.hpp"
 
 namespace beam {
@@ -24,12 +29,33 @@ Term set_internal_state_2(Process* p, const Term* a) {
         return make_bool(was);
     }
     if (!available) return undef_call(p, "set_internal_state", a, 2);
+    if (a[0] == atom("reds_left")) {
+        // What is left of the running slice (the interpreter takes it back after the call).
+        if (!is_small(a[1]) || small_value(a[1]) < 1) return p->badarg();
+        p->slice_reds_used = REDUCTION_BUDGET - std::min<int64_t>(small_value(a[1]), REDUCTION_BUDGET);
+        return am::true_;
+    }
+    if (a[0] == atom("wait")) {
+        // beamvm defers no deallocation, timer cancellation or thread progress: all done.
+        Term w = a[1];
+        if (w == atom("deallocations") || w == atom("thread_progress") || w == atom("timer_cancellations") ||
+            w == atom("aux_work"))
+            return am::ok;
+        return p->badarg();
+    }
+    if (a[0] == atom("sleep")) {
+        // Blocks this scheduler thread, as erts' does (tests use it to stall one).
+        if (!is_small(a[1]) || small_value(a[1]) < 0) return p->badarg();
+        std::this_thread::sleep_for(std::chrono::milliseconds(small_value(a[1])));
+        return am::true_;
+    }
     return p->badarg();
 }
 
 Term get_internal_state_1(Process* p, const Term* a) {
     if (!p->vm->internal_state_available) return undef_call(p, "get_internal_state", a, 1);
     if (a[0] == atom("available_internal_state")) return am::true_;
+    if (a[0] == atom("reds_left")) return make_small(REDUCTION_BUDGET - p->slice_reds_used);
     return p->badarg();
 }
 

@@ -97,7 +97,18 @@ Term monitor_process(Process* p, Term target, const MonitorOpts& opts) {
     return ref;
 }
 
+// monitor(time_offset, clock_service): a message when the time offset changes. beamvm runs in
+// OTP's no_time_warp mode, where it never does: the monitor is a reference that never fires.
+Term monitor_time_offset(Process* p, Term target, const MonitorOpts& opts) {
+    if (target != atom("clock_service")) return p->badarg();
+    uint64_t n = next_ref_number();
+    if (opts.alias) alias_activate(p, n, opts.alias_kind);
+    return make_ref_from_number(*p, n);
+}
+
 Term monitor_2(Process* p, const Term* a) {
+    if (a[0] == atom("port")) return monitor_port(p, a[1], {});
+    if (a[0] == atom("time_offset")) return monitor_time_offset(p, a[1], {});
     if (a[0] != am::process) return p->badarg();
     return monitor_process(p, a[1], {});
 }
@@ -105,6 +116,8 @@ Term monitor_2(Process* p, const Term* a) {
 Term monitor_3(Process* p, const Term* a) {
     MonitorOpts opts;
     if (!parse_monitor_opts(a[2], &opts)) return p->badarg();  // OTP: badarg with cause badopt
+    if (a[0] == atom("port")) return monitor_port(p, a[1], opts);
+    if (a[0] == atom("time_offset")) return monitor_time_offset(p, a[1], opts);
     if (a[0] != am::process) return p->badarg();
     return monitor_process(p, a[1], opts);
 }

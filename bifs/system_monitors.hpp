@@ -21,4 +21,7 @@ bool parse_monitor_opts(Term opts, MonitorOpts* o);
 // alias. The caller then adds `m` to p's monitors.
 void apply_monitor_opts(Process* p, MonitorEntry& m, uint64_t ref, const MonitorOpts& o);
 
+// monitor(port, Port | Name, Opts) (bifs/system_ports.cpp).
+Term monitor_port(Process* p, Term target, const MonitorOpts& opts);
+
 }  // namespace beam

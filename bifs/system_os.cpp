@@ -5,6 +5,9 @@
 #include <time.h>
 
 #include <cstdlib>
+#include <optional>
+#include <string>
+#include <vector>
 
 extern char** environ;
 
@@ -19,10 +22,34 @@ namespace beam {
 
 namespace {
 
+// A variable name or value as erts reads it: a possibly deep list of characters (no binaries),
+// in UTF-8. A name holding '=' is refused; an empty one names no variable.
+std::optional<std::string> env_text(Term t) {
+    std::string out;
+    std::vector<Term> todo{t};  // lists still to read, innermost on top
+    while (!todo.empty()) {
+        Term l = todo.back();
+        todo.pop_back();
+        if (is_nil(l)) continue;
+        if (!is_list(l)) return std::nullopt;
+        Term c = head(l);
+        todo.push_back(tail(l));
+        if (is_list(c) || is_nil(c)) todo.push_back(c);
+        else if (is_small(c) && small_value(c) >= 0 && small_value(c) <= 0x10FFFF) append_utf8(out, uint32_t(small_value(c)));
+        else return std::nullopt;
+    }
+    return out;
+}
+std::optional<std::string> env_name(Term t) {
+    auto name = env_text(t);
+    if (name && name->find('=') != std::string::npos) return std::nullopt;
+    return name;
+}
+
 Term os_getenv_1(Process* p, const Term* a) {
-    auto name = char_list_to_utf8(a[0]);
+    auto name = env_name(a[0]);
     if (!name) return p->badarg();
-    const char* v = std::getenv(name->c_str());
+    const char* v = name->empty() ? nullptr : std::getenv(name->c_str());
     return v ? make_string(*p, v) : am::false_;
 }
 
@@ -34,16 +61,16 @@ Term os_getenv_0(Process* p, const Term*) {
 }
 
 Term os_putenv_2(Process* p, const Term* a) {
-    auto name = char_list_to_utf8(a[0]), value = char_list_to_utf8(a[1]);
-    if (!name || !value || name->empty() || name->find('=') != std::string::npos) return p->badarg();
-    ::setenv(name->c_str(), value->c_str(), 1);
+    auto name = env_name(a[0]), value = env_text(a[1]);
+    if (!name || !value) return p->badarg();
+    if (!name->empty()) ::setenv(name->c_str(), value->c_str(), 1);
     return am::true_;
 }
 
 Term os_unsetenv_1(Process* p, const Term* a) {
-    auto name = char_list_to_utf8(a[0]);
+    auto name = env_name(a[0]);
     if (!name) return p->badarg();
-    ::unsetenv(name->c_str());
+    if (!name->empty()) ::unsetenv(name->c_str());
     return am::true_;
 }
 

@@ -4,6 +4,7 @@
 #include "bifs/system_heap_options.hpp"
 #include "vm/gc_options.hpp"
 #include "vm/gc_internal.hpp"
+#include "vm/term_refs.hpp"
 #include "vm/vm.hpp"
 
 namespace beam {
@@ -100,20 +101,26 @@ Term process_flag_2(Process* p, const Term* a) {
 }
 
 // erts_internal:process_flag(Pid, Flag, Value), behind erlang:process_flag/3, which only
-// knows save_calls. It returns the old value, or badarg for erlang.beam to raise (a reference
-// would make it wait for a reply: not needed, save_calls is an atomic any process may set).
+// knows save_calls. Answers as erts does: `badtype` when Pid is no live local process; for
+// the caller itself the old value or `badarg`; for another process a reference, with the
+// answer ({Ref, Old} or {Ref, badarg}) already in the caller's mailbox (erts asks the target;
+// save_calls is an atomic any process may set, so beamvm answers at once).
 Term erts_process_flag_3(Process* p, const Term* a) {
-    if (!is_pid(a[0]) || a[1] != atom("save_calls")) return am::badarg;
     if (a[0] == p->pid) {
-        Term r = set_save_calls(p, p, a[2]);
+        Term r = a[1] == atom("save_calls") ? set_save_calls(p, p, a[2]) : NON_VALUE;
         return is_non_value(r) ? am::badarg : r;
     }
+    if (!is_local_pid(a[0])) return atom("badtype");
     Process* q = p->vm->procs.lookup(a[0]);
-    if (!q) return am::badarg;
-    Term r = (q->sched.state.load(std::memory_order_acquire) & run_state::EXITED) ? p->badarg()
-                                                                                  : set_save_calls(p, q, a[2]);
+    if (!q) return atom("badtype");
+    bool alive = !(q->sched.state.load(std::memory_order_acquire) & run_state::EXITED);
+    Term r = alive && a[1] == atom("save_calls") ? set_save_calls(p, q, a[2]) : NON_VALUE;
     ProcessTable::release(q);
-    return is_non_value(r) ? am::badarg : r;
+    if (!alive) return atom("badtype");
+    if (is_non_value(r)) r = am::badarg;  // the answer, as for the caller itself
+    Term ref = make_new_ref(*p);
+    p->mailbox_push(make_tuple(*p, {ref, r}));
+    return ref;
 }
 
 const BifSpec table[] = {

@@ -2,17 +2,22 @@
 // Schedulers::borrow: it is not running and cannot be scheduled meanwhile), first takes in the
 // signals queued for it — so a monitor or link the caller made just before is visible, as OTP
 // orders process_info after earlier signals — and then reads it as its owner would.
+#include <algorithm>
 #include <cstdio>
+#include <iterator>
 
 #include "bifs/bif_families.hpp"
 #include "bifs/bif_util.hpp"
+#include "bifs/system_backtrace.hpp"
 #include "bifs/system_heap_options.hpp"
 #include "scheduler/signals.hpp"
+#include "scheduler/suspend.hpp"
 #include "vm/copy_term.hpp"
 #include "vm/gc_options.hpp"
 #include "vm/interp.hpp"
 #include "vm/module.hpp"
 #include "vm/interp_support.hpp"
+#include "vm/binary.hpp"
 #include "vm/term_refs.hpp"
 #include "vm/vm.hpp"
 
@@ -44,6 +49,7 @@ Term status_of(Process* p, Process* q) {
     // q is borrowed (its RUNNING bit is ours): it is waiting or runnable.
     uint32_t st = q->sched.state.load(std::memory_order_acquire);
     if (st & run_state::EXITED) return atom("exiting");
+    if (q->sched.suspend_count.load(std::memory_order_acquire) > 0) return atom("suspended");
     return q->sched.waiting || q->sched.hibernating ? atom("waiting") : atom("runnable");
 }
 
@@ -51,6 +57,53 @@ Term status_of(Process* p, Process* q) {
 size_t memory_bytes(const Process* q) {
     return sizeof(Process) + gc::total_heap_words(q) * sizeof(Term) +
            q->mailbox_len.load(std::memory_order_relaxed) * sizeof(Term) + q->saved_x.capacity() * sizeof(Term);
+}
+
+// The RefcBins q references: {Address, Bytes, Refc} each (process_info(P, binary)).
+Term binaries_list(Process* p, const Process* q) {
+    std::vector<Term> items;
+    for (Term* b = q->offheap; b; b = reinterpret_cast<Term*>(b[3].raw)) {
+        auto* blob = reinterpret_cast<const BinaryBlob*>(b[2].raw);
+        items.push_back(make_tuple(*p, {make_small(SWord(reinterpret_cast<uintptr_t>(blob) >> 1)),
+                                        make_small(SWord(b[1].raw)),
+                                        make_small(SWord(blob->refc.load(std::memory_order_relaxed)))}));
+    }
+    return make_list_from(*p, items.data(), items.size());
+}
+
+// Words of the off-heap binaries q references (OTP's binary virtual heap).
+size_t bin_vheap_words(const Process* q) {
+    size_t bytes = 0;
+    for (Term* b = q->offheap; b; b = reinterpret_cast<Term*>(b[3].raw)) bytes += size_t(b[1].raw);
+    return (bytes + sizeof(Term) - 1) / sizeof(Term);
+}
+
+// process_info(P, garbage_collection_info): OTP's keys, in its order; sizes in words.
+Term gc_info_list(Process* p, const Process* q) {
+    auto pair = [&](const char* k, size_t v) { return make_tuple(*p, {atom(k), make_small(SWord(v))}); };
+    size_t vheap_block = std::max<size_t>(q->min_bin_vheap_size, bin_vheap_words(q));
+    Term items[] = {
+        pair("old_heap_block_size", size_t(q->old_hend - q->old_heap)),
+        pair("heap_block_size", size_t(q->hend - q->heap)),
+        pair("mbuf_size", q->fragment_words),
+        pair("recent_size", size_t(q->high_water ? q->high_water - q->heap : 0)),
+        pair("stack_size", size_t(q->hend - q->stop)),
+        pair("old_heap_size", size_t(q->old_htop - q->old_heap)),
+        pair("heap_size", size_t(q->htop - q->heap)),
+        pair("bin_vheap_size", bin_vheap_words(q)),
+        pair("bin_vheap_block_size", vheap_block),
+        pair("bin_old_vheap_size", 0),
+        pair("bin_old_vheap_block_size", q->min_bin_vheap_size),
+    };
+    return make_list_from(*p, items, std::size(items));
+}
+
+// {M, F, A, Location} of where q is: the first frame of its current stack trace.
+Term current_location(Process* p, Process* q) {
+    Term st = current_stacktrace(p, q);
+    if (is_list(st)) return head(st);
+    Term mfa = current_function(p, q);
+    return make_tuple(*p, {tuple_elem(mfa, 0), tuple_elem(mfa, 1), tuple_elem(mfa, 2), NIL});
 }
 
 // NON_VALUE: not an item (badarg).
@@ -68,13 +121,31 @@ Term item_value(Process* p, Process* q, Term item) {
     if (item == atom("initial_call")) return mfa_tuple(p, qs.initial_m, qs.initial_f, qs.initial_a);
     if (item == atom("group_leader")) return q->group_leader == NIL ? q->pid : q->group_leader;
     if (item == atom("error_handler")) return q->error_handler;
-    if (item == atom("suspending")) return NIL;
+    if (item == atom("suspending")) {
+        // {Suspendee, ActiveCount, OutstandingCount}: outstanding while the suspendee still runs.
+        std::vector<Term> items;
+        for (const SuspendEntry& e : qs.suspending) {
+            Term n = make_small(e.count), none = make_small(0);
+            bool active = suspension_active(*p->vm, e);
+            items.push_back(make_tuple(*p, {e.pid, active ? n : none, active ? none : n}));
+        }
+        return make_list_from(*p, items.data(), items.size());
+    }
     if (item == atom("garbage_collection")) return garbage_collection_info(p, q);
     if (item == atom("min_heap_size")) return make_small(SWord(q->min_heap_size));
     if (item == atom("min_bin_vheap_size")) return make_small(SWord(q->min_bin_vheap_size));
     if (item == atom("max_heap_size")) return max_heap_size_term(p, q->max_heap);
     if (item == atom("fullsweep_after")) return make_small(q->fullsweep_after);
     if (item == atom("message_queue_data")) return message_queue_data_term(q->message_queue_off_heap);
+    if (item == atom("catchlevel")) return make_small(SWord(q->catches));
+    if (item == atom("parent")) return q->parent;
+    if (item == atom("trace")) return make_small(0);                 // no tracing yet
+    if (item == atom("sequential_trace_token")) return NIL;          // no seq_trace yet
+    if (item == atom("magic_ref")) return NIL;                       // no NIF resources
+    if (item == atom("binary")) return binaries_list(p, q);
+    if (item == atom("garbage_collection_info")) return gc_info_list(p, q);
+    if (item == atom("current_location")) return current_location(p, q);
+    if (item == atom("backtrace")) return make_binary(*p, backtrace_text(p, q));
     // The rest lives on q's heap: copied when q is another (borrowed) process.
     auto mine = [&](Term t) { return self ? t : copy_term(t, *p); };
     if (item == atom("current_function")) return current_function(p, q);
@@ -112,7 +183,15 @@ Term item_pair(Process* p, Process* q, Term item) {
     return make_tuple(*p, {item, v});
 }
 
-Term with_target(Process* p, Term pid, Term (*fn)(Process*, Process*, Term), Term arg) {
+// When the target stays busy (a long native call) past Schedulers::borrow's tries, the call
+// continues in `retry` (vm/erlang/beamvm_traps.erl), which gives up the time slice and asks
+// again, as erts' process_info waits for the target to answer its request.
+struct Retry {
+    const char* function;
+    uint32_t arity;
+};
+
+Term with_target(Process* p, Term pid, Term (*fn)(Process*, Process*, Term), Term arg, Retry retry) {
     if (!is_pid(pid)) return p->badarg();
     if (pid == p->pid) return fn(p, p, arg);
     VM& vm = *p->vm;
@@ -122,7 +201,8 @@ Term with_target(Process* p, Term pid, Term (*fn)(Process*, Process*, Term), Ter
         bool gone = q->sched.state.load() & run_state::EXITED;
         ProcessTable::release(q);
         if (gone) return am::undefined;
-        return p->error(make_tuple(*p, {atom("not_implemented"), atom("process_info_of_busy_process")}));
+        Export* again = p->ns->export_entry(atom("beamvm_traps"), atom(retry.function), retry.arity);
+        return retry.arity == 1 ? p->trap(again, {pid}) : p->trap(again, {pid, arg});
     }
     SignalResult sr = handle_signals(vm, q);
     if (sr.exit) {
@@ -164,10 +244,28 @@ Term info_default(Process* p, Process* q, Term) {
     return make_list_from(*p, out.data(), out.size());
 }
 
-Term process_info_1(Process* p, const Term* a) { return with_target(p, a[0], &info_default, NIL); }
-Term process_info_2(Process* p, const Term* a) { return with_target(p, a[0], &info_items, a[1]); }
+Term process_info_1(Process* p, const Term* a) {
+    return with_target(p, a[0], &info_default, NIL, {"process_info", 1});
+}
+Term process_info_2(Process* p, const Term* a) {
+    return with_target(p, a[0], &info_items, a[1], {"process_info", 2});
+}
+
+Term display_backtrace(Process* p, Process* q, Term) {
+    std::fputs(backtrace_text(p, q).c_str(), stderr);
+    return am::true_;
+}
+
+// erts_internal:process_display/2, which erlang:process_display/2 turns into its errors.
+Term process_display_2(Process* p, const Term* a) {
+    if (a[1] != atom("backtrace")) return atom("badopt");  // erts looks at the option first
+    if (!is_local_pid(a[0])) return am::badarg;
+    Term r = with_target(p, a[0], &display_backtrace, NIL, {"process_display", 2});
+    return r == am::undefined ? am::badarg : r;
+}
 
 const BifSpec table[] = {
+    {"erts_internal", "process_display", 2, &process_display_2},
     {"erlang", "process_info", 1, &process_info_1},
     {"erlang", "process_info", 2, &process_info_2},
 };

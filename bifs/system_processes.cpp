@@ -10,6 +10,7 @@
 #include "bifs/system_processes.hpp"
 #include "bifs/system_spawn.hpp"
 #include "scheduler/aliases.hpp"
+#include "scheduler/ports.hpp"
 #include "scheduler/signals.hpp"
 #include "vm/gc_options.hpp"
 #include "vm/gc_internal.hpp"
@@ -66,6 +67,10 @@ int parse_spawn_opts(Term opts, SpawnOpts* o, bool request) {
                 ok = parse_fullsweep_after(v, &o->fullsweep_after);
             } else if (k == atom("message_queue_data")) {
                 ok = parse_message_queue_data(v, &o->message_queue_off_heap);
+            } else if (k == atom("scheduler")) {
+                // Checked against the number of schedulers when the process is made.
+                ok = is_small(v) && small_value(v) >= 0 && small_value(v) <= 1024;
+                if (ok) o->scheduler = int(small_value(v));
             } else if (k == atom("monitor")) {
                 MonitorOpts mo;
                 ok = parse_monitor_opts(v, &mo);
@@ -101,15 +106,25 @@ void add_link_local(Process* p, Term other) {
     links.push_back(other);
 }
 
+// A bad option list, or a bad option in it: badarg with cause badopt, as erl.
+Term bad_spawn_options(Process* p) {
+    p->badarg();
+    p->fcause = atom("badopt");
+    return NON_VALUE;
+}
+
 // Common tail of every spawn BIF: `setup` fills the new process's initial call.
 template <class Setup>
 Term do_spawn(Process* p, const SpawnOpts& o, Setup setup, Term req_ref = NON_VALUE) {
     VM& vm = *p->vm;
+    if (o.scheduler > (vm.scheds ? vm.scheds->count() : 1)) return bad_spawn_options(p);  // {scheduler, N} past the last
     Process* child = vm.new_process(o.ns ? *o.ns : *p->ns, o.min_heap, p->group_leader == NIL ? p->pid : p->group_leader);
+    child->parent = p->pid;
     setup(child);
     child->max_heap = o.max_heap;
     child->fullsweep_after = o.fullsweep_after;
     child->message_queue_off_heap = o.message_queue_off_heap;
+    child->sched.bound_scheduler.store(o.scheduler, std::memory_order_relaxed);
     child->sched.prio = o.prio;
     child->priority = prio_atom(o.prio);
     child->sched.home = Schedulers::current_index() < 0 ? 0 : Schedulers::current_index();
@@ -142,9 +157,17 @@ Term do_spawn(Process* p, const SpawnOpts& o, Setup setup, Term req_ref = NON_VA
 
 bool is_local_node(Term node) { return node == am::nonode_at_nohost; }
 
-Term spawn_fun(Process* p, Term fun, const SpawnOpts& o) {
-    if (!is_any_fun(fun) || !is_function_of_arity(fun, make_small(0))) return p->badarg();
-    return do_spawn(p, o, [&](Process* c) { p->vm->setup_fun_call(c, fun); });
+// spawn/1, spawn_link/1 and spawn_opt/2 start any fun, or {M, F}, as erlang:apply(F, []) (OTP's
+// erlang.erl does so): with a fun of another arity the new process fails with badarity.
+// spawn_monitor/1 takes only a fun of arity 0.
+Term spawn_fun(Process* p, Term fun, const SpawnOpts& o, bool any_arity = true) {
+    bool mf = is_tuple(fun) && tuple_arity(fun) == 2 && is_atom(tuple_elem(fun, 0)) && is_atom(tuple_elem(fun, 1));
+    if (is_any_fun(fun) && is_function_of_arity(fun, make_small(0)))
+        return do_spawn(p, o, [&](Process* c) { p->vm->setup_fun_call(c, fun); });
+    if (!any_arity || !(is_any_fun(fun) || mf)) return p->badarg();
+    Term elems[] = {fun, NIL};
+    Term args = make_list_from(*p, elems, 2);
+    return do_spawn(p, o, [&](Process* c) { p->vm->setup_call(c, am::erlang, atom("apply"), args); });
 }
 
 }  // namespace
@@ -168,21 +191,31 @@ Term spawn_4(Process* p, const Term* a) {
 }
 Term spawn_link_1(Process* p, const Term* a) { return spawn_fun(p, a[0], {.link = true}); }
 Term spawn_link_3(Process* p, const Term* a) { return spawn_mfa(p, a[0], a[1], a[2], {.link = true}); }
-Term spawn_monitor_1(Process* p, const Term* a) { return spawn_fun(p, a[0], {.monitor = true}); }
+Term spawn_monitor_1(Process* p, const Term* a) { return spawn_fun(p, a[0], {.monitor = true}, false); }
 Term spawn_monitor_3(Process* p, const Term* a) { return spawn_mfa(p, a[0], a[1], a[2], {.monitor = true}); }
 Term spawn_opt_2(Process* p, const Term* a) {
     SpawnOpts o;
-    if (parse_spawn_opts(a[1], &o, false) != 0) return p->badarg();
+    if (!is_any_fun(a[0])) return p->badarg();  // erlang.erl looks at the fun before the options
+    if (parse_spawn_opts(a[1], &o, false) != 0) return bad_spawn_options(p);
     return spawn_fun(p, a[0], o);
 }
 Term spawn_opt_4(Process* p, const Term* a) {
     SpawnOpts o;
-    if (parse_spawn_opts(a[3], &o, false) != 0) return p->badarg();
+    if (parse_spawn_opts(a[3], &o, false) != 0) return bad_spawn_options(p);
     return spawn_mfa(p, a[0], a[1], a[2], o);
 }
 
 Term link_1(Process* p, const Term* a) {
     Term other = a[0];
+    if (is_local_port(other)) {  // as OTP: noproc for a closed port, or an 'EXIT' message when trapping
+        if (port_link(*p->vm, other, p->pid)) {
+            add_link_local(p, other);
+            return am::true_;
+        }
+        if (!p->trap_exit) return p->error(am::noproc);
+        p->mailbox_push(make_tuple(*p, {am::EXIT, other, am::noproc}));
+        return am::true_;
+    }
     if (!is_pid(other)) return p->badarg();
     if (other == p->pid) return am::true_;
     auto* s = new Signal{SignalKind::Link};
@@ -202,6 +235,12 @@ Term link_1(Process* p, const Term* a) {
 
 Term unlink_1(Process* p, const Term* a) {
     Term other = a[0];
+    if (is_local_port(other)) {
+        std::lock_guard lock(p->sched.info_mutex);
+        std::erase(p->sched.links, other);
+        port_unlink(*p->vm, other, p->pid);
+        return am::true_;
+    }
     if (!is_pid(other)) return p->badarg();
     auto& links = p->sched.links;
     auto it = std::find(links.begin(), links.end(), other);
@@ -217,18 +256,26 @@ Term unlink_1(Process* p, const Term* a) {
     return am::true_;
 }
 
+// exit/2 (OTP: send_exit_signal_bif in bif.c). To oneself it is OTP's "very strange" case: a
+// normal reason ends the caller too unless it traps exits, and the caller ends before exit/2
+// returns, by its exit signal, so no catch sees it: the signal goes through the queue like
+// any other and the caller waits for it (erts_internal:await_result/1 on a reference that
+// never comes, as erts traps to await_exit).
 Term exit_2(Process* p, const Term* a) {
     Term to = a[0];
+    if (is_local_port(to)) {
+        port_exit_signal(*p->vm, p->pid, to, a[1], false);
+        return am::true_;
+    }
     if (!is_pid(to)) return p->badarg();
     if (to == p->pid) {
-        // Handled like any exit signal, but at once: a kill or a non-normal reason ends the
-        // caller now; trapping turns it into a message.
-        if (a[1] == am::kill) return p->raise(ErrorClass::Exit, am::killed);
-        if (p->trap_exit) {
-            p->mailbox_push(make_tuple(*p, {am::EXIT, p->pid, a[1]}));
-            return am::true_;
+        if (a[1] == am::kill || !p->trap_exit) {
+            send_exit_signal(*p->vm, p->pid, to, a[1], false, /*normal_kills=*/true);
+            return p->trap(p->ns->export_entry(atom("erts_internal"), atom("await_result"), 1),
+                           {make_new_ref(*p)});
         }
-        return p->raise(ErrorClass::Exit, a[1]);
+        p->mailbox_push(make_tuple(*p, {am::EXIT, p->pid, a[1]}));
+        return am::true_;
     }
     send_exit_signal(*p->vm, p->pid, to, a[1], false);
     return am::true_;
@@ -304,8 +351,7 @@ Term send_3(Process* p, const Term* a) {
 // badarg for a process that does not exist. Another process's group leader is only ever
 // changed by that process (it is a GC root, read without locks): always through a signal.
 Term erts_group_leader_2(Process* p, const Term* a) {
-    if (!is_pid(a[0])) return am::badarg;
-    if (!is_local_pid(a[1])) return p->badarg();
+    if (!is_pid(a[0]) || !is_local_pid(a[1])) return am::badarg;  // erts answers, erlang.erl raises
     if (a[1] == p->pid) {
         p->group_leader = a[0];
         return am::true_;
@@ -329,7 +375,16 @@ Term erts_group_leader_3(Process* p, const Term* a) {
 
 Term yield_0(Process* p, const Term*) { return am::true_; }
 
+// erlang:exit_signal/2: exit/2 without its old special case for the caller itself (ending it
+// at once even for `normal`): a signal to oneself is taken in like any other.
+Term exit_signal_2(Process* p, const Term* a) {
+    if (!is_pid(a[0])) return p->badarg();
+    send_exit_signal(*p->vm, p->pid, a[0], a[1], false);
+    return am::true_;
+}
+
 const BifSpec table[] = {
+    {"erlang", "exit_signal", 2, &exit_signal_2},
     {"erlang", "spawn", 1, &spawn_1},
     {"erlang", "spawn", 2, &spawn_2},
     {"erlang", "spawn", 3, &spawn_3},

@@ -23,6 +23,7 @@ struct SpawnOpts {
     MaxHeapSize max_heap = system_flags().max_heap_size();
     uint32_t fullsweep_after = system_flags().fullsweep_after.load(std::memory_order_relaxed);
     bool message_queue_off_heap = false;
+    int scheduler = 0;  // {scheduler, N}: bound to scheduler N (1-based) as process_flag(scheduler, N); 0 any
     Namespace* ns = nullptr;  // where the child runs: the parent's unless beamvm:namespace_spawn
     // spawn_request only: {reply_tag, Tag}, {reply, yes | no | error_only | success_only}.
     Term reply_tag = NON_VALUE;

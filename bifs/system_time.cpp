@@ -50,24 +50,26 @@ int64_t system_ns() { return duration_cast<nanoseconds>(system_clock::now().time
 
 Term int_term(Process* p, int64_t v) { return make_integer(*p, v); }
 
+// A time in nanoseconds expressed in unit `u` (a named unit or any positive integer, bignums
+// too, as erts takes them), rounded towards negative infinity; NON_VALUE if `u` is no unit.
+Term in_unit(Process* p, int64_t ns, Term u) {
+    if (int64_t parts = unit_parts(u)) return int_term(p, convert(ns, NATIVE_PER_SECOND, parts));
+    if (!is_integer(u) || int_sign(u) <= 0) return NON_VALUE;
+    Term scaled = int_mul(*p, u, make_integer(*p, ns));
+    if (ns < 0) scaled = int_sub(*p, scaled, make_small(NATIVE_PER_SECOND - 1));
+    return int_div(*p, scaled, make_small(NATIVE_PER_SECOND));
+}
+Term time_in_unit(Process* p, int64_t ns, Term u) {
+    Term r = in_unit(p, ns, u);
+    return is_value(r) ? r : p->badarg();
+}
+
 Term monotonic_time_0(Process* p, const Term*) { return int_term(p, monotonic_ns()); }
-Term monotonic_time_1(Process* p, const Term* a) {
-    int64_t parts = unit_parts(a[0]);
-    if (!parts) return p->badarg();
-    return int_term(p, convert(monotonic_ns(), NATIVE_PER_SECOND, parts));
-}
+Term monotonic_time_1(Process* p, const Term* a) { return time_in_unit(p, monotonic_ns(), a[0]); }
 Term system_time_0(Process* p, const Term*) { return int_term(p, system_ns()); }
-Term system_time_1(Process* p, const Term* a) {
-    int64_t parts = unit_parts(a[0]);
-    if (!parts) return p->badarg();
-    return int_term(p, convert(system_ns(), NATIVE_PER_SECOND, parts));
-}
+Term system_time_1(Process* p, const Term* a) { return time_in_unit(p, system_ns(), a[0]); }
 Term time_offset_0(Process* p, const Term*) { return int_term(p, system_ns() - monotonic_ns()); }
-Term time_offset_1(Process* p, const Term* a) {
-    int64_t parts = unit_parts(a[0]);
-    if (!parts) return p->badarg();
-    return int_term(p, convert(system_ns() - monotonic_ns(), NATIVE_PER_SECOND, parts));
-}
+Term time_offset_1(Process* p, const Term* a) { return time_in_unit(p, system_ns() - monotonic_ns(), a[0]); }
 Term timestamp_term(Process* p, int64_t us) {
     return make_tuple(*p, {make_small(us / 1'000'000'000'000), make_small(us / 1'000'000 % 1'000'000),
                            make_small(us % 1'000'000)});
@@ -122,6 +124,11 @@ Term localtime_0(Process* p, const Term*) {
 
 // ---- timers ----
 
+// The monotonic times, in milliseconds, a timer may be set for: from the VM's start to erts'
+// end of time (system_info(end_time) of 64-bit erts, in native units).
+constexpr int64_t TIMER_START_MS = -576460752304;
+constexpr int64_t TIMER_END_MS = 8646911283000;
+
 // Milliseconds until the timer fires, honouring {abs, true} (Time is then monotonic ms).
 // OTP (erl_hl_timer.c) checks the options first, then the time; each failure is a badarg
 // whose error_info cause says which (badopt, time).
@@ -138,8 +145,13 @@ TimerArg timer_ms(Term time, Term opts, int64_t* ms) {
     if (!is_nil(opts)) return TimerArg::BadOpt;
     if (!is_small(time)) return TimerArg::BadTime;
     int64_t t = small_value(time);
-    if (abs) t -= convert(monotonic_ns(), NATIVE_PER_SECOND, 1000);
-    else if (t < 0) return TimerArg::BadTime;
+    int64_t now = convert(monotonic_ns(), NATIVE_PER_SECOND, 1000);
+    if (abs) {
+        if (t < TIMER_START_MS || t > TIMER_END_MS) return TimerArg::BadTime;
+        t -= now;
+    } else if (t < 0 || t > TIMER_END_MS - now) {
+        return TimerArg::BadTime;
+    }
     *ms = t < 0 ? 0 : t;
     return TimerArg::Ok;
 }
@@ -183,6 +195,7 @@ Term cancel_timer(Process* p, Term ref, Term opts) {
         else if (tuple_elem(o, 0) == atom("info")) info = tuple_elem(o, 1) == am::true_;
         else return p->badarg();
     }
+    if (!is_nil(opts)) return p->badarg();
     Term r = timer_result(p->vm->timers.cancel(ref_number(ref)));
     if (!async) return info ? r : am::ok;
     if (info) p->mailbox_push(make_tuple(*p, {atom("cancel_timer"), ref, r}));
@@ -201,6 +214,7 @@ Term read_timer(Process* p, Term ref, Term opts) {
             return p->badarg();
         async = tuple_elem(o, 1) == am::true_;
     }
+    if (!is_nil(opts)) return p->badarg();
     Term r = timer_result(p->vm->timers.remaining(ref_number(ref)));
     if (!async) return r;
     p->mailbox_push(make_tuple(*p, {atom("read_timer"), ref, r}));

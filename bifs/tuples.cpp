@@ -43,8 +43,9 @@ Term size_1(Process* p, const Term* a) {
     return p->badarg();
 }
 
-// OTP's limit on tuple arity (MAX_ARITY, 2^26 - 1).
-constexpr SWord MAX_TUPLE_ARITY = (SWord{1} << 26) - 1;
+// OTP's limit on the size of a tuple the BIFs build (erl_term.h, ERTS_MAX_TUPLE_SIZE, 2^24 - 1).
+// As in OTP, only the BIFs check it: binary_to_term and the loader's literals do not.
+constexpr SWord MAX_TUPLE_ARITY = (SWord{1} << 24) - 1;
 
 Term make_tuple_2(Process* p, const Term* a) {
     if (!is_small(a[0]) || small_value(a[0]) < 0 || small_value(a[0]) > MAX_TUPLE_ARITY) return p->badarg();
@@ -73,6 +74,7 @@ Term make_tuple_3(Process* p, const Term* a) {
 Term append_element_2(Process* p, const Term* a) {
     if (!is_tuple(a[0])) return p->badarg();
     Word n = tuple_arity(a[0]);
+    if (SWord(n) + 1 > MAX_TUPLE_ARITY) return p->badarg();
     Term* hp = p->alloc(2 + n);
     hp[0] = make_header(Sub::Tuple, n + 1);
     for (Word i = 0; i < n; ++i) hp[1 + i] = tuple_elem(a[0], i);
@@ -87,7 +89,7 @@ Term tuple_to_list_1(Process* p, const Term* a) {
 
 Term list_to_tuple_1(Process* p, const Term* a) {
     std::vector<Term> elems;
-    if (!list_elements(a[0], elems)) return p->badarg();
+    if (!list_elements(a[0], elems) || SWord(elems.size()) > MAX_TUPLE_ARITY) return p->badarg();
     return make_tuple_from(*p, elems.data(), elems.size());
 }
 

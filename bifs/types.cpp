@@ -45,8 +45,10 @@ Term is_record_2(Process* p, const Term* a) {
     return make_bool(is_tuple(t) && tuple_arity(t) >= 1 && tuple_elem(t, 0) == a[1]);
 }
 
+// is_record/3 called as a function (OTP: is_record_3 in bif.c): Tag must be an atom and Size a
+// small integer; a negative one is simply no tuple's size.
 Term is_record_3(Process* p, const Term* a) {
-    if (!is_atom(a[1]) || !is_small(a[2]) || small_value(a[2]) < 0) return p->badarg();
+    if (!is_atom(a[1]) || !is_small(a[2])) return p->badarg();
     Term t = a[0];
     return make_bool(is_tuple(t) && SWord(tuple_arity(t)) == small_value(a[2]) && tuple_arity(t) >= 1 &&
                      tuple_elem(t, 0) == a[1]);

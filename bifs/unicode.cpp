@@ -235,11 +235,35 @@ struct Converter {
     }
 
     // A leftover at the end: incomplete if it can still become a character.
+    // For utf16/utf32, OTP's rules (cbv/2 in unicode.erl): some completion of the bytes must be
+    // a code point that is no surrogate and at most 16#10FFFF.
     bool leftover_is_prefix() const {
-        if (enc != Enc::Utf8) return true;
-        for (size_t k = 1; k < leftover.size(); ++k)
-            if ((uint8_t(leftover[k]) & 0xC0) != 0x80) return false;
-        return true;
+        const auto* b = reinterpret_cast<const uint8_t*>(leftover.data());
+        size_t n = leftover.size();
+        auto no_surrogate = [](uint8_t hi) { return hi <= 215 || hi >= 224; };  // 16#D8..16#DF
+        auto high_surrogate = [](uint8_t hi) { return (hi >> 2) == 54; };       // 16#D8..16#DB
+        switch (enc) {
+        case Enc::Utf8:
+            for (size_t k = 1; k < n; ++k)
+                if ((b[k] & 0xC0) != 0x80) return false;
+            return true;
+        case Enc::Utf16Big:
+            if (n == 1) return no_surrogate(b[0]) || high_surrogate(b[0]);
+            if (n == 2) return high_surrogate(b[0]);
+            return n == 3 && high_surrogate(b[0]) && (b[2] >> 2) == 55;
+        case Enc::Utf16Little:
+            return n == 1 || ((n == 2 || n == 3) && high_surrogate(b[1]));
+        case Enc::Utf32Big:
+            if (n == 1) return b[0] == 0;
+            if (n == 2) return b[0] == 0 && b[1] <= 16;
+            return n == 3 && b[0] == 0 && b[1] <= 16 && (b[1] > 0 || no_surrogate(b[2]));
+        case Enc::Utf32Little:
+            if (n == 1 || n == 2) return true;
+            if (n == 3 && b[1] == 255 && b[2] == 0 && (b[0] == 254 || b[0] == 255)) return false;
+            return n == 3 && b[2] <= 16 && (b[2] > 0 || no_surrogate(b[1]));
+        default:
+            return true;
+        }
     }
 };
 

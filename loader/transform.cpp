@@ -14,6 +14,8 @@
 #include "loader/generic_ops.hpp"
 #include "loader/transform_bits.hpp"
 #include "vm/bignum.hpp"
+#include "vm/map.hpp"
+#include "vm/term_order.hpp"
 
 namespace beam::loader {
 
@@ -74,6 +76,7 @@ private:
     void select(const GenericInstr& gi, bool tuple_arity);
     void fmove(const Operand& s, const Operand& d);
     void map_put(const GenericInstr& gi, bool exact);
+    bool new_map_lit(const GenericInstr& gi);
 };
 
 Result<void> Transformer::run() {
@@ -396,8 +399,49 @@ void Transformer::fmove(const Operand& s, const Operand& d) {
     else em_.fail("fmove between two non-float registers");
 }
 
+// The term of a constant operand, or NON_VALUE for a register.
+Term constant_term(const Operand& o) {
+    switch (o.kind) {
+    case OpKind::Atom:
+    case OpKind::Literal: return o.term;
+    case OpKind::Nil: return NIL;
+    case OpKind::Integer:
+    case OpKind::Char: return fits_small(SWord(o.value)) ? make_small(SWord(o.value)) : NON_VALUE;
+    default: return NON_VALUE;
+    }
+}
+
+// #{K1 => V1, ...} built from the empty literal with constant, distinct keys: one shared
+// literal keys tuple and the values in key order (OTP's new_small_map_lit). False when the
+// instruction is not of that form.
+bool Transformer::new_map_lit(const GenericInstr& gi) {
+    const auto& a = gi.args;
+    const auto& kv = a[4].list;
+    size_t n = kv.size() / 2;
+    if (a[1].kind != OpKind::Literal || !is_flat_map(a[1].term) || map_size(a[1].term) != 0) return false;
+    if (n == 0 || n > MAP_SMALL_LIMIT) return false;
+    std::vector<std::pair<Term, size_t>> keys;  // key, index of its value operand
+    for (size_t i = 0; i < n; ++i) {
+        Term k = constant_term(kv[2 * i]);
+        if (is_non_value(k)) return false;
+        keys.push_back({k, 2 * i + 1});
+    }
+    std::sort(keys.begin(), keys.end(), [](auto& x, auto& y) { return compare_terms_exact(x.first, y.first) < 0; });
+    for (size_t i = 1; i < n; ++i)
+        if (eq_exact(keys[i - 1].first, keys[i].first)) return false;  // a repeated key: the general path
+    Term* hp = mc_.literals.alloc(n + 1);
+    hp[0] = make_header(Sub::Tuple, n);
+    for (size_t i = 0; i < n; ++i) hp[1 + i] = keys[i].first;
+    Operand tuple{OpKind::Literal};
+    tuple.term = make_boxed(hp);
+    em_.emit("new_map_lit", {src(a[2]), ux(Word(a[3].value)), src(tuple), ux(n)});
+    for (auto& [k, vi] : keys) em_.raw_any(src(kv[vi]));
+    return true;
+}
+
 void Transformer::map_put(const GenericInstr& gi, bool exact) {
     const auto& a = gi.args;
+    if (!exact && new_map_lit(gi)) return;
     const auto& kv = a[4].list;
     em_.emit("put_map", {lbl(uint32_t(a[0].value)), src(a[1]), src(a[2]), ux(Word(a[3].value)), ux(exact ? 1 : 0),
                          ux(kv.size() / 2)});

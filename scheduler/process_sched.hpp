@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <utility>
 #include <vector>
 
 #include "scheduler/signal.hpp"
@@ -43,6 +44,12 @@ struct AliasEntry {
     AliasKind kind;
 };
 
+struct SuspendEntry {
+    Term pid;
+    uint32_t count;
+    bool active;  // known to have taken effect (a synchronous suspend saw the target stopped)
+};
+
 struct ProcessSched {
     std::atomic<uint32_t> state{0};
     std::atomic<uint32_t> refc{1};  // the process table holds one reference
@@ -58,6 +65,9 @@ struct ProcessSched {
     std::atomic<int> signal_prio{NO_SIGNAL_PRIO};
     static constexpr int NO_SIGNAL_PRIO = 4;
 
+    // erlang:suspend_process/1,2: how many suspensions (from every suspender) hold it. While
+    // above 0 its signals are taken in but its code does not run (scheduler/suspend.hpp).
+    std::atomic<uint32_t> suspend_count{0};
     bool waiting = false;           // stopped in a receive with nothing to match
     bool hibernating = false;       // in erlang:hibernate/3, waiting for any message
     bool timer_set = false;         // a receive ... after timer is running for this wait
@@ -72,6 +82,9 @@ struct ProcessSched {
     // A message to one of its own aliases went through the signal queue (its alias is checked
     // when the message is taken in): plain messages to itself follow it there to stay in order.
     bool self_via_inbox = false;
+    // The processes this one has suspended, with how many times (nested suspends); owner only
+    // (process_info readers hold info_mutex). scheduler/suspend.hpp.
+    std::vector<SuspendEntry> suspending;
     Term registered_name = NIL;
     Term initial_m = NIL, initial_f = NIL;  // initial call {M, F, A}
     uint32_t initial_a = 0;

@@ -338,6 +338,13 @@ void Schedulers::run_one(Scheduler& s, Process* p) {
             exit_process(*vm_, p, sr.reason);
             return;
         }
+        if (p->sched.suspend_count.load(std::memory_order_acquire) > 0) {
+            // Suspended (scheduler/suspend.hpp): no code runs; a wake-up is kept for the resume,
+            // which activates it again.
+            if (sr.new_messages > 0 || p->timed_out) p->sched.waiting = false;
+            if (!go_idle(p)) return;
+            continue;
+        }
         bool runnable = !p->sched.waiting || sr.new_messages > 0 || p->timed_out;
         if (runnable && signal_prio < p->sched.prio) {
             // Run at a borrowed priority for the signals only: the code runs at its own.

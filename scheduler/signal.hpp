@@ -4,6 +4,7 @@
 // (the scheduler running the process) takes them out.
 #pragma once
 
+#include <memory>
 #include <mutex>
 #include <vector>
 
@@ -25,15 +26,21 @@ enum class SignalKind : uint8_t {
     IsAlive,     // ref: answered {Ref, true}, or {Ref, false} once the process has exited
 };
 
+struct FlowCredit;  // scheduler/port_system.hpp
+
 struct Signal {
     SignalKind kind;
     bool linked = false;  // Exit: sent because a linked process died (vs exit/2)
+    bool normal_kills = false;  // Exit: exit/2 to oneself, which ends the caller even for `normal`
     Term from = NIL;      // sender pid (immediate)
     uint64_t timer_id = 0;
     uint64_t alias = 0;   // Message: the alias's reference number (dropped if no longer active)
     Term name = NIL;      // Monitor: the registered name it was made through, if any
     Word ref[3] = {};     // Down, Demonitor: the monitor's reference; GroupLeader, IsAlive: the reply's
     MessageBuffer data;
+    // Message from a port's reader: `credit_units` go back to its flow credit once taken in.
+    std::shared_ptr<FlowCredit> credit;
+    int64_t credit_units = 0;
 };
 
 class SignalQueue {

@@ -5,6 +5,8 @@
 
 #include "bifs/bif_util.hpp"
 #include "scheduler/aliases.hpp"
+#include "scheduler/ports.hpp"
+#include "scheduler/suspend.hpp"
 #include "vm/interp_support.hpp"
 #include "vm/term_print.hpp"
 #include "vm/term_refs.hpp"
@@ -21,6 +23,7 @@ Signal* new_signal(SignalKind k, Term from) {
 }
 
 void free_signal(Signal* s) {
+    if (s->credit) return_flow_credit(*s->credit, s->credit_units);
     discard_buffer(s->data);
     delete s;
 }
@@ -98,6 +101,8 @@ void refuse(VM& vm, Process* dead, Signal* s, Term reason) {
 
 }  // namespace
 
+void release_signal(Signal* s) { free_signal(s); }
+
 bool deliver_signal(VM& vm, Term to, Signal* s) {
     Process* p = vm.procs.lookup(to);
     if (!p) return false;
@@ -120,9 +125,14 @@ void post_message(VM& vm, Term to, Term msg) {
     ProcessTable::release(p);
 }
 
-void send_exit_signal(VM& vm, Term from, Term to, Term reason, bool linked) {
+void send_exit_signal(VM& vm, Term from, Term to, Term reason, bool linked, bool normal_kills) {
+    if (is_local_port(to)) {
+        port_exit_signal(vm, from, to, reason, linked);
+        return;
+    }
     Signal* s = new_signal(SignalKind::Exit, from);
     s->linked = linked;
+    s->normal_kills = normal_kills;
     s->data = copy_to_buffer(reason);
     if (!deliver_signal(vm, to, s)) free_signal(s);
 }
@@ -159,7 +169,7 @@ SignalResult handle_signals(VM& vm, Process* p) {
             } else if (p->trap_exit) {
                 p->mailbox_push(make_tuple(*p, {am::EXIT, s->from, reason}));
                 r.new_messages++;
-            } else if (reason != am::normal || s->from == p->pid) {
+            } else if (reason != am::normal || s->normal_kills) {
                 r.exit = true;
                 r.reason = reason;
             }
@@ -279,6 +289,7 @@ void exit_process(VM& vm, Process* p, Term reason) {
         ps.monitored_by.clear();
     }
     alias_drop_all(p);
+    release_suspensions(vm, p);
     std::vector<Signal*> late;
     ps.inbox.close(late);
     for (Signal* s : ps.leftover) refuse(vm, p, s, reason);

@@ -12,12 +12,17 @@ class VM;
 // more): the signal is then still the caller's.
 bool deliver_signal(VM& vm, Term to, Signal* s);
 
+// Frees a signal that could not be delivered (its buffer, its flow credit).
+void release_signal(Signal* s);
+
 // Copies `msg` and sends it from `sender` to the pid `to`; a message to a dead process is
 // dropped, as in OTP.
 void post_message(VM& vm, Term to, Term msg);
 
 // An exit signal from `from` (exit/2 when !linked; a dying linked process when linked).
-void send_exit_signal(VM& vm, Term from, Term to, Term reason, bool linked);
+// `normal_kills`: exit/2 to oneself, where a normal reason ends the process too (OTP's
+// ERTS_SIG_LNK_X_FLAG_NORMAL_KILLS); any other normal exit signal is ignored.
+void send_exit_signal(VM& vm, Term from, Term to, Term reason, bool linked, bool normal_kills = false);
 
 // A request that the process `to` answers with the message {Ref, Result} when it handles
 // it (GroupLeader: data is the new group leader; IsAlive). The caller waits for the answer,

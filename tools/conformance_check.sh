@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
-# Usage: conformance_check.sh BEAMVM EBIN MODULE
+# Usage: conformance_check.sh BEAMVM EBIN MODULE [FLAG...]
 # Runs MODULE:main() on erl and on beamvm, compares stdout and exit status byte for byte.
+# FLAGs (e.g. +S 1) are given to both emulators.
 # On mismatch prints a unified diff (first 40 lines) and exits 1; on success prints the number
 # of checks (output lines) compared.
 set -u
-if [ $# -ne 3 ]; then
-  echo "usage: $0 BEAMVM EBIN MODULE" >&2
+if [ $# -lt 3 ]; then
+  echo "usage: $0 BEAMVM EBIN MODULE [FLAG...]" >&2
   exit 2
 fi
 beamvm=$1 ebin=$2 mod=$3
+shift 3
+flags=("$@")
 limit=${CONFORMANCE_TIMEOUT:-60}
 
 work=$(mktemp -d)
@@ -16,7 +19,7 @@ trap 'rm -rf "$work"' EXIT
 
 run() { # run NAME PROGRAM: stdout to $work/NAME.out, stderr to $work/NAME.err, status echoed
   local name=$1 prog=$2
-  timeout "$limit" "$prog" -noshell -pa "$ebin" -s "$mod" main -s erlang halt \
+  timeout "$limit" "$prog" ${flags[@]+"${flags[@]}"} -noshell -pa "$ebin" -s "$mod" main -s erlang halt \
     </dev/null >"$work/$name.out" 2>"$work/$name.err"
   echo $?
 }

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "bifs/bif_util.hpp"
+#include "scheduler/ports.hpp"
 #include "vm/code_watch.hpp"
 #include "vm/runner.hpp"
 #include "vm/vm.hpp"
@@ -32,6 +33,8 @@ Runs .beam files compiled by OTP 25's erlc.
                       without arguments (Func defaults to start); commands run in order
   -run Mod [Func [Arg...]]
                       as -s, but the arguments are strings
+  -eval Expr          evaluate the Erlang expressions Expr (erl_scan, erl_parse, erl_eval),
+                      in order with -s and -run
   -s erlang halt, -s init stop
                       end the VM (as on erl); beamvm also ends when nothing is left to run
   --otp-root Dir      OTP installation whose lib/*/ebin directories end the code path
@@ -41,6 +44,9 @@ Runs .beam files compiled by OTP 25's erlc.
                       (inotify): the new version is loaded if the previous old code can be
                       soft-purged, else the processes still running it are reported on stderr
                       and the current version stays; --watch=force purges instead
+  --port-grace MS     when a port closes or its owner dies, its OS process gets MS
+                      milliseconds after its stdin is closed, then SIGTERM and MS more, then
+                      SIGKILL (default 5000; open_port's {kill_timeout, Ms} per port)
   --help              this text
 
   beamvm path/to/m.beam Args...
@@ -58,6 +64,7 @@ struct Command {
     std::vector<std::string> args;
     bool has_args = false;
     bool strings = false;  // -run
+    bool eval = false;     // -eval: args[0] is the text
 };
 
 std::string exe_dir() {
@@ -104,6 +111,10 @@ Term boot_args(TermAllocator& a, void* ctx) {
     auto* b = static_cast<BootArgs*>(ctx);
     std::vector<Term> cmds;
     for (const Command& c : *b->commands) {
+        if (c.eval) {
+            cmds.push_back(make_tuple(a, {atom("eval"), make_string(a, c.args[0])}));
+            continue;
+        }
         Term args = c.has_args ? string_list(a, c.args, !c.strings) : atom("none");
         cmds.push_back(make_tuple(a, {atom(c.module), atom(c.function), args}));
     }
@@ -125,6 +136,7 @@ int main(int argc, char** argv) {
     bool script = false;
     bool watch = false, watch_force = false;
     int schedulers = int(std::max(1u, std::thread::hardware_concurrency()));
+    vm.emu_args.assign(argv, argv + argc);
 
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
@@ -150,9 +162,26 @@ int main(int argc, char** argv) {
                 c.has_args = true;
             }
             commands.push_back(std::move(c));
+        } else if (a == "-eval") {
+            if (i + 1 >= argc) {
+                std::fprintf(stderr, "beamvm: -eval needs an expression\n");
+                return 2;
+            }
+            Command c;
+            c.eval = true;
+            c.args.push_back(argv[++i]);
+            commands.push_back(std::move(c));
         } else if (a == "--watch" || a == "--watch=force" || a == "--watch=soft") {
             watch = true;
             watch_force = a == "--watch=force";
+        } else if (a == "--port-grace" && i + 1 < argc) {
+            char* end = nullptr;
+            long long ms = std::strtoll(argv[++i], &end, 10);
+            if (*argv[i] == '\0' || *end != '\0' || ms < 0) {
+                std::fprintf(stderr, "beamvm: bad --port-grace '%s' (milliseconds)\n", argv[i]);
+                return 2;
+            }
+            beam::set_default_port_grace_ms(ms);
         } else if (a == "--otp-root" && i + 1 < argc) {
             otp_root = argv[++i];
         } else if (a == "+S" && i + 1 < argc) {

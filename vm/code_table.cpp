@@ -42,9 +42,11 @@ Export* Namespace::export_entry(Term module, Term function, uint32_t arity) {
     e->index = next_index.fetch_add(1, std::memory_order_relaxed);
     if (module == am::erlang && atom_name(function) == "hibernate" && arity == 3) {
         // Reached through apply or fun erlang:hibernate/3: the instruction does the work.
+        e->instruction = true;
         e->stub[0] = handler_word(Op::hibernate);
         e->stub[1] = 0;
     } else if (module == am::erlang && atom_name(function) == "call_on_load_function" && arity == 1) {
+        e->instruction = true;
         e->stub[0] = handler_word(Op::call_on_load_function);
         e->stub[1] = 0;
     } else if (const Standin* s = find_standin(module, function, arity)) {
@@ -93,8 +95,8 @@ Export* Namespace::foreign(const Export* e) {
 
 void Namespace::point_export(Export* e, ModuleCode* mc) {
     // Exports that are BIFs stay native (OTP's own lists.beam defines lists:reverse/2 as a
-    // stub that the BIF replaces). Stand-ins stay too.
-    if (e->bif || e->standin) return;
+    // stub that the BIF replaces). Stand-ins and instruction stubs stay too.
+    if (e->bif || e->standin || e->instruction) return;
     const FunctionInfo* fi = nullptr;
     if (mc) {
         for (auto& [name, arity] : mc->exports) {

@@ -61,7 +61,7 @@ Result<Term> decode_external(TermAllocator& a, std::span<const uint8_t> bytes, s
 
 struct EncodeOptions {
     int compressed = 0;  // 0 = off, 1..9 = zlib level
-    int minor_version = 2;
+    int minor_version = 1;  // OTP 25's default: NEW_FLOAT_EXT, Latin-1 atoms as ATOM_EXT
     bool deterministic = false;
 };
 

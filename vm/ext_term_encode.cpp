@@ -1,7 +1,8 @@
 // term_to_binary: the external term format encoder, byte for byte what OTP 25 writes.
 //
 // OTP 25 choices reproduced here: atoms that are all Latin-1 use ATOM_EXT (Latin-1 bytes, even
-// when short), others SMALL_ATOM_UTF8_EXT / ATOM_UTF8_EXT; integers use the smallest of
+// when short) unless minor_version is 2,
+// others SMALL_ATOM_UTF8_EXT / ATOM_UTF8_EXT; integers use the smallest of
 // SMALL_INTEGER, INTEGER, SMALL_BIG, LARGE_BIG; floats NEW_FLOAT_EXT (FLOAT_EXT text for
 // minor_version 0); a proper list of bytes shorter than 65536 is STRING_EXT; local pids, ports and
 // references carry node nonode@nohost with creation 0; local funs are NEW_FUN_EXT. Compression is
@@ -81,9 +82,10 @@ private:
 
     void atom(Term a) {
         std::string_view s = atom_name(a);
-        // Latin-1 when every code point is below 256 (UTF-8 lead bytes C2/C3 only).
+        // Latin-1 when every code point is below 256 (UTF-8 lead bytes C2/C3 only); minor
+        // version 2 writes every atom in UTF-8 (erts' DFLAG_UTF8_ATOMS).
         std::string latin1;
-        bool is_latin1 = true;
+        bool is_latin1 = opts_.minor_version < 2;
         for (size_t i = 0; i < s.size() && is_latin1; ++i) {
             uint8_t c = uint8_t(s[i]);
             if (c < 0x80) latin1 += char(c);
@@ -225,8 +227,8 @@ Result<void> Encoder::encode_one(Term t) {
         uint64_t n = local_pid_number(t);
         u8(ext::NEW_PID);
         local_node();
-        u32(uint32_t(n));
-        u32(uint32_t(n >> ext::PID_SERIAL_SHIFT));
+        u32(uint32_t(pid_id(n)));
+        u32(uint32_t(pid_serial(n)));
         u32(0);
         return {};
     }
@@ -279,8 +281,8 @@ Result<void> Encoder::encode_one(Term t) {
     case Sub::ExtPid: {
         u8(ext::NEW_PID);
         atom(ext_pid_node(t));
-        u32(uint32_t(ext_pid_number(t)));
-        u32(uint32_t(ext_pid_number(t) >> ext::PID_SERIAL_SHIFT));
+        u32(uint32_t(pid_id(ext_pid_number(t))));
+        u32(uint32_t(pid_serial(ext_pid_number(t))));
         u32(ext_pid_creation(t));
         return {};
     }

@@ -39,7 +39,7 @@ inline constexpr uint8_t SMALL_ATOM_UTF8 = 119;
 inline constexpr uint8_t V4_PORT = 120;
 inline constexpr uint8_t LOCAL = 121;
 
-// Local pids are numbered id | serial << 32, the two fields of NEW_PID_EXT (<0.Id.Serial>).
-inline constexpr unsigned PID_SERIAL_SHIFT = 32;
+// Local pids are numbered id | serial << 15 (vm/term.hpp), the two fields of NEW_PID_EXT.
+inline constexpr unsigned PID_SERIAL_SHIFT = PID_ID_BITS;
 
 }  // namespace beam::ext

@@ -225,6 +225,9 @@ struct HeapSizeSeries {
             if (next > MAX_HEAP_WORDS) break;
             steps.push_back(next);
         }
+        // erts steps back one too many when it meets the limit, so its series ends a step
+        // earlier (visible in system_info(heap_sizes)); beamvm's ends where erts' does.
+        steps.pop_back();
     }
 };
 
@@ -241,6 +244,8 @@ size_t next_heap_size(size_t words) {
     auto it = std::lower_bound(st.begin(), st.end(), words);
     return it == st.end() ? words : *it;
 }
+
+const std::vector<size_t>& heap_size_series() { return series().steps; }
 
 size_t round_heap_option(size_t words, size_t floor) { return std::max(floor, next_heap_size(words)); }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <vector>
 
 #include "vm/process.hpp"
 
@@ -17,6 +18,9 @@ inline constexpr size_t MAX_HEAP_WORDS = (size_t(1) << 53) / sizeof(Term);
 // OTP's rounding of min_heap_size / min_bin_vheap_size: the smallest step of its heap size
 // series holding `words`, and not below `floor`.
 size_t round_heap_option(size_t words, size_t floor);
+
+// The whole series, smallest first (erlang:system_info(heap_sizes)).
+const std::vector<size_t>& heap_size_series();
 
 // What max_heap_size is compared with: young and old heap blocks (the stack shares the young
 // block) plus heap fragments, in words.

@@ -64,7 +64,9 @@ namespace {
 // SWAPOUT also publishes the reductions used so far in this slice (process_info(self(),
 // reductions) mid-slice; the scheduler adds them to the process's count when the slice ends).
 #define SWAPOUT (p->htop = HTOP, p->stop = E, p->slice_reds_used = REDUCTION_BUDGET - reds)
-#define SWAPIN (HTOP = p->htop, E = p->stop)
+// SWAPIN takes the budget back from the process too: a native may have charged reductions
+// (bump_reductions/1) or set what is left (erts_debug:set_internal_state(reds_left, N)).
+#define SWAPIN (HTOP = p->htop, E = p->stop, reds = REDUCTION_BUDGET - p->slice_reds_used)
 #define DISPATCH() goto* reinterpret_cast<const void*>(*I)
 #define NEXT(n)  \
     do {         \
@@ -289,6 +291,7 @@ RunStatus run(Process* p, Term* x, const void* const** handlers_out) {
 #include "vm/instr_handlers.inc"
 
 raise_exception: {
+    p->slice_reds_used = REDUCTION_BUDGET - reds;  // not every path here swapped out first
     if (p->halt_requested) return RunStatus::Halted;
     const Word* handler = handle_exception(p, x, I);
     SWAPIN;

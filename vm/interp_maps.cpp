@@ -1,4 +1,4 @@
-// put_map_assoc / put_map_exact.
+// put_map_assoc / put_map_exact, and maps built with constant keys (new_map_lit).
 #include "vm/interp.hpp"
 #include "vm/interp_support.hpp"
 #include "vm/map.hpp"
@@ -38,6 +38,15 @@ Term put_map(Process* p, Term src, bool exact, const Word* kv, Word n, Term* x) 
     Term m = src;
     for (Word i = 0; i < n; ++i) m = map_put(*p, m, any_operand(kv[2 * i], x, E), any_operand(kv[2 * i + 1], x, E));
     return m;
+}
+
+Term new_map_lit(Process* p, Term keys, const Word* values, Word n, Term* x) {
+    Term* E = p->stop;
+    Term* hp = p->alloc(flat_map_words(n));
+    hp[0] = make_header(Sub::Map, n + 1);
+    hp[1] = keys;
+    for (Word i = 0; i < n; ++i) hp[2 + i] = any_operand(values[i], x, E);
+    return make_boxed(hp);
 }
 
 }  // namespace beam

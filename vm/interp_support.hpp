@@ -56,6 +56,8 @@ double number_as_double(Term t);
 // ---- maps (vm/interp_maps.cpp) ----
 // [k1 v1 ... kn vn] any-encoded; exact: every key must exist ({badkey,K} otherwise).
 Term put_map(Process* p, Term src, bool exact, const Word* kv, Word n, Term* x);
+// [v1 ... vn] any-encoded, in the order of the literal keys tuple.
+Term new_map_lit(Process* p, Term keys, const Word* values, Word n, Term* x);
 
 // ---- bit syntax (vm/interp_bits.cpp construction, vm/bits_match.cpp matching) ----
 // Operands of the complex bit-syntax instructions live in side tables the loader builds

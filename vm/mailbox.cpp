@@ -3,6 +3,7 @@
 // owner; a message to oneself is already on one's own heap and is appended directly.
 #include "bifs/bif_util.hpp"
 #include "scheduler/aliases.hpp"
+#include "scheduler/ports.hpp"
 #include "scheduler/signals.hpp"
 #include "vm/interp_support.hpp"
 #include "vm/term_refs.hpp"
@@ -30,6 +31,9 @@ Term send_message(Process* p, Term to, Term msg) {
         if (dest == am::undefined) return msg;
     } else if (is_boxed_sub(to, Sub::Ref)) {
         send_to_alias(p, to, msg);
+        return msg;
+    } else if (is_local_port(to)) {
+        port_send(*p->vm, p, to, msg);
         return msg;
     } else if (!is_pid(to)) {
         return p->badarg();

@@ -84,6 +84,8 @@ struct MsOutcome {
 
 // Runs the clauses in order on `object` in process `p` (results built on its heap). In the
 // trace dialect `object` is the list of call arguments.
-MsOutcome run_match_spec(const MatchSpec& ms, Process* p, Term object);
+// `effects`: whether trace actions change anything (set_tcw, ...); erlang:match_spec_test/3
+// runs without them, as erl's does.
+MsOutcome run_match_spec(const MatchSpec& ms, Process* p, Term object, bool effects = false);
 
 }  // namespace beam

@@ -18,7 +18,8 @@ namespace {
 
 class Run {
 public:
-    Run(const MatchSpec& ms, Process* p, Term object) : ms_(ms), p_(p), object_(object), slots_(ms.slots, NIL) {}
+    Run(const MatchSpec& ms, Process* p, Term object, bool effects)
+        : ms_(ms), p_(p), object_(object), effects_(effects), slots_(ms.slots, NIL) {}
 
     MsOutcome run() {
         Term target = object_;
@@ -211,8 +212,9 @@ private:
         if (name == "get_tcw") return make_small(SWord(system_flags().trace_control_word.load()));
         if (name == "set_tcw" || name == "set_tcw_fake") {
             if (!is_small(args[0]) || small_value(args[0]) < 0 || small_value(args[0]) > 0xFFFFFFFF) return NON_VALUE;
-            uint32_t old = name == "set_tcw" ? system_flags().trace_control_word.exchange(uint32_t(small_value(args[0])))
-                                             : system_flags().trace_control_word.load();
+            uint32_t old = name == "set_tcw" && effects_
+                               ? system_flags().trace_control_word.exchange(uint32_t(small_value(args[0])))
+                               : system_flags().trace_control_word.load();
             return make_small(SWord(old));
         }
         return am::true_;  // enable_trace, disable_trace, trace, silent, process_dump, set_seq_token
@@ -221,6 +223,7 @@ private:
     const MatchSpec& ms_;
     Process* p_;
     Term object_;
+    bool effects_;
     Term args_tuple_ = NIL;
     std::vector<Term> slots_;
     const MsClause* clause_ = nullptr;
@@ -231,6 +234,8 @@ private:
 
 }  // namespace
 
-MsOutcome run_match_spec(const MatchSpec& ms, Process* p, Term object) { return Run(ms, p, object).run(); }
+MsOutcome run_match_spec(const MatchSpec& ms, Process* p, Term object, bool effects) {
+    return Run(ms, p, object, effects).run();
+}
 
 }  // namespace beam

@@ -27,6 +27,7 @@ struct Export {
     std::atomic<const Word*> address{nullptr};
     Word stub[2];                 // [handler of i_call_undefined][this Export*]
     const BifSpec* bif = nullptr;  // set when the MFA is implemented natively
+    bool instruction = false;      // the stub is an instruction (hibernate/3, call_on_load_function/1)
     bool standin = false;          // the stub continues in beamvm's own Erlang (bifs/standins.cpp)
     ModuleCode* code = nullptr;    // version `address` belongs to, when loaded
     // Made by the external term decoder outside any namespace (literal `fun m:f/a`, or

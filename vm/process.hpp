@@ -169,6 +169,7 @@ public:
 
     Term dictionary = NIL;  // process dictionary as a list of {Key, Value}
     Term group_leader = NIL;
+    Term parent = am::undefined;  // the spawner (process_info(P, parent)); undefined for the VM's own
     bool trap_exit = false;
     Term priority = am::normal;
 

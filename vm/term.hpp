@@ -90,6 +90,11 @@ inline const Word* catch_address(Term t) { return reinterpret_cast<const Word*>(
 constexpr bool is_local_pid(Term t) { return (t.raw & tag::immed1_mask) == tag::pid; }
 constexpr Term make_local_pid(uint64_t number) { return Term{(number << 4) | tag::pid}; }
 constexpr uint64_t local_pid_number(Term t) { return t.raw >> 4; }
+// A pid's number is OTP's pid data: a 15-bit id and the serial above it, printed <0.Id.Serial>;
+// order (by the whole number) and the hashes (of the id only) follow from that, as in erts.
+inline constexpr unsigned PID_ID_BITS = 15;
+constexpr uint64_t pid_id(uint64_t number) { return number & ((uint64_t{1} << PID_ID_BITS) - 1); }
+constexpr uint64_t pid_serial(uint64_t number) { return number >> PID_ID_BITS; }
 constexpr bool is_local_port(Term t) { return (t.raw & tag::immed1_mask) == tag::port; }
 constexpr Term make_local_port(uint64_t number) { return Term{(number << 4) | tag::port}; }
 constexpr uint64_t local_port_number(Term t) { return t.raw >> 4; }

@@ -216,8 +216,10 @@ void print_boxed(std::string& out, Term t, Tasks& todo) {
     }
     case Sub::ExtPid:  // this node's name, another creation: printed as erl does, like ours
         out += "<0.";
-        append_u(out, p[2].raw);
-        out += ".0>";
+        append_u(out, pid_id(p[2].raw));
+        out.push_back('.');
+        append_u(out, pid_serial(p[2].raw));
+        out.push_back('>');
         return;
     case Sub::Ref:
         out += "#Ref<0.";
@@ -293,8 +295,10 @@ void print_one(std::string& out, Term t, Tasks& todo) {
         print_list(out, t, todo);
     } else if (is_local_pid(t)) {
         out += "<0.";
-        append_u(out, local_pid_number(t));
-        out += ".0>";
+        append_u(out, pid_id(local_pid_number(t)));
+        out.push_back('.');
+        append_u(out, pid_serial(local_pid_number(t)));
+        out.push_back('>');
     } else if (is_local_port(t)) {
         out += "#Port<0.";
         append_u(out, local_port_number(t));

@@ -2,6 +2,7 @@
 #include "vm/vm.hpp"
 
 #include "scheduler/os_signals.hpp"
+#include "scheduler/port_system.hpp"
 
 #include <fmt/format.h>
 
@@ -16,6 +17,7 @@ namespace beam {
 VM::VM() : root_(std::make_unique<Namespace>(this, nullptr, atom("root"))) { procs.set_root(root_.get()); }
 // The namespaces (members declared before root_) leave their parent when freed: they go first.
 VM::~VM() {
+    ports.reset();  // stops the I/O thread before the processes it posts to go
     forget_os_signals(this);
     namespaces.clear();
 }

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <shared_mutex>
 #include <span>
 #include <string>
@@ -23,6 +24,8 @@
 #include "vm/result.hpp"
 
 namespace beam {
+
+class PortSystem;
 
 class VM {
 public:
@@ -82,6 +85,9 @@ public:
     // erts_debug:set_internal_state(available_internal_state, Bool) (bifs/system_internal_state.cpp).
     bool internal_state_available = false;
 
+    // The command line the VM was started with, program name first (system_info(emu_args)).
+    std::vector<std::string> emu_args;
+
     // Where erlang:display and the built-in I/O server write.
     FILE* out = stdout;
 
@@ -108,6 +114,8 @@ public:
     } prepared;
     TimerService timers{this};
     std::unique_ptr<Schedulers> scheds;  // created by start()
+    std::unique_ptr<PortSystem> ports;   // scheduler/ports.hpp: created on first use
+    std::once_flag ports_once;
 
     // Starts `count` scheduler threads and the timer thread.
     void start(int scheduler_count);

@@ -42,9 +42,8 @@ sizes() ->
     B = binary:copy(<<1>>, 100),
     Sub = binary:part(B, 1, 10),
     F = fun() -> {L, T} end,
-    %% (No map built from literal keys: OTP shares its keys tuple as a literal, beamvm does not
-    %% yet, which size_shared/1 would show.)
-    Terms = [L, T, {T, T, [B, B], #{L => a}}, {a, b}, [1, 2, 3], {B, B, B}, Sub, F, <<1:3>>,
+    %% #{a => L}: the keys tuple is one literal shared by every map the expression builds.
+    Terms = [L, T, {T, T, [B, B], #{a => L}, #{L => a}}, {a, b}, [1, 2, 3], {B, B, B}, Sub, F, <<1:3>>,
              1 bsl 100, 1.5, [L | L]],
     io:format("size ~p~n", [[erts_debug:size(X) || X <- Terms]]),
     io:format("size_shared ~p~n", [[erts_debug:size_shared(X) || X <- Terms]]),

@@ -47,7 +47,7 @@ std::vector<Bytes> seed_encodings(TermAllocator& a) {
         tuple(a, {atom("ok"), make_small(1), str(a, "deep")}), make_binary(a, "bytes"),
         make_binary(a, std::string(100, 'z')), make_sub_binary(a, make_binary(a, "bits"), 0, 13),
         map_from_pairs(a, {{atom("k"), make_small(1)}, {make_small(2), str(a, "v")}}),
-        make_local_pid(uint64_t(42) | uint64_t(3) << 32), make_local_port(9), ref(a, 1, 2, 3),
+        make_local_pid(uint64_t(42) | uint64_t(3) << PID_ID_BITS), make_local_port(9), ref(a, 1, 2, 3),
     };
     Term nested = NIL;
     for (int i = 0; i < 20; ++i) nested = tuple(a, {nested, list(a, {make_small(i), flt(a, i * 0.5)})});

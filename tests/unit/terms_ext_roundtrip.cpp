@@ -87,7 +87,7 @@ TEST_CASE("decoded values have the expected shape", "[terms][ext]") {
     Term pid = decode(a, {131, 88, 100, 0, 13, 110, 111, 110, 111, 100, 101, 64, 110, 111, 104, 111, 115, 116, 0, 0, 0,
                           77, 0, 0, 0, 3, 0, 0, 0, 0});
     REQUIRE(is_local_pid(pid));
-    CHECK(local_pid_number(pid) == (77 | uint64_t(3) << 32));
+    CHECK(local_pid_number(pid) == (77 | uint64_t(3) << PID_ID_BITS));
 
     Term bits = decode(a, {131, 77, 0, 0, 0, 1, 4, 80});  // <<5:4>>
     REQUIRE(is_bitstring(bits));

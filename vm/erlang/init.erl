@@ -1,5 +1,5 @@
 %% beamvm's start-up module. It stands in for OTP's init until beamvm boots OTP's own:
-%% it runs the command line's -s and -run commands in order, as OTP's init does, and
+%% it runs the command line's -s, -run and -eval commands in order, as OTP's init does, and
 %% provides the init functions that programs call. It is compiled without line information
 %% so that stack traces end in {init,start_em,1,[]},{init,do_boot,3,[]} exactly as on erl.
 -module(init).
@@ -24,6 +24,9 @@ do_boot(Commands, Mode, _Flags) ->
             ok
     end.
 
+start_em([{eval, Text} | Rest]) ->
+    start_it({eval, Text}),
+    start_em(Rest);
 start_em([{M, F, none} | Rest]) ->
     M:F(),
     start_em(Rest);
@@ -48,6 +51,17 @@ start_file_server() ->
         _ ->
             ok
     end.
+
+%% -eval: the text as expressions, as OTP's init evaluates it (with a final dot if it has none).
+start_it({eval, Text}) ->
+    {ok, Tokens0, _} = erl_scan:string(Text),
+    Tokens = case lists:reverse(Tokens0) of
+                 [{dot, _} | _] -> Tokens0;
+                 Reversed -> lists:reverse([{dot, erl_anno:new(1)} | Reversed])
+             end,
+    {ok, Exprs} = erl_parse:parse_exprs(Tokens),
+    {value, _Value, _Bindings} = erl_eval:exprs(Exprs, erl_eval:new_bindings()),
+    ok.
 
 stop() -> erlang:halt(0).
 stop(Status) -> erlang:halt(Status).

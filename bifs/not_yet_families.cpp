@@ -1,0 +1,68 @@
+// Families of the erlang module that beamvm does not have yet and another issue owns: port
+// data (port_set_data/2, port_get_data/1; the other port functions are OTP's Erlang code over
+// bifs/system_ports.cpp), tracing (trace/3, trace_pattern/2,3, trace_info/2,
+// trace_delivered/1, seq_trace*), system_monitor and system_profile. Each raises
+// {not_implemented, 'erlang:F/A'} and says so on stderr (as vm/exception.cpp's
+// raise_not_implemented, which this library cannot reach), rather than
+// falling into erlang.beam's placeholder body and raising undef.
+#include "bifs/bif.hpp"
+#include "bifs/bif_families.hpp"
+#include <cstdio>
+
+#include "bifs/bif_util.hpp"
+#include "vm/atom_table.hpp"
+
+namespace beam {
+namespace {
+
+Term not_yet(Process* p, const char* what) {
+    std::fprintf(stderr, "beamvm: %s is not implemented\n", what);
+    return p->error(make_tuple(*p, {atom("not_implemented"), atom(what)}));
+}
+
+#define NOT_YET(fn, text) \
+    Term fn(Process* p, const Term*) { return not_yet(p, text); }
+
+NOT_YET(port_set_data_2, "erlang:port_set_data/2")
+NOT_YET(port_get_data_1, "erlang:port_get_data/1")
+NOT_YET(trace_3, "erlang:trace/3")
+NOT_YET(trace_pattern_2, "erlang:trace_pattern/2")
+NOT_YET(trace_pattern_3, "erlang:trace_pattern/3")
+NOT_YET(trace_info_2, "erlang:trace_info/2")
+NOT_YET(trace_delivered_1, "erlang:trace_delivered/1")
+NOT_YET(seq_trace_2, "erlang:seq_trace/2")
+NOT_YET(seq_trace_info_1, "erlang:seq_trace_info/1")
+NOT_YET(seq_trace_print_1, "erlang:seq_trace_print/1")
+NOT_YET(seq_trace_print_2, "erlang:seq_trace_print/2")
+NOT_YET(system_monitor_0, "erlang:system_monitor/0")
+NOT_YET(system_monitor_1, "erlang:system_monitor/1")
+NOT_YET(system_monitor_2, "erlang:system_monitor/2")
+NOT_YET(system_profile_0, "erlang:system_profile/0")
+NOT_YET(system_profile_2, "erlang:system_profile/2")
+
+#undef NOT_YET
+
+constexpr BifSpec table[] = {
+    {"erlang", "port_set_data", 2, &port_set_data_2},
+    {"erlang", "port_get_data", 1, &port_get_data_1},
+    {"erlang", "trace", 3, &trace_3},
+    {"erlang", "trace_pattern", 2, &trace_pattern_2},
+    {"erlang", "trace_pattern", 3, &trace_pattern_3},
+    {"erlang", "trace_info", 2, &trace_info_2},
+    {"erlang", "trace_delivered", 1, &trace_delivered_1},
+    {"erlang", "seq_trace", 2, &seq_trace_2},
+    {"erlang", "seq_trace_info", 1, &seq_trace_info_1},
+    {"erlang", "seq_trace_print", 1, &seq_trace_print_1},
+    {"erlang", "seq_trace_print", 2, &seq_trace_print_2},
+    {"erlang", "system_monitor", 0, &system_monitor_0},
+    {"erlang", "system_monitor", 1, &system_monitor_1},
+    {"erlang", "system_monitor", 2, &system_monitor_2},
+    {"erlang", "system_profile", 0, &system_profile_0},
+    {"erlang", "system_profile", 2, &system_profile_2},
+};
+
+}  // namespace
+
+std::span<const BifSpec> not_yet_families_bifs() { return table; }
+
+}  // namespace beam

@@ -1,0 +1,277 @@
+// Port BIFs. OTP's erlang:open_port/2, port_command/2,3, port_close/1, port_connect/2 and
+// port_info/1,2 are Erlang code over erts_internal:port_* natives (erts/preloaded/src/
+// erlang.erl); these are those natives (OTP: erl_bif_port.c, io.c), answering at once rather
+// than with a reference. The port system itself is scheduler/ports.hpp.
+#include <cerrno>
+#include <cstring>
+
+#include "bifs/bif.hpp"
+#include "bifs/bif_families.hpp"
+#include "bifs/bif_util.hpp"
+#include "bifs/iolist.hpp"
+#include "bifs/system_monitors.hpp"
+#include "vm/term_refs.hpp"
+#include "scheduler/ports.hpp"
+#include "vm/binary.hpp"
+#include "vm/vm.hpp"
+
+namespace beam {
+
+namespace {
+
+// A file name or command: a flat character list or a binary (OTP accepts both).
+std::optional<std::string> text_arg(Term t) {
+    if (is_binary(t)) {
+        std::string scratch;
+        return std::string(binary_bytes(t, scratch));
+    }
+    if (!is_list(t) && !is_nil(t)) return std::nullopt;
+    return char_list_to_utf8(t);
+}
+
+std::optional<std::string> string_or_nil(Term t) {
+    if (is_atom(t)) return std::string(atom_name(t));
+    return is_nil(t) ? std::optional<std::string>("") : text_arg(t);
+}
+
+bool parse_env(Term list, PortSettings& s) {
+    for (; is_list(list); list = tail(list)) {
+        Term e = head(list);
+        if (!is_tuple(e) || tuple_arity(e) != 2) return false;
+        auto name = string_or_nil(tuple_elem(e, 0));
+        if (!name || name->empty() || name->find('=') != std::string::npos) return false;
+        Term v = tuple_elem(e, 1);
+        if (v == am::false_) {
+            s.env.emplace_back(*name, std::nullopt);
+            continue;
+        }
+        auto value = string_or_nil(v);
+        if (!value) return false;
+        s.env.emplace_back(*name, *value);
+    }
+    return is_nil(list);
+}
+
+enum class Parse { Ok, Badarg, Badopt, Einval };
+
+Parse parse_name(Term name, PortSettings& s) {
+    if (is_atom(name)) {  // the old form: an atom is a command to spawn
+        s.command = std::string(atom_name(name));
+        return Parse::Ok;
+    }
+    if (!is_tuple(name)) return Parse::Badarg;
+    Term kind = tuple_elem(name, 0);
+    if (tuple_arity(name) == 3 && kind == atom("fd")) {
+        Term in = tuple_elem(name, 1), out = tuple_elem(name, 2);
+        if (!is_small(in) || !is_small(out)) return Parse::Badarg;
+        if (small_value(in) < 0 || small_value(out) < 0) return Parse::Einval;  // as erl
+        s.kind = PortSettings::Kind::Fd;
+        s.fd_in = static_cast<int>(small_value(in));
+        s.fd_out = static_cast<int>(small_value(out));
+        return Parse::Ok;
+    }
+    if (tuple_arity(name) != 2) return Parse::Badarg;
+    auto text = is_atom(tuple_elem(name, 1)) ? std::optional<std::string>(atom_name(tuple_elem(name, 1)))
+                                              : text_arg(tuple_elem(name, 1));
+    if (!text || text->empty()) return Parse::Badarg;
+    if (kind == atom("spawn") || kind == atom("spawn_driver")) s.kind = PortSettings::Kind::Spawn;
+    else if (kind == atom("spawn_executable")) s.kind = PortSettings::Kind::SpawnExecutable;
+    else return Parse::Badarg;
+    s.command = *text;
+    return Parse::Ok;
+}
+
+Parse parse_settings(Term opts, PortSettings& s) {
+    bool only_in = false, only_out = false;
+    for (; is_list(opts); opts = tail(opts)) {
+        Term o = head(opts);
+        if (is_atom(o)) {
+            if (o == atom("stream")) s.packet = 0;
+            else if (o == atom("use_stdio")) s.use_stdio = true;
+            else if (o == atom("nouse_stdio")) s.use_stdio = false;
+            else if (o == atom("stderr_to_stdout")) s.stderr_to_stdout = true;
+            else if (o == atom("exit_status")) s.exit_status = true;
+            else if (o == atom("in")) only_in = true;  // `in` and `out` add up; neither: both
+            else if (o == atom("out")) only_out = true;
+            else if (o == atom("binary")) s.binary = true;
+            else if (o == atom("eof")) s.eof = true;
+            else if (o == atom("hide") || o == atom("overlapped_io")) {
+            } else return Parse::Badopt;
+            continue;
+        }
+        if (!is_tuple(o) || tuple_arity(o) != 2) return Parse::Badopt;
+        Term k = tuple_elem(o, 0), v = tuple_elem(o, 1);
+        if (k == atom("packet")) {
+            if (!is_small(v) || (small_value(v) != 1 && small_value(v) != 2 && small_value(v) != 4)) return Parse::Badopt;
+            s.packet = static_cast<int>(small_value(v));
+        } else if (k == atom("line")) {
+            if (!is_small(v) || small_value(v) <= 0) return Parse::Badopt;
+            s.line = static_cast<size_t>(small_value(v));
+        } else if (k == atom("env")) {
+            if (!parse_env(v, s)) return Parse::Badopt;
+        } else if (k == atom("args")) {
+            std::vector<Term> items;
+            if (!list_elements(v, items)) return Parse::Badopt;
+            for (Term a : items) {
+                auto t = string_or_nil(a);
+                if (!t) return Parse::Badarg;
+                s.args.push_back(*t);
+            }
+            s.has_args = true;
+        } else if (k == atom("arg0")) {
+            auto t = string_or_nil(v);
+            if (!t) return Parse::Badarg;
+            s.arg0 = *t;
+        } else if (k == atom("cd")) {
+            auto t = text_arg(v);
+            if (!t) return Parse::Badopt;
+            s.cd = *t;
+        } else if (k == atom("kill_timeout")) {  // beamvm's own (docs/ports.md)
+            if (!is_small(v) || small_value(v) < 0) return Parse::Badopt;
+            s.kill_timeout_ms = small_value(v);
+        } else if (k == atom("parallelism") || k == atom("busy_limits_port") || k == atom("busy_limits_msgq")) {
+        } else {
+            return Parse::Badopt;
+        }
+    }
+    if (!is_nil(opts)) return Parse::Badopt;
+    if (only_in || only_out) s.in = only_in, s.out = only_out;
+    // {args, _} and {arg0, _} belong to spawn_executable only (OTP: badarg).
+    if (s.kind != PortSettings::Kind::SpawnExecutable && (s.has_args || s.arg0)) return Parse::Badarg;
+    if (s.packet && s.line) s.line = 0;  // OTP: the last framing option wins; packet is kept
+    return Parse::Ok;
+}
+
+// The errno of a failed spawn as OTP names it (erl_posix_str's atoms).
+Term posix_atom(int err) {
+    switch (err) {
+    case ENOENT: return atom("enoent");
+    case EACCES: return atom("eacces");
+    case ENOEXEC: return atom("enoexec");
+    case ENOTDIR: return atom("enotdir");
+    case EMFILE: return atom("emfile");
+    case ENFILE: return atom("enfile");
+    case ENOMEM: return atom("enomem");
+    case E2BIG: return atom("e2big");
+    case EAGAIN: return atom("eagain");
+    default: return atom("einval");
+    }
+}
+
+// A port argument: a port, or the registered name of one (beamvm registers no ports, so a
+// name is never one).
+bool port_arg(Term t) { return is_port(t) || is_atom(t); }
+
+Term erts_open_port_2(Process* p, const Term* a) {
+    PortSettings s;
+    Parse r = parse_name(a[0], s);
+    if (r == Parse::Ok) r = parse_settings(a[1], s);
+    if (r == Parse::Badarg) return am::badarg;
+    if (r == Parse::Badopt) return atom("badopt");
+    if (r == Parse::Einval) return atom("einval");
+    int err = 0;
+    auto port = port_open(*p->vm, p, s, &err);
+    if (!port) return posix_atom(err);
+    return *port;
+}
+
+Term erts_port_command_3(Process* p, const Term* a) {
+    Term flags = a[2];
+    for (; is_list(flags); flags = tail(flags))
+        if (head(flags) != atom("force") && head(flags) != atom("nosuspend")) return atom("badopt");
+    if (!is_nil(flags)) return atom("badopt");
+    std::vector<uint8_t> bytes;
+    if (!port_arg(a[0]) || !iolist_to_bytes(a[1], bytes)) return am::badarg;
+    return port_command(*p->vm, a[0], bytes.data(), bytes.size()) == PortOpResult::Ok ? am::true_ : am::badarg;
+}
+
+Term erts_port_close_1(Process* p, const Term* a) {
+    if (!port_arg(a[0])) return am::badarg;
+    return port_close(*p->vm, a[0]) == PortOpResult::Ok ? am::true_ : am::badarg;
+}
+
+Term erts_port_connect_2(Process* p, const Term* a) {
+    if (!port_arg(a[0]) || !is_local_pid(a[1])) return am::badarg;
+    return port_connect(*p->vm, a[0], a[1]) == PortOpResult::Ok ? am::true_ : am::badarg;
+}
+
+// The spawn and fd drivers answer no control or call operations (OTP: badarg).
+Term erts_port_control_3(Process* p, const Term* a) {
+    (void)p;
+    (void)a;
+    return am::badarg;
+}
+Term erts_port_call_3(Process* p, const Term* a) { return erts_port_control_3(p, a); }
+
+Term erts_port_info_1(Process* p, const Term* a) {
+    if (!port_arg(a[0])) return am::badarg;
+    if (!is_port(a[0])) return am::undefined;
+    std::vector<Term> items;
+    for (const char* item : {"name", "links", "id", "connected", "input", "output", "os_pid"}) {
+        auto v = port_info_item(*p->vm, p, a[0], atom(item));
+        if (!v) return am::undefined;
+        items.push_back(*v);
+    }
+    return make_list_from(*p, items.data(), items.size());
+}
+
+Term erts_port_info_2(Process* p, const Term* a) {
+    if (!port_arg(a[0])) return am::badarg;
+    if (!is_atom(a[1])) return atom("badtype");
+    if (!is_port(a[0])) return am::undefined;
+    auto v = port_info_item(*p->vm, p, a[0], a[1]);
+    if (!v) return am::undefined;
+    if (is_non_value(*v)) return am::badarg;  // an unknown item (erl: badarg, no cause)
+    return *v;
+}
+
+}  // namespace
+
+// The port's side is kept in the port (scheduler/ports.cpp), which sends a Down signal when
+// it closes; a closed port gets {'DOWN', Ref, port, Port, noproc} at once, as in OTP.
+Term monitor_port(Process* p, Term target, const MonitorOpts& opts) {
+    if (!is_port(target) && !is_atom(target)) return p->badarg();
+    uint64_t n = next_ref_number();
+    Term ref = make_ref_from_number(*p, n);
+    MonitorEntry m{};
+    const Term* w = boxed_ptr(ref);
+    m.ref[0] = w[1].raw, m.ref[1] = w[2].raw, m.ref[2] = w[3].raw;
+    m.pid = target;
+    if (!is_port(target) || !port_monitor(*p->vm, target, p->pid, m.ref)) {
+        Term tag = is_value(opts.tag) ? opts.tag : am::DOWN;
+        Term who = is_atom(target) ? make_tuple(*p, {target, am::nonode_at_nohost}) : target;
+        p->mailbox_push(make_tuple(*p, {tag, ref, atom("port"), who, am::noproc}));
+        return ref;
+    }
+    apply_monitor_opts(p, m, n, opts);
+    std::lock_guard lock(p->sched.info_mutex);
+    p->sched.monitors.push_back(m);
+    return ref;
+}
+
+namespace {
+
+Term ports_0(Process* p, const Term*) { return port_list(*p->vm, p); }
+
+Term beamvm_port_children_0(Process* p, const Term*) { return port_children(*p->vm, p); }
+Term beamvm_port_policy_counts_0(Process* p, const Term*) { return port_policy_counts(*p->vm, p); }
+
+const BifSpec table[] = {
+    {"erts_internal", "open_port", 2, &erts_open_port_2},
+    {"erts_internal", "port_command", 3, &erts_port_command_3},
+    {"erts_internal", "port_close", 1, &erts_port_close_1},
+    {"erts_internal", "port_connect", 2, &erts_port_connect_2},
+    {"erts_internal", "port_control", 3, &erts_port_control_3},
+    {"erts_internal", "port_call", 3, &erts_port_call_3},
+    {"erts_internal", "port_info", 1, &erts_port_info_1},
+    {"erts_internal", "port_info", 2, &erts_port_info_2},
+    {"erlang", "ports", 0, &ports_0},
+    {"beamvm", "port_children", 0, &beamvm_port_children_0},
+    {"beamvm", "port_policy_counts", 0, &beamvm_port_policy_counts_0},
+};
+
+}  // namespace
+
+std::span<const BifSpec> port_bifs() { return table; }
+
+}  // namespace beam

@@ -1,0 +1,373 @@
+// The I/O thread of the port system: one epoll set per VM with every port's pipes, every
+// child's pidfd and an eventfd to wake it. Event driven throughout: it sleeps in epoll_wait
+// until a pipe is readable or writable, a child exits, a grace period ends (the timeout is
+// the nearest deadline) or a flow-controlled owner has caught up.
+//
+// Fairness: one read of at most READ_CHUNK bytes per port per wake-up, so a child that floods
+// its output shares the thread with the others; flow control (FlowCredit) stops reading a
+// port whose owner has more than FlowCredit::HIGH bytes not yet taken in, and the pipe's own
+// limit then stops the child. The schedulers never wait on a child.
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <csignal>
+
+#include "bifs/bif_util.hpp"
+#include "scheduler/port_system.hpp"
+#include "scheduler/signals.hpp"
+#include "vm/binary.hpp"
+#include "vm/vm.hpp"
+
+namespace beam {
+
+namespace {
+
+constexpr size_t READ_CHUNK = 64 * 1024;
+// An owner with this many messages in its mailbox (taken in but not received) stops its
+// ports' reading until it is down to MAILBOX_LOW. Nothing tells the I/O thread when a
+// process receives, so a paused port looks again every MAILBOX_RECHECK_MS: the one place the
+// thread wakes on a clock, and only while some owner is that far behind.
+constexpr size_t MAILBOX_HIGH = 64;
+constexpr size_t MAILBOX_LOW = 16;
+constexpr int64_t MAILBOX_RECHECK_MS = 10;
+
+int send_signal(int pidfd, int sig) { return static_cast<int>(syscall(SYS_pidfd_send_signal, pidfd, sig, nullptr, 0)); }
+
+}  // namespace
+
+PortSystem::PortSystem(VM& v) : vm(v) {}
+
+PortSystem::~PortSystem() {
+    if (thread_.joinable()) {
+        stop_ = true;
+        wake();
+        thread_.join();
+    }
+    for (int fd : {epoll_, wake_fd_})
+        if (fd >= 0) ::close(fd);
+}
+
+void PortSystem::start_io() {
+    if (epoll_ >= 0) return;
+    // A child that closes its stdin must make our write fail with EPIPE, not kill the VM.
+    struct sigaction old {};
+    sigaction(SIGPIPE, nullptr, &old);
+    if (old.sa_handler == SIG_DFL) std::signal(SIGPIPE, SIG_IGN);
+    epoll_ = epoll_create1(EPOLL_CLOEXEC);
+    wake_fd_ = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+    watch(wake_fd_, KEY_WAKE, EPOLLIN);
+    thread_ = std::thread([this] { run(); });
+}
+
+void PortSystem::watch(int fd, uint64_t key, uint32_t events) {
+    epoll_event ev{};
+    ev.events = events;
+    ev.data.u64 = key;
+    epoll_ctl(epoll_, EPOLL_CTL_ADD, fd, &ev);
+}
+
+void PortSystem::rewatch(int fd, uint64_t key, uint32_t events) {
+    epoll_event ev{};
+    ev.events = events;
+    ev.data.u64 = key;
+    epoll_ctl(epoll_, EPOLL_CTL_MOD, fd, &ev);
+}
+
+void PortSystem::unwatch(int fd) { epoll_ctl(epoll_, EPOLL_CTL_DEL, fd, nullptr); }
+
+void PortSystem::wake() {
+    uint64_t one = 1;
+    [[maybe_unused]] ssize_t w = ::write(wake_fd_, &one, sizeof one);
+}
+
+void PortSystem::try_write(Port* p) {
+    while (!p->pending.empty()) {
+        ssize_t w = ::write(p->to_child, p->pending.data(), p->pending.size());
+        if (w > 0) {
+            p->pending.erase(0, static_cast<size_t>(w));
+            continue;
+        }
+        if (w < 0 && errno == EINTR) continue;
+        if (w < 0 && errno == EAGAIN) {
+            if (!p->write_watched) watch(p->to_child, key_write(p->number), EPOLLOUT);
+            p->write_watched = true;
+            return;
+        }
+        p->pending.clear();  // the child closed its stdin: what it will not read is dropped
+    }
+    if (p->write_watched) unwatch(p->to_child);
+    p->write_watched = false;
+}
+
+void PortSystem::run() {
+    epoll_event evs[64];
+    while (!stop_) {
+        int timeout;
+        {
+            std::lock_guard lock(mu);
+            timeout = next_timeout_ms();
+        }
+        int n = epoll_wait(epoll_, evs, 64, timeout);
+        if (n < 0 && errno != EINTR) break;
+        std::lock_guard lock(mu);
+        for (int i = 0; i < n; ++i) {
+            uint64_t key = evs[i].data.u64;
+            uint64_t kind = key >> 62, id = key & ((1ull << 62) - 1);
+            if (key == KEY_WAKE) {
+                uint64_t count;
+                [[maybe_unused]] ssize_t r = ::read(wake_fd_, &count, sizeof count);
+                resume_readers();
+            } else if (kind == 1 || kind == 2) {
+                auto it = table.find(id);
+                if (it == table.end()) {
+                    if (kind == 2 && drains.count(id)) drain_step(id);
+                    continue;
+                }
+                if (kind == 1) on_readable(it->second.get());
+                else try_write(it->second.get());
+            } else if (kind == 3) {
+                auto it = std::find_if(children.begin(), children.end(),
+                                       [&](const auto& c) { return c->pidfd == static_cast<int>(id); });
+                if (it != children.end()) on_child_exit(it->get());
+            }
+        }
+        advance_policy(std::chrono::steady_clock::now());
+        resume_readers();
+    }
+}
+
+void PortSystem::on_readable(Port* p) {
+    if (p->from_child < 0 || p->read_paused) return;
+    char buf[READ_CHUNK];
+    ssize_t r = ::read(p->from_child, buf, sizeof buf);
+    if (r < 0 && (errno == EAGAIN || errno == EINTR)) return;
+    if (r <= 0) {
+        input_ended(p);  // may terminate the port
+        return;
+    }
+    p->bytes_in += static_cast<uint64_t>(r);
+    deliver_input(p, buf, static_cast<size_t>(r));
+    if (owner_mailbox_len(p) > MAILBOX_HIGH) {
+        rewatch(p->from_child, key_read(p->number), 0);
+        p->read_paused = true;
+        p->paused_for_mailbox = true;
+        return;
+    }
+    FlowCredit& fc = *p->credit;
+    if (fc.outstanding.load() > FlowCredit::HIGH) {
+        fc.paused = true;
+        if (fc.outstanding.load() <= FlowCredit::LOW && fc.paused.exchange(false)) return;  // caught up meanwhile
+        rewatch(p->from_child, key_read(p->number), 0);
+        p->read_paused = true;
+    }
+}
+
+size_t PortSystem::owner_mailbox_len(Port* p) {
+    Process* owner = vm.procs.lookup(p->owner);
+    if (!owner) return 0;
+    size_t n = owner->mailbox_len.load(std::memory_order_relaxed);
+    ProcessTable::release(owner);
+    return n;
+}
+
+void PortSystem::resume_readers() {
+    for (auto& [n, p] : table) {
+        if (!p->read_paused || p->credit->paused.load()) continue;
+        if (p->paused_for_mailbox && owner_mailbox_len(p.get()) > MAILBOX_LOW) continue;
+        p->paused_for_mailbox = false;
+        p->read_paused = false;
+        rewatch(p->from_child, key_read(p->number), READ_EVENTS);
+    }
+}
+
+// {Port, {data, D}} in the port's framing: a chunk as read (stream), one packet after its
+// 1/2/4-byte big-endian length ({packet, N}), or a line ({eol, L} / {noeol, Part}).
+void PortSystem::deliver_input(Port* p, const char* bytes, size_t n) {
+    const PortSettings& s = p->settings;
+    auto data_of = [&](TermAllocator& a, const char* b, size_t len) {
+        return s.binary ? make_binary(a, reinterpret_cast<const uint8_t*>(b), len)
+                        : make_byte_list(a, reinterpret_cast<const uint8_t*>(b), len);
+    };
+    auto send = [&](Term payload, size_t len) {
+        LiteralArea scratch;
+        post_data(p, make_tuple(scratch, {p->id, make_tuple(scratch, {atom("data"), payload})}), len);
+    };
+    if (s.packet == 0 && s.line == 0) {
+        LiteralArea scratch;
+        send(data_of(scratch, bytes, n), n);
+        return;
+    }
+    p->partial.append(bytes, n);
+    size_t at = 0;
+    std::string& b = p->partial;
+    if (s.packet) {
+        while (b.size() - at >= static_cast<size_t>(s.packet)) {
+            size_t len = 0;
+            for (int i = 0; i < s.packet; ++i) len = (len << 8) | static_cast<uint8_t>(b[at + i]);
+            if (b.size() - at - s.packet < len) break;
+            LiteralArea scratch;
+            send(data_of(scratch, b.data() + at + s.packet, len), len);
+            at += s.packet + len;
+        }
+    } else {
+        while (at < b.size()) {
+            size_t nl = b.find('\n', at);
+            size_t len = (nl == std::string::npos ? b.size() : nl) - at;
+            LiteralArea scratch;
+            if (len > s.line) {
+                send(make_tuple(scratch, {atom("noeol"), data_of(scratch, b.data() + at, s.line)}), s.line);
+                at += s.line;
+            } else if (nl != std::string::npos) {
+                send(make_tuple(scratch, {atom("eol"), data_of(scratch, b.data() + at, len)}), len);
+                at = nl + 1;
+            } else {
+                break;
+            }
+        }
+    }
+    b.erase(0, at);
+}
+
+// With `eof`, the port stays open at the end of output and reports {Port, eof}; with
+// exit_status too, the status comes first (as erl reports them), so eof waits for the reaping.
+void PortSystem::report_eof(Port* p) {
+    if (p->eof_reported || (p->settings.exit_status && !p->reaped)) return;
+    p->eof_reported = true;
+    LiteralArea scratch;
+    if (p->settings.exit_status)
+        post_message(vm, p->owner,
+                     make_tuple(scratch, {p->id, make_tuple(scratch, {atom("exit_status"), make_small(p->exit_status)})}));
+    post_message(vm, p->owner, make_tuple(scratch, {p->id, atom("eof")}));
+}
+
+void PortSystem::input_ended(Port* p) {
+    if (p->settings.line && !p->partial.empty()) {
+        LiteralArea scratch;
+        const std::string& b = p->partial;
+        Term part = p->settings.binary ? make_binary(scratch, b) : make_string(scratch, b);
+        post_data(p, make_tuple(scratch, {p->id, make_tuple(scratch, {atom("data"), make_tuple(scratch, {atom("noeol"), part})})}),
+                  b.size());
+    }
+    p->partial.clear();
+    unwatch(p->from_child);
+    if (p->own_fds) ::close(p->from_child);
+    p->from_child = -1;
+    p->saw_eof = true;
+    if (p->settings.eof) {
+        report_eof(p);
+        return;
+    }
+    maybe_finish(p);
+}
+
+// Without `eof`, the port closes once its output has ended and, with exit_status, the child
+// has been reaped: the status comes after the last data, as in OTP.
+void PortSystem::maybe_finish(Port* p) {
+    if (!p->saw_eof || (p->settings.exit_status && !p->reaped)) return;
+    if (p->settings.exit_status) {
+        LiteralArea scratch;
+        post_message(vm, p->owner,
+                     make_tuple(scratch, {p->id, make_tuple(scratch, {atom("exit_status"), make_small(p->exit_status)})}));
+    }
+    terminate(p, am::normal);
+}
+
+void PortSystem::on_child_exit(Child* c) {
+    siginfo_t info{};
+    if (waitid(static_cast<idtype_t>(P_PIDFD), static_cast<id_t>(c->pidfd), &info, WEXITED | WNOHANG) != 0 ||
+        info.si_pid == 0)
+        return;
+    int status = info.si_code == CLD_EXITED ? info.si_status : 128 + info.si_status;
+    unwatch(c->pidfd);
+    ::close(c->pidfd);
+    reaped++;
+    uint64_t port = c->port;
+    bool running = c->state == ChildState::Running;
+    for (auto& [n, d] : drains)
+        if (d.child == c) d.child = nullptr;
+    std::erase_if(children, [&](const auto& x) { return x.get() == c; });
+    if (!running) return;
+    auto it = table.find(port);
+    if (it == table.end()) return;
+    Port* p = it->second.get();
+    p->child = nullptr;
+    p->reaped = true;
+    p->exit_status = status;
+    if (p->from_child < 0) p->saw_eof = true;  // an `out` port has no output to wait for
+    if (p->settings.eof) {
+        if (p->saw_eof) report_eof(p);
+        return;
+    }
+    maybe_finish(p);
+}
+
+void PortSystem::drain_step(uint64_t port) {
+    Drain& d = drains[port];
+    while (!d.pending.empty()) {
+        ssize_t w = ::write(d.fd, d.pending.data(), d.pending.size());
+        if (w > 0) {
+            d.pending.erase(0, static_cast<size_t>(w));
+            continue;
+        }
+        if (w < 0 && errno == EINTR) continue;
+        if (w < 0 && errno == EAGAIN) return;
+        break;  // the child closed its stdin
+    }
+    end_drain(port);
+}
+
+// The child's stdin closes; its grace period before SIGTERM starts now.
+void PortSystem::end_drain(uint64_t port) {
+    auto it = drains.find(port);
+    if (it == drains.end()) return;
+    unwatch(it->second.fd);
+    ::close(it->second.fd);
+    if (Child* c = it->second.child) {
+        c->state = ChildState::StdinClosed;
+        c->deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(c->grace_ms);
+    }
+    drains.erase(it);
+}
+
+void PortSystem::advance_policy(std::chrono::steady_clock::time_point now) {
+    for (auto& c : children) {
+        if (c->state == ChildState::Running || c->state == ChildState::KillSent || c->deadline > now) continue;
+        if (c->state == ChildState::Draining) {
+            for (auto& [n, d] : drains)
+                if (d.child == c.get()) {
+                    end_drain(n);  // the child took too long: what is left is dropped
+                    break;
+                }
+        } else if (c->state == ChildState::StdinClosed) {
+            send_signal(c->pidfd, SIGTERM);
+            term_sent++;
+            c->state = ChildState::TermSent;
+            c->deadline = now + std::chrono::milliseconds(c->grace_ms);
+        } else {
+            send_signal(c->pidfd, SIGKILL);
+            kill_sent++;
+            c->state = ChildState::KillSent;
+        }
+    }
+}
+
+int PortSystem::next_timeout_ms() {
+    auto now = std::chrono::steady_clock::now();
+    int64_t best = -1;
+    for (auto& c : children) {
+        if (c->state == ChildState::Running || c->state == ChildState::KillSent) continue;
+        auto ms = std::chrono::ceil<std::chrono::milliseconds>(c->deadline - now).count();
+        ms = std::max<int64_t>(ms, 0);
+        if (best < 0 || ms < best) best = ms;
+    }
+    for (auto& [n, p] : table)
+        if (p->paused_for_mailbox && (best < 0 || best > MAILBOX_RECHECK_MS)) best = MAILBOX_RECHECK_MS;
+    return static_cast<int>(std::min<int64_t>(best, 1 << 30));
+}
+
+}  // namespace beam

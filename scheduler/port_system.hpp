@@ -1,0 +1,141 @@
+// Inside the port system: the port and child records, the table, the I/O thread. Only
+// scheduler/port*.cpp include this; the rest of the VM uses scheduler/ports.hpp.
+#pragma once
+
+#include <sys/types.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "scheduler/process_sched.hpp"
+#include "scheduler/ports.hpp"
+
+namespace beam {
+
+// What a child goes through (docs/ports.md). Running while its port is open; the others
+// after the port closed, each with a deadline one grace period after it began. Draining: the
+// port closed with commands not yet written; its stdin stays open until they are.
+enum class ChildState : uint8_t { Running, Draining, StdinClosed, TermSent, KillSent };
+
+struct Child {
+    pid_t os_pid = 0;
+    int pidfd = -1;
+    ChildState state = ChildState::Running;
+    std::chrono::steady_clock::time_point deadline{};
+    int64_t grace_ms = 0;
+    uint64_t port = 0;  // the port's number while Running
+};
+
+// Messages a port has posted to its owner and the owner has not taken in yet, counted in
+// bytes (plus a fixed cost per message). Reading stops above HIGH and resumes once the owner
+// has brought the count down to LOW: a child that floods its output waits on its pipe.
+struct FlowCredit {
+    static constexpr int64_t HIGH = 1 << 20;
+    static constexpr int64_t LOW = 256 << 10;
+    static constexpr int64_t PER_MESSAGE = 64;
+    std::atomic<int64_t> outstanding{0};
+    std::atomic<bool> paused{false};
+    int wake_fd = -1;  // the I/O thread's eventfd
+    void give_back(int64_t n);
+};
+
+struct Port {
+    uint64_t number = 0;
+    Term id = NIL;
+    Term owner = NIL;
+    std::vector<Term> links;
+    std::vector<MonitorEntry> monitored_by;
+    std::string name;
+    PortSettings settings;
+    int from_child = -1;  // we read: the child's stdout (or fd 4)
+    int to_child = -1;    // we write: the child's stdin (or fd 3)
+    bool own_fds = true;  // false for {fd, In, Out} on the VM's own descriptors 0..2
+    Child* child = nullptr;
+    std::string pending;  // command bytes not yet written
+    std::string partial;  // packet/line framing: bytes of an incomplete unit
+    uint64_t bytes_in = 0, bytes_out = 0;
+    bool saw_eof = false;
+    bool eof_reported = false;
+    bool read_paused = false;
+    bool paused_for_mailbox = false;
+    bool write_watched = false;
+    bool reaped = false;
+    int exit_status = 0;
+    std::shared_ptr<FlowCredit> credit = std::make_shared<FlowCredit>();
+};
+
+// A closed port's commands still being written to its child's stdin.
+struct Drain {
+    int fd = -1;
+    std::string pending;
+    Child* child = nullptr;  // nullptr once reaped
+};
+
+class PortSystem {
+public:
+    explicit PortSystem(VM& vm);
+    ~PortSystem();
+
+    VM& vm;
+    std::mutex mu;  // guards everything below and every Port and Child
+    std::map<uint64_t, std::unique_ptr<Port>> table;
+    std::vector<std::unique_ptr<Child>> children;  // not yet reaped
+    std::map<uint64_t, Drain> drains;              // by the closed port's number
+    uint64_t next_number = 0;
+    uint64_t term_sent = 0, kill_sent = 0, reaped = 0;
+
+    Port* find(Term port);  // nullptr if not a live local port
+    // The port is gone for Erlang: removed from the table, links and monitors told with
+    // `reason`, descriptors closed, its child handed to the termination policy.
+    void terminate(Port* p, Term reason);
+    // Posts child output to the owner, counted against the port's flow credit.
+    void post_data(Port* p, Term msg, size_t bytes);
+
+    // I/O thread side (port_io.cpp), all with `mu` held.
+    void start_io();
+    void watch(int fd, uint64_t key, uint32_t events);
+    void rewatch(int fd, uint64_t key, uint32_t events);
+    void unwatch(int fd);
+    void try_write(Port* p);
+    void wake();
+
+    int wake_fd() const { return wake_fd_; }
+    static constexpr uint32_t READ_EVENTS = 0x001;   // EPOLLIN
+    static constexpr uint32_t WRITE_EVENTS = 0x004;  // EPOLLOUT
+    static constexpr uint64_t KEY_WAKE = 0;
+    static uint64_t key_read(uint64_t n) { return (1ull << 62) | n; }
+    static uint64_t key_write(uint64_t n) { return (2ull << 62) | n; }
+    static uint64_t key_child(int pidfd) { return (3ull << 62) | static_cast<uint64_t>(pidfd); }
+
+private:
+    void run();
+    void on_readable(Port* p);
+    void on_child_exit(Child* c);
+    void deliver_input(Port* p, const char* bytes, size_t n);
+    void input_ended(Port* p);
+    void report_eof(Port* p);
+    void maybe_finish(Port* p);
+    void drain_step(uint64_t port);
+    void end_drain(uint64_t port);
+    void advance_policy(std::chrono::steady_clock::time_point now);
+    void resume_readers();
+    size_t owner_mailbox_len(Port* p);
+    int next_timeout_ms();
+    int epoll_ = -1;
+    int wake_fd_ = -1;
+    std::atomic<bool> stop_{false};
+    std::thread thread_;
+};
+
+// Spawns the child of `s` (port_spawn.cpp): on success fills the port's pipes and child.
+// Returns 0 or an errno.
+int spawn_child(const PortSettings& s, Port& port, Child& child);
+
+}  // namespace beam

@@ -1,0 +1,334 @@
+// The Erlang side of ports: the table, opening, commands, close, connect, links, monitors and
+// exit signals. Each operation runs in the calling process's BIF under the port system's
+// mutex, so a port acts on one sender's signals in the order they were sent, and every
+// message a port sends (data from the I/O thread, replies, exit signals) leaves under the same
+// mutex, in one order.
+#include "scheduler/ports.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <csignal>
+
+#include "bifs/bif_util.hpp"
+#include "bifs/iolist.hpp"
+#include "scheduler/port_system.hpp"
+#include "scheduler/signals.hpp"
+#include "vm/copy_term.hpp"
+#include "vm/term_refs.hpp"
+#include "vm/vm.hpp"
+
+namespace beam {
+
+namespace {
+
+std::atomic<int64_t> g_default_grace_ms{5000};
+
+Term ref_of(TermAllocator& a, const Word w[3]) { return make_ref_from_number(a, w[0] | (w[1] << 18) | (w[2] << 50)); }
+
+}  // namespace
+
+void set_default_port_grace_ms(int64_t ms) { g_default_grace_ms = ms; }
+int64_t default_port_grace_ms() { return g_default_grace_ms; }
+
+PortSystem& ports_of(VM& vm) {
+    std::call_once(vm.ports_once, [&] { vm.ports = std::make_unique<PortSystem>(vm); });
+    return *vm.ports;
+}
+
+Port* PortSystem::find(Term port) {
+    if (!is_local_port(port)) return nullptr;
+    auto it = table.find(local_port_number(port));
+    return it == table.end() ? nullptr : it->second.get();
+}
+
+void return_flow_credit(FlowCredit& c, int64_t units) { c.give_back(units); }
+
+void FlowCredit::give_back(int64_t n) {
+    int64_t left = outstanding.fetch_sub(n, std::memory_order_acq_rel) - n;
+    if (left <= LOW && paused.exchange(false)) {
+        uint64_t one = 1;
+        [[maybe_unused]] ssize_t w = ::write(wake_fd, &one, sizeof one);
+    }
+}
+
+void PortSystem::post_data(Port* p, Term msg, size_t bytes) {
+    auto* s = new Signal{SignalKind::Message};
+    s->data = copy_to_buffer(msg);
+    s->credit = p->credit;
+    s->credit_units = FlowCredit::PER_MESSAGE + static_cast<int64_t>(bytes);
+    p->credit->outstanding.fetch_add(s->credit_units, std::memory_order_acq_rel);
+    if (!deliver_signal(vm, p->owner, s)) release_signal(s);
+}
+
+void PortSystem::terminate(Port* p, Term reason) {
+    std::unique_ptr<Port> owned = std::move(table[p->number]);
+    table.erase(p->number);
+    LiteralArea scratch;
+    for (Term linked : p->links) send_exit_signal(vm, p->id, linked, reason, true);
+    for (const MonitorEntry& m : p->monitored_by) {
+        auto* s = new Signal{SignalKind::Down};
+        s->from = p->id;
+        std::copy(m.ref, m.ref + 3, s->ref);
+        s->data = copy_to_buffer(make_tuple(scratch, {am::DOWN, ref_of(scratch, m.ref), atom("port"), p->id, reason}));
+        if (!deliver_signal(vm, m.pid, s)) release_signal(s);
+    }
+    // Commands the child has not taken yet are still written (OTP flushes a closing port's
+    // queue too), for one grace period at most; then its stdin closes.
+    bool drain = p->to_child >= 0 && p->own_fds && !p->pending.empty();
+    for (int* fd : {&p->from_child, &p->to_child}) {
+        if (*fd < 0 || (drain && fd == &p->to_child)) continue;
+        unwatch(*fd);
+        if (p->own_fds) ::close(*fd);
+        *fd = -1;
+    }
+    if (drain) {
+        if (!p->write_watched) watch(p->to_child, key_write(p->number), WRITE_EVENTS);
+        drains[p->number] = Drain{p->to_child, std::move(p->pending), p->child};
+    }
+    if (Child* c = p->child) {
+        c->port = 0;
+        c->state = drain ? ChildState::Draining : ChildState::StdinClosed;
+        c->deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(c->grace_ms);
+        wake();  // its deadline may be the nearest
+    }
+}
+
+std::optional<Term> port_open(VM& vm, Process* owner, const PortSettings& s, int* posix_error) {
+    PortSystem& ps = ports_of(vm);
+    std::lock_guard lock(ps.mu);
+    ps.start_io();
+    auto port = std::make_unique<Port>();
+    port->settings = s;
+    port->owner = owner->pid;
+    port->links.push_back(owner->pid);
+    if (s.kind == PortSettings::Kind::Fd) {
+        port->name = "0/1";
+        port->own_fds = false;
+        if (s.in && s.fd_in >= 0) port->from_child = s.fd_in;
+        if (s.out && s.fd_out >= 0) port->to_child = s.fd_out;
+        port->name = std::to_string(s.fd_in) + "/" + std::to_string(s.fd_out);
+    } else {
+        auto child = std::make_unique<Child>();
+        child->grace_ms = s.kill_timeout_ms >= 0 ? s.kill_timeout_ms : default_port_grace_ms();
+        if (int err = spawn_child(s, *port, *child)) {
+            *posix_error = err;
+            return std::nullopt;
+        }
+        port->name = s.command;
+        port->child = child.get();
+        ps.watch(child->pidfd, PortSystem::key_child(child->pidfd), PortSystem::READ_EVENTS);
+        ps.children.push_back(std::move(child));
+    }
+    port->number = ps.next_number++;
+    port->id = make_local_port(port->number);
+    if (port->child) port->child->port = port->number;
+    port->credit->wake_fd = ps.wake_fd();
+    if (port->from_child >= 0) ps.watch(port->from_child, PortSystem::key_read(port->number), PortSystem::READ_EVENTS);
+    Term id = port->id;
+    ps.table.emplace(port->number, std::move(port));
+    {
+        std::lock_guard l(owner->sched.info_mutex);
+        owner->sched.links.push_back(id);
+    }
+    return id;
+}
+
+PortOpResult port_command(VM& vm, Term port, const uint8_t* data, size_t n) {
+    PortSystem& ps = ports_of(vm);
+    std::lock_guard lock(ps.mu);
+    Port* p = ps.find(port);
+    if (!p) return PortOpResult::NoPort;
+    if (p->to_child < 0) return PortOpResult::Badarg;  // opened with `in` only
+    int hdr = p->settings.packet;
+    if (hdr) {
+        if (hdr < 4 && n >= (size_t{1} << (8 * hdr))) {  // as OTP: accepted, then the port dies
+            ps.terminate(p, atom("einval"));
+            return PortOpResult::Ok;
+        }
+        for (int i = hdr - 1; i >= 0; --i) p->pending.push_back(static_cast<char>((n >> (8 * i)) & 0xff));
+    }
+    p->pending.append(reinterpret_cast<const char*>(data), n);
+    p->bytes_out += n;
+    ps.try_write(p);
+    return PortOpResult::Ok;
+}
+
+PortOpResult port_close(VM& vm, Term port, Term reply_to) {
+    PortSystem& ps = ports_of(vm);
+    std::lock_guard lock(ps.mu);
+    Port* p = ps.find(port);
+    if (!p) return PortOpResult::NoPort;
+    Term id = p->id;
+    ps.terminate(p, am::normal);
+    if (reply_to != NIL) {
+        LiteralArea scratch;
+        post_message(vm, reply_to, make_tuple(scratch, {id, atom("closed")}));
+    }
+    return PortOpResult::Ok;
+}
+
+PortOpResult port_connect(VM& vm, Term port, Term new_owner, Term reply_to, bool link) {
+    PortSystem& ps = ports_of(vm);
+    std::lock_guard lock(ps.mu);
+    Port* p = ps.find(port);
+    if (!p) return PortOpResult::NoPort;
+    Process* np = vm.procs.lookup(new_owner);
+    if (!np) return PortOpResult::Badarg;
+    bool linked = std::find(p->links.begin(), p->links.end(), new_owner) != p->links.end();
+    if (link && !linked) {
+        auto* s = new Signal{SignalKind::Link};
+        s->from = p->id;
+        p->links.push_back(new_owner);
+        if (!deliver_signal(vm, new_owner, s)) delete s;
+    }
+    ProcessTable::release(np);
+    p->owner = new_owner;
+    if (reply_to != NIL) {
+        LiteralArea scratch;
+        post_message(vm, reply_to, make_tuple(scratch, {p->id, atom("connected")}));
+    }
+    return PortOpResult::Ok;
+}
+
+// Port ! Msg: {Pid, {command, Data}}, {Pid, close} and {Pid, {connect, New}} from the owner;
+// anything else, or Pid not the owner, makes the port send the owner an exit signal badsig
+// (OTP's io.c badsig_received). A message to a closed port is dropped.
+void port_send(VM& vm, Process* sender, Term port, Term msg) {
+    (void)sender;
+    Term owner;
+    {
+        PortSystem& ps = ports_of(vm);
+        std::lock_guard lock(ps.mu);
+        Port* p = ps.find(port);
+        if (!p) return;
+        owner = p->owner;
+    }
+    bool ok = is_tuple(msg) && tuple_arity(msg) == 2 && tuple_elem(msg, 0) == owner;
+    if (ok) {
+        Term what = tuple_elem(msg, 1);
+        if (what == atom("close")) {
+            port_close(vm, port, owner);
+            return;
+        }
+        if (is_tuple(what) && tuple_arity(what) == 2 && tuple_elem(what, 0) == atom("command")) {
+            std::vector<uint8_t> bytes;
+            if (iolist_to_bytes(tuple_elem(what, 1), bytes)) {
+                if (port_command(vm, port, bytes.data(), bytes.size()) == PortOpResult::Ok) return;
+            }
+        } else if (is_tuple(what) && tuple_arity(what) == 2 && tuple_elem(what, 0) == atom("connect") &&
+                   is_local_pid(tuple_elem(what, 1))) {
+            if (port_connect(vm, port, tuple_elem(what, 1), owner, false) == PortOpResult::Ok) return;
+        }
+    }
+    send_exit_signal(vm, port, owner, atom("badsig"), false);
+}
+
+void port_exit_signal(VM& vm, Term from, Term port, Term reason, bool linked) {
+    PortSystem& ps = ports_of(vm);
+    std::lock_guard lock(ps.mu);
+    Port* p = ps.find(port);
+    if (!p) return;
+    if (linked) {
+        auto it = std::find(p->links.begin(), p->links.end(), from);
+        if (it == p->links.end()) return;
+        p->links.erase(it);
+    }
+    // The owner's death closes the port whatever the reason; others' normal exits do not.
+    if (from == p->owner || reason != am::normal) ps.terminate(p, reason == am::kill && !linked ? am::killed : reason);
+}
+
+bool port_link(VM& vm, Term port, Term pid) {
+    PortSystem& ps = ports_of(vm);
+    std::lock_guard lock(ps.mu);
+    Port* p = ps.find(port);
+    if (!p) return false;
+    if (std::find(p->links.begin(), p->links.end(), pid) == p->links.end()) p->links.push_back(pid);
+    return true;
+}
+
+void port_unlink(VM& vm, Term port, Term pid) {
+    PortSystem& ps = ports_of(vm);
+    std::lock_guard lock(ps.mu);
+    if (Port* p = ps.find(port)) std::erase(p->links, pid);
+}
+
+bool port_monitor(VM& vm, Term port, Term pid, const Word ref[3]) {
+    PortSystem& ps = ports_of(vm);
+    std::lock_guard lock(ps.mu);
+    Port* p = ps.find(port);
+    if (!p) return false;
+    MonitorEntry m{};
+    std::copy(ref, ref + 3, m.ref);
+    m.pid = pid;
+    p->monitored_by.push_back(m);
+    return true;
+}
+
+void port_demonitor(VM& vm, Term port, const Word ref[3]) {
+    PortSystem& ps = ports_of(vm);
+    std::lock_guard lock(ps.mu);
+    if (Port* p = ps.find(port))
+        std::erase_if(p->monitored_by, [&](const MonitorEntry& m) { return std::equal(ref, ref + 3, m.ref); });
+}
+
+std::optional<Term> port_info_item(VM& vm, Process* proc, Term port, Term item) {
+    PortSystem& ps = ports_of(vm);
+    std::lock_guard lock(ps.mu);
+    Port* p = ps.find(port);
+    if (!p) return std::nullopt;
+    Term v;
+    if (item == atom("name")) v = make_string(*proc, p->name);
+    else if (item == atom("links")) v = make_list_from(*proc, p->links.data(), p->links.size());
+    else if (item == atom("id")) v = make_small(static_cast<SWord>(p->number));
+    else if (item == atom("connected")) v = p->owner;
+    else if (item == atom("input")) v = make_small(static_cast<SWord>(p->bytes_in));
+    else if (item == atom("output")) v = make_small(static_cast<SWord>(p->bytes_out));
+    else if (item == atom("os_pid")) v = p->child ? make_small(p->child->os_pid) : am::undefined;
+    else if (item == atom("queue_size")) v = make_small(static_cast<SWord>(p->pending.size()));
+    else if (item == atom("memory")) v = make_small(static_cast<SWord>(sizeof(Port) + p->pending.size() + p->partial.size()));
+    else if (item == atom("parallelism")) v = am::false_;
+    else if (item == atom("locking")) v = atom("port_level");
+    else if (item == atom("registered_name")) return NIL;
+    else if (item == atom("monitors")) v = NIL;
+    else if (item == atom("monitored_by")) {
+        std::vector<Term> pids;
+        for (const auto& m : p->monitored_by) pids.push_back(m.pid);
+        v = make_list_from(*proc, pids.data(), pids.size());
+    } else return NON_VALUE;
+    return make_tuple(*proc, {item, v});
+}
+
+Term port_list(VM& vm, Process* proc) {
+    PortSystem& ps = ports_of(vm);
+    std::lock_guard lock(ps.mu);
+    std::vector<Term> ids;
+    for (auto& [n, p] : ps.table) ids.push_back(p->id);
+    return make_list_from(*proc, ids.data(), ids.size());
+}
+
+size_t port_count(VM& vm) {
+    PortSystem& ps = ports_of(vm);
+    std::lock_guard lock(ps.mu);
+    return ps.table.size();
+}
+
+Term port_children(VM& vm, Process* proc) {
+    PortSystem& ps = ports_of(vm);
+    std::lock_guard lock(ps.mu);
+    static constexpr const char* names[] = {"running", "draining", "stdin_closed", "term_sent", "kill_sent"};
+    std::vector<Term> items;
+    for (auto& c : ps.children)
+        items.push_back(make_tuple(*proc, {make_small(c->os_pid), atom(names[static_cast<int>(c->state)])}));
+    return make_list_from(*proc, items.data(), items.size());
+}
+
+Term port_policy_counts(VM& vm, Process* proc) {
+    PortSystem& ps = ports_of(vm);
+    std::lock_guard lock(ps.mu);
+    return make_tuple(*proc, {make_small(static_cast<SWord>(ps.term_sent)), make_small(static_cast<SWord>(ps.kill_sent)),
+                              make_small(static_cast<SWord>(ps.reaped))});
+}
+
+}  // namespace beam

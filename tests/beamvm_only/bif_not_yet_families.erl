@@ -1,0 +1,25 @@
+%% The erlang functions of the families beamvm does not have yet (port data, tracing,
+%% system_monitor, system_profile; bifs/not_yet_families.cpp) raise
+%% {not_implemented, 'erlang:F/A'} naming themselves, never undef. erl implements them, so
+%% there is nothing to compare with: each check says what beamvm must raise.
+-module(bif_not_yet_families).
+-export([main/0]).
+
+functions() ->
+    [{port_set_data, 2}, {port_get_data, 1}, {trace, 3}, {trace_pattern, 2},
+     {trace_pattern, 3}, {trace_info, 2}, {trace_delivered, 1}, {seq_trace, 2},
+     {seq_trace_info, 1}, {seq_trace_print, 1}, {seq_trace_print, 2},
+     {system_monitor, 0}, {system_monitor, 1}, {system_monitor, 2}, {system_profile, 0},
+     {system_profile, 2}].
+
+main() ->
+    Exports = erlang:module_info(exports),
+    Checks =
+        [{"all are erlang exports", fun() -> ns_check:equal([], functions() -- Exports) end}] ++
+        [{lists:flatten(io_lib:format("~p/~p", [F, A])),
+          fun() ->
+              Name = list_to_atom(lists:flatten(io_lib:format("erlang:~p/~p", [F, A]))),
+              ns_check:raises({not_implemented, Name},
+                              fun() -> apply(erlang, F, lists:duplicate(A, x)) end)
+          end} || {F, A} <- functions()],
+    ns_check:run(Checks).

@@ -1,0 +1,18 @@
+%% Erlang continuations of natives that cannot finish at once (OTP's BIF_TRAP targets): the
+%% native hands its call over to one of these, which waits without holding a scheduler.
+-module(beamvm_traps).
+-export([process_info/1, process_info/2, process_display/2]).
+
+%% process_info/1,2 and process_display/2 met another process busy in a long native call:
+%% give up the time slice, then ask again.
+process_info(Pid) ->
+    erlang:yield(),
+    erlang:process_info(Pid).
+
+process_info(Pid, Items) ->
+    erlang:yield(),
+    erlang:process_info(Pid, Items).
+
+process_display(Pid, Type) ->
+    erlang:yield(),
+    erts_internal:process_display(Pid, Type).
