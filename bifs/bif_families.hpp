@@ -65,10 +65,19 @@ std::span<const BifSpec> crypto_rand_bifs();   // bifs/crypto_rand.cpp
 std::span<const BifSpec> crypto_bytes_bifs();  // bifs/crypto_bytes.cpp
 std::span<const BifSpec> crypto_bignum_bifs(); // bifs/crypto_bignum.cpp
 std::span<const BifSpec> crypto_unsupported_bifs(); // bifs/crypto_unsupported.cpp
+// The natives of OTP's preloaded file modules prim_file and prim_buffer (issue 9, files).
+std::span<const BifSpec> prim_file_handle_bifs();  // bifs/prim_file_handle.cpp
+std::span<const BifSpec> prim_file_io_bifs();      // bifs/prim_file_io.cpp
+std::span<const BifSpec> prim_file_info_bifs();    // bifs/prim_file_info.cpp
+std::span<const BifSpec> prim_file_fs_bifs();      // bifs/prim_file_fs.cpp
+std::span<const BifSpec> prim_file_names_bifs();   // bifs/prim_file_names.cpp
+std::span<const BifSpec> prim_buffer_bifs();       // bifs/prim_buffer.cpp
 inline constexpr std::span<const BifSpec> (*nif_module_families[])() = {
     zlib_stream_bifs, zlib_deflate_bifs, zlib_inflate_bifs, crypto_info_bifs,
     crypto_hash_bifs, crypto_mac_bifs,   crypto_rand_bifs,  crypto_bytes_bifs,
     crypto_bignum_bifs, crypto_unsupported_bifs,
+    prim_file_handle_bifs, prim_file_io_bifs, prim_file_info_bifs, prim_file_fs_bifs,
+    prim_file_names_bifs, prim_buffer_bifs,
 };
 
 std::span<const BifSpec> system_bifs();        // bifs/system.cpp (needs the VM: beam_runtime)

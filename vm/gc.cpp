@@ -93,6 +93,8 @@ void evacuate_into(Process* p, gc::CopyPlan plan, Term* old_to, Term* x, unsigne
     gc::free_fragments(p->fragments);
     p->fragments = nullptr;
     p->fragment_words = 0;
+    p->vheap_bytes = 0;
+    p->vheap_limit = p->min_bin_vheap_size * sizeof(Term);
     if (drop_old_heap) {
         gc::free_block(p->old_heap);
         p->old_heap = p->old_htop = p->old_hend = nullptr;

@@ -96,7 +96,7 @@ namespace {
 #define CALL_TO(target_, arity_)                  \
     do {                                          \
         const Word* call_target_ = (target_);     \
-        if (p->fragments && fragments_due(p)) {   \
+        if (fragments_due(p)) {                   \
             /* Fragments pile up in loops that     \
                never reach a heap check. */        \
             SWAPOUT;                              \
@@ -240,8 +240,9 @@ namespace {
 
 // Heap fragments (BIF overflow, received messages) are merged by the next GC; collecting as
 // soon as any exists would mean one GC per received message.
+// So are off-heap binaries past the binary virtual heap's limit (Process::vheap_bytes).
 inline bool fragments_due(const Process* p) {
-    return p->fragments && p->fragment_words > size_t(p->hend - p->heap) / 2;
+    return (p->fragments && p->fragment_words > size_t(p->hend - p->heap) / 2) || p->vheap_bytes > p->vheap_limit;
 }
 
 // Term order `a < b` with the common cases (two small integers, two floats) inline.

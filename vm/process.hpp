@@ -100,6 +100,13 @@ public:
 
     HeapFragment* fragments = nullptr;
     size_t fragment_words = 0;  // total words in fragments, to decide when to collect
+    // A binary virtual heap, as OTP's but fed only by natives that make large fresh binaries
+    // (file reads, bifs/prim_file_io.cpp): bytes made since the last collection. Past
+    // vheap_limit the next heap check or call collects, so a read loop frees its garbage as
+    // it goes instead of at whatever collection its small heap happens to need. (Counting in
+    // link_offheap would also count each step of a growing writable binary: a GC storm.)
+    size_t vheap_bytes = 0;
+    size_t vheap_limit = DEFAULT_MIN_BIN_VHEAP * sizeof(Term);
     Term* offheap = nullptr;    // first RefcBin this process references; linked via word 3
 
     // ---- exception state ----
@@ -174,7 +181,7 @@ public:
 
     // ---- heap options (spawn_opt, process_flag; process_info reports them) ----
     // min_heap_size (above) and min_bin_vheap_size hold OTP's rounded values.
-    size_t min_bin_vheap_size = DEFAULT_MIN_BIN_VHEAP;  // reported only: no binary vheap yet
+    size_t min_bin_vheap_size = DEFAULT_MIN_BIN_VHEAP;  // words; sets vheap_limit at each GC
     MaxHeapSize max_heap;                                // enforced by the GC (vm/gc.cpp)
     uint32_t fullsweep_after = DEFAULT_FULLSWEEP_AFTER;  // OTP keeps 16 bits of it
     bool message_queue_off_heap = false;                 // reported only: messages stay as fragments

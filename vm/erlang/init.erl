@@ -12,6 +12,7 @@
 do_boot(Commands, Mode, _Flags) ->
     %% OTP's init traps exits, and -s functions run in it: programs can tell.
     process_flag(trap_exit, true),
+    start_file_server(),
     case catch start_em(Commands) of
         {'EXIT', Reason} ->
             erlang:display({"init terminating in do_boot", Reason}),
@@ -34,6 +35,22 @@ start_em([{M, F, Args} | Rest]) ->
     start_em(Rest);
 start_em([]) ->
     ok.
+
+%% The file module asks the registered process file_server_2 (kernel's file_server, which
+%% OTP's kernel supervisor starts) for file:open/2, read_file/1 and friends. beamvm does not
+%% boot kernel, so it starts that server here, unlinked: a crash in it is the file module's
+%% callers' concern, never the VM's. Without ETS yet, beamvm_file_server stands in for the
+%% one part of file_server that needs a table.
+start_file_server() ->
+    case whereis(file_server_2) of
+        undefined ->
+            case erlang:is_builtin(ets, new, 2) of
+                true -> catch file_server:start();
+                false -> catch gen_server:start({local, file_server_2}, beamvm_file_server, [], [])
+            end;
+        _ ->
+            ok
+    end.
 
 %% -eval: the text as expressions, as OTP's init evaluates it (with a final dot if it has none).
 start_it({eval, Text}) ->
