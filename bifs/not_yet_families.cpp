@@ -1,6 +1,5 @@
-// Families of the erlang module that beamvm does not have yet and another issue owns: port
-// data (port_set_data/2, port_get_data/1; the other port functions are OTP's Erlang code over
-// bifs/system_ports.cpp), tracing (trace/3, trace_pattern/2,3, trace_info/2,
+// Families of the erlang module that beamvm does not have yet and another issue owns: tracing
+// (trace/3, trace_pattern/2,3, trace_info/2,
 // trace_delivered/1, seq_trace*), system_monitor and system_profile. Each raises
 // {not_implemented, 'erlang:F/A'} and says so on stderr (as vm/exception.cpp's
 // raise_not_implemented, which this library cannot reach), rather than
@@ -23,8 +22,6 @@ Term not_yet(Process* p, const char* what) {
 #define NOT_YET(fn, text) \
     Term fn(Process* p, const Term*) { return not_yet(p, text); }
 
-NOT_YET(port_set_data_2, "erlang:port_set_data/2")
-NOT_YET(port_get_data_1, "erlang:port_get_data/1")
 NOT_YET(trace_3, "erlang:trace/3")
 NOT_YET(trace_pattern_2, "erlang:trace_pattern/2")
 NOT_YET(trace_pattern_3, "erlang:trace_pattern/3")
@@ -43,8 +40,6 @@ NOT_YET(system_profile_2, "erlang:system_profile/2")
 #undef NOT_YET
 
 constexpr BifSpec table[] = {
-    {"erlang", "port_set_data", 2, &port_set_data_2},
-    {"erlang", "port_get_data", 1, &port_get_data_1},
     {"erlang", "trace", 3, &trace_3},
     {"erlang", "trace_pattern", 2, &trace_pattern_2},
     {"erlang", "trace_pattern", 3, &trace_pattern_3},

@@ -57,6 +57,12 @@ enum class Parse { Ok, Badarg, Badopt, Einval };
 Parse parse_name(Term name, PortSettings& s) {
     if (is_atom(name)) {  // the old form: an atom is a command to spawn
         s.command = std::string(atom_name(name));
+        return s.command.empty() ? Parse::Einval : Parse::Ok;  // as erl: nothing to run
+    }
+    if (is_list(name)) {  // so is a string
+        auto text = char_list_to_utf8(name);
+        if (!text) return Parse::Badarg;
+        s.command = *text;
         return Parse::Ok;
     }
     if (!is_tuple(name)) return Parse::Badarg;
@@ -164,6 +170,8 @@ bool port_arg(Term t) { return is_port(t) || is_atom(t); }
 
 Term erts_open_port_2(Process* p, const Term* a) {
     PortSettings s;
+    // Options that are not a list are badopt whatever the name (erts looks at them first).
+    if (!proper_list_length(a[1])) return atom("badopt");
     Parse r = parse_name(a[0], s);
     if (r == Parse::Ok) r = parse_settings(a[1], s);
     if (r == Parse::Badarg) return am::badarg;
@@ -216,12 +224,25 @@ Term erts_port_info_1(Process* p, const Term* a) {
 }
 
 Term erts_port_info_2(Process* p, const Term* a) {
-    if (!port_arg(a[0])) return am::badarg;
-    if (!is_atom(a[1])) return atom("badtype");
-    if (!is_port(a[0])) return am::undefined;
+    // As erts: something that is neither a port nor a name is badtype; a name is looked up
+    // (no port is registered here); then the item.
+    if (!is_port(a[0]) && !is_atom(a[0])) return atom("badtype");
+    if (is_atom(a[0])) return am::undefined;
+    if (!is_atom(a[1])) return am::badarg;
     auto v = port_info_item(*p->vm, p, a[0], a[1]);
     if (!v) return am::undefined;
     if (is_non_value(*v)) return am::badarg;  // an unknown item (erl: badarg, no cause)
+    return *v;
+}
+
+Term port_set_data_2(Process* p, const Term* a) {
+    if (!is_port(a[0]) || !port_set_data(*p->vm, a[0], a[1])) return p->badarg();
+    return am::true_;
+}
+
+Term port_get_data_1(Process* p, const Term* a) {
+    auto v = is_port(a[0]) ? port_get_data(*p->vm, p, a[0]) : std::nullopt;
+    if (!v) return p->badarg();
     return *v;
 }
 
@@ -265,6 +286,8 @@ const BifSpec table[] = {
     {"erts_internal", "port_call", 3, &erts_port_call_3},
     {"erts_internal", "port_info", 1, &erts_port_info_1},
     {"erts_internal", "port_info", 2, &erts_port_info_2},
+    {"erlang", "port_set_data", 2, &port_set_data_2},
+    {"erlang", "port_get_data", 1, &port_get_data_1},
     {"erlang", "ports", 0, &ports_0},
     {"beamvm", "port_children", 0, &beamvm_port_children_0},
     {"beamvm", "port_policy_counts", 0, &beamvm_port_policy_counts_0},

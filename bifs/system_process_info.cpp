@@ -248,6 +248,14 @@ Term process_info_1(Process* p, const Term* a) {
     return with_target(p, a[0], &info_default, NIL, {"process_info", 1});
 }
 Term process_info_2(Process* p, const Term* a) {
+    // The item argument is checked first, whether or not the process lives (as erts).
+    Term items = a[1];
+    if (!is_atom(items)) {
+        Term l = items;
+        for (; is_list(l); l = tail(l))
+            if (!is_atom(head(l))) return p->badarg();
+        if (!is_nil(l)) return p->badarg();
+    }
     return with_target(p, a[0], &info_items, a[1], {"process_info", 2});
 }
 

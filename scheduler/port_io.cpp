@@ -29,12 +29,10 @@ namespace {
 
 constexpr size_t READ_CHUNK = 64 * 1024;
 // An owner with this many messages in its mailbox (taken in but not received) stops its
-// ports' reading until it is down to MAILBOX_LOW. Nothing tells the I/O thread when a
-// process receives, so a paused port looks again every MAILBOX_RECHECK_MS: the one place the
-// thread wakes on a clock, and only while some owner is that far behind.
+// ports' reading until it is down to MAILBOX_LOW: the receive that gets it there writes this
+// thread's eventfd (Process::ports_waiting, vm/process.hpp).
 constexpr size_t MAILBOX_HIGH = 64;
-constexpr size_t MAILBOX_LOW = 16;
-constexpr int64_t MAILBOX_RECHECK_MS = 10;
+constexpr size_t MAILBOX_LOW = Process::PORTS_RESUME_AT;
 
 int send_signal(int pidfd, int sig) { return static_cast<int>(syscall(SYS_pidfd_send_signal, pidfd, sig, nullptr, 0)); }
 
@@ -152,7 +150,7 @@ void PortSystem::on_readable(Port* p) {
     }
     p->bytes_in += static_cast<uint64_t>(r);
     deliver_input(p, buf, static_cast<size_t>(r));
-    if (owner_mailbox_len(p) > MAILBOX_HIGH) {
+    if (owner_mailbox_len(p) > MAILBOX_HIGH && pause_for_mailbox(p)) {
         rewatch(p->from_child, key_read(p->number), 0);
         p->read_paused = true;
         p->paused_for_mailbox = true;
@@ -165,6 +163,18 @@ void PortSystem::on_readable(Port* p) {
         rewatch(p->from_child, key_read(p->number), 0);
         p->read_paused = true;
     }
+}
+
+// Asks the owner to wake this thread when its mailbox is short again; false when it already
+// is (the receive happened meanwhile), so reading goes on.
+bool PortSystem::pause_for_mailbox(Port* p) {
+    Process* owner = vm.procs.lookup(p->owner);
+    if (!owner) return false;
+    owner->ports_wake_fd.store(wake_fd_, std::memory_order_release);
+    owner->ports_waiting.store(true, std::memory_order_seq_cst);
+    bool paused = owner->mailbox_len.load(std::memory_order_seq_cst) > MAILBOX_LOW;
+    ProcessTable::release(owner);
+    return paused;
 }
 
 size_t PortSystem::owner_mailbox_len(Port* p) {
@@ -365,8 +375,6 @@ int PortSystem::next_timeout_ms() {
         ms = std::max<int64_t>(ms, 0);
         if (best < 0 || ms < best) best = ms;
     }
-    for (auto& [n, p] : table)
-        if (p->paused_for_mailbox && (best < 0 || best > MAILBOX_RECHECK_MS)) best = MAILBOX_RECHECK_MS;
     return static_cast<int>(std::min<int64_t>(best, 1 << 30));
 }
 

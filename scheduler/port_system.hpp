@@ -16,6 +16,8 @@
 
 #include "scheduler/process_sched.hpp"
 #include "scheduler/ports.hpp"
+#include "vm/atom_table.hpp"
+#include "vm/heap.hpp"
 
 namespace beam {
 
@@ -69,6 +71,9 @@ struct Port {
     bool reaped = false;
     int exit_status = 0;
     std::shared_ptr<FlowCredit> credit = std::make_shared<FlowCredit>();
+    // erlang:port_set_data/2: a copy of the term, in an area of its own.
+    std::unique_ptr<LiteralArea> data_area;
+    Term data = am::undefined;
 };
 
 // A closed port's commands still being written to its child's stdin.
@@ -127,6 +132,7 @@ private:
     void advance_policy(std::chrono::steady_clock::time_point now);
     void resume_readers();
     size_t owner_mailbox_len(Port* p);
+    bool pause_for_mailbox(Port* p);
     int next_timeout_ms();
     int epoll_ = -1;
     int wake_fd_ = -1;

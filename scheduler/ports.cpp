@@ -331,4 +331,24 @@ Term port_policy_counts(VM& vm, Process* proc) {
                               make_small(static_cast<SWord>(ps.reaped))});
 }
 
+bool port_set_data(VM& vm, Term port, Term data) {
+    PortSystem& ps = ports_of(vm);
+    auto area = std::make_unique<LiteralArea>();
+    Term copy = copy_term(data, *area);
+    std::lock_guard lock(ps.mu);
+    Port* p = ps.find(port);
+    if (!p) return false;
+    p->data_area = std::move(area);  // the previous copy goes with its area
+    p->data = copy;
+    return true;
+}
+
+std::optional<Term> port_get_data(VM& vm, Process* proc, Term port) {
+    PortSystem& ps = ports_of(vm);
+    std::lock_guard lock(ps.mu);
+    Port* p = ps.find(port);
+    if (!p) return std::nullopt;
+    return copy_term(p->data, *proc);
+}
+
 }  // namespace beam

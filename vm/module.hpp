@@ -112,6 +112,7 @@ struct ModuleCode {
     Term compile_info = NIL;
     uint8_t md5[16] = {};
     const Word* on_load = nullptr;
+    std::atomic<bool> nifs_loaded{false};  // erlang:load_nif/2 succeeded for this version
     // Operand tables of complex instructions (bit syntax), owned here, pointed to by the code.
     std::vector<std::shared_ptr<void>> side_tables;
 

@@ -2,6 +2,8 @@
 // fragment), the off-heap binary list, and teardown.
 #include "vm/process.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdlib>
 #include <new>
@@ -79,6 +81,13 @@ Term Process::error2(Term tag, Term value) {
     hp[1] = tag;
     hp[2] = value;
     return error(make_boxed(hp));
+}
+
+void Process::wake_ports() {
+    if (!ports_waiting.exchange(false, std::memory_order_acq_rel)) return;
+    int fd = ports_wake_fd.load(std::memory_order_acquire);
+    uint64_t one = 1;
+    if (fd >= 0) [[maybe_unused]] ssize_t w = ::write(fd, &one, sizeof one);
 }
 
 }  // namespace beam

@@ -155,7 +155,19 @@ public:
         mailbox.erase(mailbox.begin() + long(i));
         mailbox_len.store(mailbox.size(), std::memory_order_relaxed);
         recv_markers.message_removed(i);
+        if (mailbox.size() <= PORTS_RESUME_AT) {
+            // Pairs with the port thread's store of ports_waiting then load of mailbox_len
+            // (scheduler/port_io.cpp): one of the two sides sees the other's write.
+            std::atomic_thread_fence(std::memory_order_seq_cst);
+            if (ports_waiting.load(std::memory_order_relaxed)) wake_ports();
+        }
     }
+    // Ports this process owns stop reading while its mailbox is long (scheduler/port_io.cpp);
+    // the receive that brings it down to PORTS_RESUME_AT wakes their I/O thread (an eventfd).
+    static constexpr size_t PORTS_RESUME_AT = 16;
+    std::atomic<bool> ports_waiting{false};
+    std::atomic<int> ports_wake_fd{-1};
+    void wake_ports();
     // Message terms, oldest first. A deque: most receives take the oldest message, and a
     // vector's erase at the front made a long queue quadratic to drain.
     std::deque<Term> mailbox;

@@ -1,6 +1,8 @@
 // Module loading (prepare: parse + transform, then commit) and the code path.
 #include "vm/vm.hpp"
 
+#include "bifs/bif.hpp"
+
 #include "scheduler/os_signals.hpp"
 #include "scheduler/port_system.hpp"
 
@@ -139,6 +141,10 @@ Result<std::unique_ptr<ModuleCode>> VM::prepare(Namespace& ns, std::span<const u
     auto t = loader::transform_module(pm, *mc, ns);
     if (!t.ok()) return make_error(fmt::format("{}: module {}: {}", origin, atom_name(pm.name), t.error().message));
     mc->path = origin;
+    // A NIF module without an on_load function (OTP's preloaded zlib, prim_file, ...: erts
+    // calls their on_load/0 at boot) has its natives from the start, so a later
+    // erlang:load_nif/2 from it is a reload, as on erl.
+    mc->nifs_loaded = !mc->on_load && has_natives(mc->name);
     std::unique_lock rl(ranges_mutex_);
     code_ranges_[mc->code.data()] = mc.get();
     return mc;

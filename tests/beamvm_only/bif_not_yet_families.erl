@@ -1,4 +1,4 @@
-%% The erlang functions of the families beamvm does not have yet (port data, tracing,
+%% The erlang functions of the families beamvm does not have yet (tracing,
 %% system_monitor, system_profile; bifs/not_yet_families.cpp) raise
 %% {not_implemented, 'erlang:F/A'} naming themselves, never undef. erl implements them, so
 %% there is nothing to compare with: each check says what beamvm must raise.
@@ -6,7 +6,7 @@
 -export([main/0]).
 
 functions() ->
-    [{port_set_data, 2}, {port_get_data, 1}, {trace, 3}, {trace_pattern, 2},
+    [{trace, 3}, {trace_pattern, 2},
      {trace_pattern, 3}, {trace_info, 2}, {trace_delivered, 1}, {seq_trace, 2},
      {seq_trace_info, 1}, {seq_trace_print, 1}, {seq_trace_print, 2},
      {system_monitor, 0}, {system_monitor, 1}, {system_monitor, 2}, {system_profile, 0},

@@ -13,7 +13,7 @@ skipped() ->
 
 not_yet(F) ->
     lists:member(F, [open_port, port_command, port_connect, port_close, port_control, port_call,
-                     port_info, port_set_data, port_get_data, trace, trace_pattern, trace_info,
+                     port_info, trace, trace_pattern, trace_info,
                      trace_delivered, seq_trace, seq_trace_info, seq_trace_print,
                      system_monitor, system_profile]).
 
