@@ -55,12 +55,12 @@ bool parse_env(Term list, PortSettings& s) {
 enum class Parse { Ok, Badarg, Badopt, Einval };
 
 Parse parse_name(Term name, PortSettings& s) {
-    if (is_atom(name)) {  // the old form: an atom is a command to spawn
+    if (is_atom(name)) {  // the old form: an atom is a command to spawn (empty: einval later)
         s.command = std::string(atom_name(name));
-        return s.command.empty() ? Parse::Einval : Parse::Ok;  // as erl: nothing to run
+        return Parse::Ok;
     }
-    if (is_list(name)) {  // so is a string
-        auto text = char_list_to_utf8(name);
+    if (is_list(name)) {  // so is a string of bytes
+        auto text = byte_list(name);
         if (!text) return Parse::Badarg;
         s.command = *text;
         return Parse::Ok;
@@ -174,6 +174,8 @@ Term erts_open_port_2(Process* p, const Term* a) {
     if (!proper_list_length(a[1])) return atom("badopt");
     Parse r = parse_name(a[0], s);
     if (r == Parse::Ok) r = parse_settings(a[1], s);
+    // Nothing to run: erts finds it after the options.
+    if (r == Parse::Ok && s.kind == PortSettings::Kind::Spawn && s.command.empty()) r = Parse::Einval;
     if (r == Parse::Badarg) return am::badarg;
     if (r == Parse::Badopt) return atom("badopt");
     if (r == Parse::Einval) return atom("einval");
