@@ -14,22 +14,10 @@
 namespace beam {
 namespace {
 
-struct BnFree {
-    void operator()(BIGNUM* b) const { BN_free(b); }
-};
 struct BnCtxFree {
     void operator()(BN_CTX* c) const { BN_CTX_free(c); }
 };
-using Bn = std::unique_ptr<BIGNUM, BnFree>;
 
-// An unsigned big-endian number in a binary.
-Bn bn_from_binary(Term t) {
-    if (!is_binary(t)) return nullptr;
-    std::string scratch;
-    std::string_view b = binary_bytes(t, scratch);
-    if (b.size() > INT_MAX) return nullptr;
-    return Bn(BN_bin2bn(reinterpret_cast<const unsigned char*>(b.data()), int(b.size()), nullptr));
-}
 
 // mod_exp_nif(Base, Exponent, Modulus, Header): Base^Exponent mod Modulus as big-endian bytes,
 // or with Header 4 as an mpint (4-byte length, a zero byte first when the top bit is set).

@@ -2,6 +2,7 @@
 #include "bifs/crypto_common.hpp"
 
 #include <algorithm>
+#include <climits>
 #include <array>
 
 #include <openssl/provider.h>
@@ -9,6 +10,7 @@
 #include "bifs/bif_util.hpp"
 #include "bifs/iolist.hpp"
 #include "vm/bignum.hpp"
+#include "vm/binary.hpp"
 #include "vm/map.hpp"
 
 namespace beam {
@@ -88,6 +90,14 @@ bool crypto_iolist_bytes(Term t, std::vector<uint8_t>& out) { return iolist_to_b
 
 void crypto_charge(Process* p, size_t bytes) {
     p->reductions += int64_t(std::min(bytes, MAX_BYTES_TO_NIF) * SLICE_REDUCTIONS / MAX_BYTES_TO_NIF);
+}
+
+Bn bn_from_binary(Term t) {
+    if (!is_binary(t)) return nullptr;
+    std::string scratch;
+    std::string_view b = binary_bytes(t, scratch);
+    if (b.size() > INT_MAX) return nullptr;
+    return Bn(BN_bin2bn(reinterpret_cast<const unsigned char*>(b.data()), int(b.size()), nullptr));
 }
 
 }  // namespace beam

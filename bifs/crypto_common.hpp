@@ -3,8 +3,10 @@
 // crypto on Debian uses).
 #pragma once
 
+#include <openssl/bn.h>
 #include <openssl/evp.h>
 
+#include <memory>
 #include <source_location>
 #include <span>
 #include <string_view>
@@ -53,5 +55,13 @@ bool crypto_iolist_bytes(Term t, std::vector<uint8_t>& out);
 // Reductions for processing `bytes`: a whole time slice per 20000 bytes (crypto.erl cuts its
 // input in pieces of that size, MAX_BYTES_TO_NIF), as erl's NIF charges.
 void crypto_charge(Process* p, size_t bytes);
+
+// OpenSSL big numbers, freed with their owner.
+struct BnFree {
+    void operator()(BIGNUM* b) const { BN_free(b); }
+};
+using Bn = std::unique_ptr<BIGNUM, BnFree>;
+// An unsigned big-endian number in a binary (null when `t` is not one).
+Bn bn_from_binary(Term t);
 
 }  // namespace beam

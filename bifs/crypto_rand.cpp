@@ -19,19 +19,7 @@
 namespace beam {
 namespace {
 
-struct BnFree {
-    void operator()(BIGNUM* b) const { BN_free(b); }
-};
-using Bn = std::unique_ptr<BIGNUM, BnFree>;
 
-// An unsigned big-endian number in a binary.
-Bn bn_from_binary(Term t) {
-    if (!is_binary(t)) return nullptr;
-    std::string scratch;
-    std::string_view b = binary_bytes(t, scratch);
-    if (b.size() > INT_MAX) return nullptr;
-    return Bn(BN_bin2bn(reinterpret_cast<const unsigned char*>(b.data()), int(b.size()), nullptr));
-}
 
 // An mpint: a 4-byte big-endian length, then that many bytes of the number.
 Bn bn_from_mpint(Term t) {

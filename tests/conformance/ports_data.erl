@@ -25,6 +25,7 @@ main() ->
                         t(fun() -> erts_internal:open_port({1, 2, 3, 4, 5}, []) end), t(fun() -> erlang:open_port('', []) end),
                         t(fun() -> erts_internal:open_port({spawn, "true"}, [bad]) end),
                         t(fun() -> erts_internal:open_port(x, [{packet, 3}]) end)]]),
-    Name = fun(N, O) -> try open_port(N, O) of Q -> port_close(Q), port catch C:R -> {C, R} end end,
+    %% A port of a command that ends at once may close itself before port_close/1: ignore that.
+    Name = fun(N, O) -> try open_port(N, O) of Q -> catch port_close(Q), port catch C:R -> {C, R} end end,
     io:format("~p~n", [[Name('', [[]]), Name([960, 8364], []), Name('', []), Name("", []), Name({spawn, ""}, []),
                         Name({spawn_executable, ""}, []), Name("true", [])]]).
