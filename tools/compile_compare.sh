@@ -4,7 +4,8 @@
 # source in tests/compiler/modules.txt is compiled by compile:file/2 and by epp:parse_file/2 +
 # compile:forms/2 on both emulators, and the .beam binaries must be byte-identical; the
 # warnings and errors that [report] prints for tests/compiler/compile_{warnings,errors}.erl
-# must be the same text. Prints the differing modules and exits 1 on any difference; prints
+# must be the same text; erlc and erl_compile:compile/2 on beamvm must write the same .beam
+# file. Prints the differing modules and exits 1 on any difference; prints
 # both emulators' wall-clock times (measured, never asserted).
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -97,6 +98,23 @@ for vm in erl beamvm; do
   t1=$(now)
   secs[$vm]=$(elapsed "$t0" "$t1")
   (cd "$fixtures" && "$prog" -noshell -eval "$(report_expr)" </dev/null >"$work/$vm.report" 2>&1)
+done
+
+# erlc's job done on beamvm: erlc's own entry (erl_compile, with erlc's command-line syntax)
+# must write the .beam file erlc writes, for the first three sources.
+mkdir -p "$work/erlc" "$work/erl_compile"
+rm -f "$work"/erlc/*.beam "$work"/erl_compile/*.beam
+for src in "${files[@]:0:3}"; do
+  name=$(basename "$src" .erl)
+  erlc -o "$work/erlc" +debug_info -DCOMPILE_COMPARE=1 "$src" >"$work/erlc.out" 2>&1
+  "$beamvm" -noshell -eval "{ok, Cwd} = file:get_cwd(),
+      ok = erl_compile:compile([\"-o\", \"$work/erl_compile\", \"+debug_info\",
+                                \"-DCOMPILE_COMPARE=1\", \"$src\"], Cwd), halt()." \
+      </dev/null >"$work/erl_compile.out" 2>&1
+  if ! cmp -s "$work/erlc/$name.beam" "$work/erl_compile/$name.beam"; then
+    echo "DIFFERS: $name.beam from erlc and from erl_compile:compile/2 on beamvm"
+    status=1
+  fi
 done
 
 compared=0
