@@ -4,7 +4,8 @@
 # source in tests/compiler/modules.txt is compiled by compile:file/2 and by epp:parse_file/2 +
 # compile:forms/2 on both emulators, and the .beam binaries must be byte-identical; the
 # warnings and errors that [report] prints for tests/compiler/compile_{warnings,errors}.erl
-# must be the same text; erlc and erl_compile:compile/2 on beamvm must write the same .beam
+# must be the same text; compiling every source at once in parallel processes on beamvm must
+# give the same files; erlc and erl_compile:compile/2 on beamvm must write the same .beam
 # file. Prints the differing modules and exits 1 on any difference; prints
 # both emulators' wall-clock times (measured, never asserted).
 set -u
@@ -98,6 +99,35 @@ for vm in erl beamvm; do
   t1=$(now)
   secs[$vm]=$(elapsed "$t0" "$t1")
   (cd "$fixtures" && "$prog" -noshell -eval "$(report_expr)" </dev/null >"$work/$vm.report" 2>&1)
+done
+
+# The same compile:file/2 calls in one process per source at once, on beamvm's schedulers:
+# each .beam must be the one erl wrote sequentially.
+parallel_expr() {
+  cat <<EOF
+Out = "$1", Self = self(),
+Ps = [spawn_link(fun() ->
+                     {ok, M, B} = compile:file(F, [binary, return_errors]),
+                     ok = file:write_file(filename:join(Out, atom_to_list(M) ++ ".beam"), B),
+                     Self ! {self(), done}
+                 end) || F <- $list],
+[receive {P, done} -> ok end || P <- Ps],
+halt().
+EOF
+}
+mkdir -p "$work/parallel"
+rm -f "$work"/parallel/*.beam
+if ! "$beamvm" -noshell -eval "$(parallel_expr "$work/parallel")" </dev/null >"$work/parallel.out" 2>&1; then
+  echo "beamvm: compiling in parallel failed:"
+  head -n 20 "$work/parallel.out"
+  status=1
+fi
+for src in "${files[@]}"; do
+  f=$work/erl/$(basename "$src" .erl).beam
+  if [ -f "$f" ] && ! cmp -s "$f" "$work/parallel/$(basename "$f")"; then
+    echo "DIFFERS: $(basename "$f") compiled in parallel processes on beamvm"
+    status=1
+  fi
 done
 
 # erlc's job done on beamvm: erlc's own entry (erl_compile, with erlc's command-line syntax)
