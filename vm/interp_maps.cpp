@@ -36,7 +36,8 @@ Term put_map(Process* p, Term src, bool exact, const Word* kv, Word n, Term* x) 
         for (Word i = 0; i < n; ++i) pairs.push_back({any_operand(kv[2 * i], x, E), any_operand(kv[2 * i + 1], x, E)});
         return map_put_many(*p, src, std::move(pairs));
     }
-    // A trie: each key is a path copy of a few small nodes.
+    // One key into a flat map (an insertion in place of the sorted keys), or a trie (each key
+    // a path copy of a few small nodes).
     Term m = src;
     for (Word i = 0; i < n; ++i) m = map_put(*p, m, any_operand(kv[2 * i], x, E), any_operand(kv[2 * i + 1], x, E));
     return m;
