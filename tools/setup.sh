@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-PACKAGES=(build-essential cmake python3 erlang-base erlang-dev zlib1g-dev libfmt-dev
+PACKAGES=(build-essential cmake python3 erlang-base erlang-dev erlang-eunit zlib1g-dev libfmt-dev
           libmimalloc-dev catch2 libgmp-dev libssl-dev)
 missing=()
 for p in "${PACKAGES[@]}"; do
