@@ -26,6 +26,10 @@ int run_vm(VM& vm, int schedulers, Term module, Term function, Term (*make_args)
 
     LiteralArea scratch;
     Term args = make_args(scratch, ctx);
+    // erts makes init <0.0.0> and erts_code_purger <0.1.0>, then its literal area collector
+    // and three dirty signal handlers (2..5); erl_init spawns prim_file's helper (6) and
+    // socket_registry (7). beamvm does their work natively and has no socket NIFs.
+    if (!io_servers) vm.number_pids_from(0, {2, 3, 4, 5, 7});
     Process* p = vm.new_process(vm.root(), 0, user);
     if (!io_servers) {
         p->group_leader = p->pid;
