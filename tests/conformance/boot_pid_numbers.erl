@@ -1,0 +1,12 @@
+%% Pid numbers of the processes made while OTP boots, before the kernel application starts:
+%% beamvm leaves unused the numbers of the erts system processes it does not run, so init,
+%% erts_code_purger, erl_prim_loader and the process running `-s` have erl's pids. (Pids made
+%% once kernel runs may differ on some hosts: docs/architecture.md, "Pid numbers".)
+-module(boot_pid_numbers).
+-export([main/0]).
+
+main() ->
+    [io:format("~p: ~p~n", [Name, whereis(Name)]) || Name <- [init, erts_code_purger, erl_prim_loader]],
+    io:format("self: ~p~n", [self()]),
+    io:format("<0.0.0> is init: ~p~n", [list_to_pid("<0.0.0>") =:= whereis(init)]),
+    ok.
