@@ -33,7 +33,8 @@ limit=${EUNIT_COMPARE_TIMEOUT:-300}
 
 mkdir -p "$work/ebin"
 rm -f "$work"/ebin/*.beam
-if ! erlc -o "$work/ebin" "$root"/tests/eunit/*.erl >"$work/erlc.out" 2>&1; then
+# From the source root, so the file names in the reports are tests/eunit/*.erl wherever this runs.
+if ! (cd "$root" && erlc -o "$work/ebin" tests/eunit/*.erl) >"$work/erlc.out" 2>&1; then
   echo "erlc failed on tests/eunit:"
   cat "$work/erlc.out"
   exit 1

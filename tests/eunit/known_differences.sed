@@ -8,4 +8,4 @@
 # UDP socket); beamvm has no inet drivers (docs/ports.md), so it never learns the host name,
 # spawns no such process, and every later pid is one lower (docs/architecture.md, "Pid
 # numbers").
-s/^(tests\/eunit\/[a-z_]+\.erl:[0-9]+:)<0\.[0-9]+\.0>: /\1<PID>: /
+s/^([^ :]+\.erl:[0-9]+:)<0\.[0-9]+\.0>: /\1<PID>: /
