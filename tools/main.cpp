@@ -12,6 +12,7 @@
 #include "bifs/bif_util.hpp"
 #include "scheduler/ports.hpp"
 #include "vm/code_watch.hpp"
+#include "tools/escript_args.hpp"
 #include "tools/otp_boot.hpp"
 #include "vm/runner.hpp"
 #include "vm/vm.hpp"
@@ -129,6 +130,16 @@ bool is_flag(const char* a) { return a[0] == '-' || a[0] == '+'; }
 }  // namespace
 
 int main(int argc, char** argv) {
+    // beamvm script.escript Args...: run as OTP's escript launcher runs erl.
+    std::vector<std::string> escript_storage;
+    std::vector<char*> escript_argv;
+    if (auto cmd = escript_command_line(std::vector<std::string>(argv + 1, argv + argc))) {
+        escript_storage = std::move(*cmd);
+        escript_argv.push_back(argv[0]);
+        for (std::string& s : escript_storage) escript_argv.push_back(s.data());
+        argc = int(escript_argv.size());
+        argv = escript_argv.data();
+    }
     VM vm;
     std::vector<std::string> pa, pz;
     std::vector<Command> commands;
@@ -224,6 +235,8 @@ int main(int argc, char** argv) {
             }
         } else if (a == "+P" && i + 1 < argc) {
             ++i;  // accepted: beamvm's process table has no fixed limit
+        } else if (a == "+B" || a == "+Bc" || a == "+Bd" || a == "+Bi") {
+            // break handling: beamvm has no break menu; ^C ends the VM either way
         } else if (!is_flag(argv[i]) && a.ends_with(".beam")) {
             script = true;
             script_path = a;
