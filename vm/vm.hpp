@@ -82,16 +82,15 @@ public:
 
     uint64_t next_pid() {
         uint64_t n = pid_counter_.fetch_add(1, std::memory_order_relaxed);
-        while (n < 64 && (reserved_pids_ >> n) & 1) n = pid_counter_.fetch_add(1, std::memory_order_relaxed);
+        if (n == pid_gap_after_) pid_counter_.fetch_add(pid_gap_, std::memory_order_relaxed);
         return n;
     }
-    // Booted OTP numbers its processes as erts does (pids are printed, in EUnit's ?debugMsg
-    // for one): init is <0.0.0>, and the numbers of erts' own system processes that beamvm
-    // does not run (tools/otp_boot.cpp) are left unused. `numbers` are below 64; call before
-    // the first process is made.
-    void number_pids_from(uint64_t first, std::initializer_list<uint64_t> reserved) {
-        pid_counter_.store(first, std::memory_order_relaxed);
-        for (uint64_t n : reserved) reserved_pids_ |= uint64_t(1) << n;
+    // Booted OTP numbers its processes as erts does (tools/otp_boot.cpp): from <0.0.0>, and
+    // with `gap` numbers left out after `after` (where erl starts processes beamvm has not).
+    void number_pids_from(uint64_t first, uint64_t after, uint64_t gap) {
+        pid_counter_.store(first);
+        pid_gap_after_ = after;
+        pid_gap_ = gap;
     }
     uint64_t next_unique() { return unique_counter_.fetch_add(1, std::memory_order_relaxed); }
 
@@ -165,7 +164,7 @@ private:
     std::vector<std::unique_ptr<ModuleCode>> kept_;     // see retire_code
     std::vector<std::unique_ptr<FunEntry>> detached_funs_;  // see detach_funs
     std::atomic<uint64_t> pid_counter_{1};
-    uint64_t reserved_pids_ = 0;  // bit n: pid number n is never given (see number_pids_from)
+    uint64_t pid_gap_after_ = UINT64_MAX, pid_gap_ = 0;
     std::atomic<uint64_t> unique_counter_{1};
 };
 

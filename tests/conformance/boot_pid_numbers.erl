@@ -1,7 +1,6 @@
 %% Pid numbers of the processes made while OTP boots, before the kernel application starts:
-%% beamvm leaves unused the numbers of the erts system processes it does not run, so init,
-%% erts_code_purger, erl_prim_loader and the process running `-s` have erl's pids. (Pids made
-%% once kernel runs may differ on some hosts: docs/architecture.md, "Pid numbers".)
+%% init, erts_code_purger, erl_prim_loader and the process running `-s` have erl's pids. (Pids
+%% made once kernel runs may differ on some hosts: docs/boot.md, "Pids".)
 -module(boot_pid_numbers).
 -export([main/0]).
 

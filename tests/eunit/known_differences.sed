@@ -3,9 +3,8 @@
 # beamvm stops differing.
 #
 # Pid numbers printed by ?debugMsg (and ?debugFmt, ?debugVal, ?debugHere): on a host whose
-# name has no domain part, erl's kernel start looks the name up through inet_gethost_native,
-# which spawns a one-shot process (kernel's inet_config, after reading the host name through a
-# UDP socket); beamvm has no inet drivers (docs/ports.md), so it never learns the host name,
-# spawns no such process, and every later pid is one lower (docs/architecture.md, "Pid
-# numbers").
+# name has no domain part, erl's kernel start (inet_config) reads the host name through a UDP
+# socket and looks it up through a one-shot inet_gethost_native process; beamvm has no inet
+# drivers (docs/ports.md), never learns the name and spawns no such process, so every pid made
+# after inet_db starts is one lower than on erl (docs/boot.md, "Pids").
 s/^([^ :]+\.erl:[0-9]+:)<0\.[0-9]+\.0>: /\1<PID>: /
