@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 PACKAGES=(build-essential cmake python3 erlang-base erlang-dev zlib1g-dev libfmt-dev
-          libmimalloc-dev catch2 libgmp-dev libssl-dev)
+          libmimalloc-dev catch2 libgmp-dev libssl-dev libpcre2-dev pkg-config)
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

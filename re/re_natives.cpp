@@ -1,0 +1,510 @@
+// OTP's `re` natives (erts' erl_bif_re.c): version/0, compile/1,2, run/2,3, internal_run/4,
+// inspect/2, on PCRE2 (re/re_pattern.hpp). As in erts, a run with `unicode` and a subject
+// that is not a binary (or list captures) continues in re:urun/3, a `global` run in
+// re:grun/3, and compile/2 of a unicode character list in re:ucompile/2: OTP's re.erl does
+// the conversions and the global loop, calling internal_run/4 once per match.
+#include <climits>
+#include <cstring>
+
+#include "bifs/bif_families.hpp"
+#include "bifs/bif_util.hpp"
+#include "bifs/iolist.hpp"
+#include "re/re_pattern.hpp"
+#include "vm/atom_table.hpp"
+#include "vm/binary.hpp"
+#include "vm/code_table.hpp"
+#include "vm/map.hpp"
+#include "vm/process.hpp"
+
+namespace beam {
+
+namespace {
+
+// PCRE's defaults as OTP builds them (MATCH_LIMIT, MATCH_LIMIT_RECURSION).
+constexpr uint32_t DEFAULT_MATCH_LIMIT = 10000000;
+// PCRE2 keeps its backtracking frames on the heap: a bound on that memory (KiB), past which
+// a run ends as a match_limit_recursion one would.
+constexpr uint32_t HEAP_LIMIT_KIB = 512 * 1024;
+constexpr int64_t CONTEXT_REDS = 4000;  // one time slice (erts' CONTEXT_REDS)
+
+// erl_bif_re.c's PARSE_FLAG_*.
+enum : uint32_t {
+    UNIQUE_COMPILE_OPT = 1, UNIQUE_EXEC_OPT = 2, CAPTURE_OPT = 4, MATCH_LIMIT = 8, MATCH_LIMIT_RECURSION = 16,
+    REPORT_ERRORS = 32, UNICODE = 64, GLOBAL = 128,
+};
+
+// PCRE 8.44's newline bits, which combine when given twice ({newline,cr},{newline,lf} is crlf).
+enum : uint8_t { NL_CR = 1, NL_LF = 2, NL_ANY = 4 };
+uint8_t pcre2_newline(uint8_t bits) {
+    switch (bits) {
+    case NL_CR: return PCRE2_NEWLINE_CR;
+    case NL_LF: return PCRE2_NEWLINE_LF;
+    case NL_CR | NL_LF: return PCRE2_NEWLINE_CRLF;
+    case NL_ANY: return PCRE2_NEWLINE_ANY;
+    case NL_ANY | NL_CR: return PCRE2_NEWLINE_ANYCRLF;
+    default: return 0;
+    }
+}
+
+struct Options {
+    uint32_t compile = 0;  // PCRE2 compile options
+    uint32_t match = 0;    // PCRE2 match options
+    uint8_t newline = 0;   // NL_* bits
+    uint8_t bsr = 0;       // 1 anycrlf, 2 unicode, 3 both (an error, as in PCRE 8.44)
+    uint32_t flags = 0;
+    int offset = 0;
+    uint32_t match_limit = 0, match_limit_recursion = 0;
+    Term cap_values = make_small(0), cap_type = make_small(0);  // erl's CAPSPEC_INIT
+};
+
+bool term_to_int(Term t, int& out) {
+    if (!is_small(t) || small_value(t) > INT_MAX || small_value(t) < INT_MIN) return false;
+    out = int(small_value(t));
+    return true;
+}
+
+// erl_bif_re.c's parse_options: false for anything it refuses.
+bool parse_options(Term list, Options& o) {
+    for (; is_list(list); list = tail(list)) {
+        Term item = head(list);
+        if (is_tuple(item)) {
+            Word n = tuple_arity(item);
+            Term k = n > 0 ? tuple_elem(item, 0) : NIL;
+            if (n != 2 || !is_atom(k)) {
+                if (n != 3 || k != atom("capture")) return false;
+                o.cap_values = tuple_elem(item, 1);
+                o.cap_type = tuple_elem(item, 2);
+                o.flags |= CAPTURE_OPT | UNIQUE_EXEC_OPT;
+                continue;
+            }
+            Term v = tuple_elem(item, 1);
+            int x;
+            if (k == atom("capture")) {
+                o.cap_values = v;
+                o.cap_type = atom("index");
+                o.flags |= CAPTURE_OPT | UNIQUE_EXEC_OPT;
+            } else if (k == atom("offset")) {
+                if (!term_to_int(v, x) || x < 0) return false;
+                o.offset = x;
+                o.flags |= UNIQUE_EXEC_OPT;
+            } else if (k == atom("match_limit")) {
+                if (!term_to_int(v, x) || x < 0) return false;
+                o.match_limit = uint32_t(x);
+                o.flags |= UNIQUE_EXEC_OPT | MATCH_LIMIT;
+            } else if (k == atom("match_limit_recursion")) {
+                if (!term_to_int(v, x) || x < 0) return false;
+                o.match_limit_recursion = uint32_t(x);
+                o.flags |= UNIQUE_EXEC_OPT | MATCH_LIMIT_RECURSION;
+            } else if (k == atom("newline")) {
+                if (v == atom("cr")) o.newline |= NL_CR;
+                else if (v == atom("crlf")) o.newline |= NL_CR | NL_LF;
+                else if (v == atom("lf")) o.newline |= NL_LF;
+                else if (v == atom("anycrlf")) o.newline |= NL_ANY | NL_CR;
+                else if (v == atom("any")) o.newline |= NL_ANY;
+                else return false;
+            } else {
+                return false;
+            }
+            continue;
+        }
+        if (!is_atom(item)) return false;
+        struct Flag {
+            const char* name;
+            uint32_t compile, match, flags;
+        };
+        static const Flag table[] = {
+            {"anchored", PCRE2_ANCHORED, PCRE2_ANCHORED, 0},
+            {"notempty", 0, PCRE2_NOTEMPTY, UNIQUE_EXEC_OPT},
+            {"notempty_atstart", 0, PCRE2_NOTEMPTY_ATSTART, UNIQUE_EXEC_OPT},
+            {"notbol", 0, PCRE2_NOTBOL, UNIQUE_EXEC_OPT},
+            {"noteol", 0, PCRE2_NOTEOL, UNIQUE_EXEC_OPT},
+            {"no_start_optimize", PCRE2_NO_START_OPTIMIZE, 0, UNIQUE_COMPILE_OPT},
+            {"caseless", PCRE2_CASELESS, 0, UNIQUE_COMPILE_OPT},
+            {"dollar_endonly", PCRE2_DOLLAR_ENDONLY, 0, UNIQUE_COMPILE_OPT},
+            {"dotall", PCRE2_DOTALL, 0, UNIQUE_COMPILE_OPT},
+            {"extended", PCRE2_EXTENDED, 0, UNIQUE_COMPILE_OPT},
+            {"firstline", PCRE2_FIRSTLINE, 0, UNIQUE_COMPILE_OPT},
+            {"multiline", PCRE2_MULTILINE, 0, UNIQUE_COMPILE_OPT},
+            {"no_auto_capture", PCRE2_NO_AUTO_CAPTURE, 0, UNIQUE_COMPILE_OPT},
+            {"dupnames", PCRE2_DUPNAMES, 0, UNIQUE_COMPILE_OPT},
+            {"ungreedy", PCRE2_UNGREEDY, 0, UNIQUE_COMPILE_OPT},
+            {"ucp", PCRE2_UCP, 0, UNIQUE_COMPILE_OPT},
+            {"never_utf", PCRE2_NEVER_UTF, 0, UNIQUE_COMPILE_OPT},
+            {"report_errors", 0, 0, UNIQUE_EXEC_OPT | REPORT_ERRORS},
+            {"unicode", PCRE2_UTF, 0, UNIQUE_COMPILE_OPT | UNICODE},
+            {"global", 0, 0, UNIQUE_EXEC_OPT | GLOBAL},
+        };
+        if (item == atom("bsr_anycrlf")) {
+            o.bsr |= 1;
+            continue;
+        }
+        if (item == atom("bsr_unicode")) {
+            o.bsr |= 2;
+            continue;
+        }
+        const Flag* f = nullptr;
+        for (const Flag& e : table)
+            if (atom_name(item) == e.name) f = &e;
+        if (!f) return false;
+        o.compile |= f->compile;
+        o.match |= f->match;
+        o.flags |= f->flags;
+    }
+    return is_nil(list);
+}
+
+// badarg whose error_info names the cause (erts' EXF_HAS_EXT_INFO with fvalue badopt).
+Term badopt(Process* p, const char* fn, const Term* args, unsigned arity) {
+    p->error(am::badarg);
+    Term info = map_from_pairs(*p, {{atom("cause"), atom("badopt")}, {am::module, atom("erl_stdlib_errors")}});
+    Term item = make_tuple(*p, {am::error_info, info});
+    p->ftop = make_tuple(*p, {atom("re"), atom(fn), make_list_from(*p, args, arity), make_list_from(*p, &item, 1)});
+    return NON_VALUE;
+}
+
+Term trap_re(Process* p, const char* fn, std::initializer_list<Term> args) {
+    return p->trap(p->ns->export_entry(atom("re"), atom(fn), uint32_t(args.size())), args);
+}
+
+// The compile options a pattern is built with; false when PCRE 8.44 would refuse them
+// ("inconsistent NEWLINE options").
+bool compile_options(const Options& o, re::CompileOptions& out) {
+    out.flags = o.compile;
+    out.newline = o.newline ? pcre2_newline(o.newline) : 0;
+    out.bsr = o.bsr == 1 ? PCRE2_BSR_ANYCRLF : o.bsr == 2 ? PCRE2_BSR_UNICODE : 0;
+    return !(o.newline && !out.newline) && o.bsr != 3;
+}
+
+Term error_tuple(Process* p, const re::CompileError& err, Term extra_tag) {
+    Term r = make_tuple(*p, {make_string(*p, err.message), make_small(SWord(err.offset))});
+    if (is_value(extra_tag)) r = make_tuple(*p, {extra_tag, r});
+    return make_tuple(*p, {am::error, r});
+}
+
+std::shared_ptr<const re::Pattern> compile_text(const re::CompileOptions& opts, std::string_view text,
+                                                re::CompileError& err) {
+    return re::compile(opts, text, err);
+}
+
+Term pattern_term(Process* p, const re::Pattern& pat, const re::CompileOptions& opts, std::string_view text,
+                  bool unicode) {
+    return make_tuple(*p, {atom("re_pattern"), make_small(pat.captures), make_small(unicode ? 1 : 0),
+                           make_small(pat.crlf ? 1 : 0), make_binary(*p, re::encode(opts, text))});
+}
+
+Term compile(Process* p, const Term* a, Term opts_list) {
+    Options o;
+    if (!parse_options(opts_list, o) || (o.flags & UNIQUE_EXEC_OPT)) {
+        Term args[2] = {a[0], opts_list};
+        return badopt(p, "compile", args, 2);
+    }
+    if ((o.flags & UNICODE) && !is_binary(a[0])) return trap_re(p, "ucompile", {a[0], opts_list});
+    std::vector<uint8_t> bytes;
+    if (!iolist_to_bytes(a[0], bytes)) return p->badarg();
+    std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+    re::CompileOptions copts;
+    re::CompileError err{"inconsistent NEWLINE options", 0};
+    std::shared_ptr<const re::Pattern> pat;
+    if (compile_options(o, copts)) pat = compile_text(copts, text, err);
+    if (!pat) return error_tuple(p, err, NON_VALUE);
+    return make_tuple(*p, {am::ok, pattern_term(p, *pat, copts, text, o.flags & UNICODE)});
+}
+
+Term compile_1(Process* p, const Term* a) { return compile(p, a, NIL); }
+Term compile_2(Process* p, const Term* a) { return compile(p, a, a[1]); }
+
+// One requested capture: the groups it may name (several for a duplicated name: the first
+// that is set counts), none for a name that does not exist.
+using Wanted = std::vector<int>;
+
+void groups_of_name(const re::Pattern& pat, std::string_view name, Wanted& out) {
+    for (auto& [n, g] : pat.names)
+        if (n == name) {
+            out.push_back(g);
+            if (!pat.dupnames) return;
+        }
+}
+
+enum class RetType { Index, List, Binary, None };
+
+// erl_bif_re.c's build_capture: false for a capture specification it refuses.
+bool capture_spec(const Options& o, const re::Pattern& pat, RetType& type, int& all_from, std::vector<Wanted>& wanted) {
+    all_from = -1;  // -1: a list of groups in `wanted`; 0 all; 1 all_but_first
+    if (!(o.flags & CAPTURE_OPT)) {
+        type = RetType::Index;
+        all_from = 0;
+        return true;
+    }
+    if (o.cap_type == atom("index")) type = RetType::Index;
+    else if (o.cap_type == atom("list")) type = RetType::List;
+    else if (o.cap_type == atom("binary")) type = RetType::Binary;
+    else return false;
+    Term v = o.cap_values;
+    if (v == atom("all")) {
+        all_from = 0;
+    } else if (v == atom("none") || is_nil(v)) {
+        type = RetType::None;
+    } else if (v == atom("all_but_first")) {
+        all_from = 1;
+    } else if (v == atom("first")) {
+        wanted.push_back({0});
+    } else if (v == atom("all_names")) {
+        if (pat.names.empty()) type = RetType::None;
+        for (size_t i = 0; i < pat.names.size(); ++i) {
+            if (i > 0 && pat.dupnames && pat.names[i].first == pat.names[i - 1].first) continue;
+            Wanted w;
+            if (pat.dupnames) groups_of_name(pat, pat.names[i].first, w);
+            else w.push_back(pat.names[i].second);
+            wanted.push_back(std::move(w));
+        }
+    } else if (is_list(v)) {
+        for (; is_list(v); v = tail(v)) {
+            Term id = head(v);
+            Wanted w;
+            int x;
+            if (term_to_int(id, x)) {
+                w.push_back(x);
+            } else if (is_atom(id)) {
+                groups_of_name(pat, atom_name(id), w);
+            } else if (is_binary_obj(id) || is_list(id) || is_nil(id)) {
+                std::vector<uint8_t> name;
+                if (!iolist_to_bytes(id, name)) return false;
+                // A name is read up to its first NUL, as erts reads its C string.
+                std::string_view s(reinterpret_cast<const char*>(name.data()), name.size());
+                groups_of_name(pat, s.substr(0, s.find('\0')), w);
+            } else {
+                return false;
+            }
+            wanted.push_back(std::move(w));
+        }
+        if (!is_nil(v)) return false;
+    } else {
+        return false;
+    }
+    return true;
+}
+
+// A subject already checked as valid UTF-8 by an earlier run on this scheduler thread:
+// re.erl's global loop calls internal_run/4 with First = false on the same binary once per
+// match, and checking it again each time would make a global run quadratic.
+struct CheckedSubject {
+    const void* data = nullptr;
+    size_t size = 0;
+};
+thread_local CheckedSubject checked;
+
+// Valid UTF-8 as PCRE checks it: no overlong forms, no surrogates, nothing above U+10FFFF.
+// PCRE 8.44 checks the whole subject whatever the offset (PCRE2 only from the offset on).
+bool valid_utf8(std::string_view s) {
+    const auto* b = reinterpret_cast<const uint8_t*>(s.data());
+    size_t n = s.size(), i = 0;
+    while (i < n) {
+        uint8_t c = b[i];
+        if (c < 0x80) {
+            ++i;
+            continue;
+        }
+        size_t len = c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+        if (len == 0 || i + len > n) return false;
+        for (size_t k = 1; k < len; ++k)
+            if ((b[i + k] & 0xC0) != 0x80) return false;
+        if (c == 0xE0 && b[i + 1] < 0xA0) return false;   // overlong
+        if (c == 0xED && b[i + 1] >= 0xA0) return false;  // surrogate
+        if (c == 0xF0 && b[i + 1] < 0x90) return false;   // overlong
+        if (c == 0xF4 && b[i + 1] >= 0x90) return false;  // above U+10FFFF
+        i += len;
+    }
+    return true;
+}
+
+Term run(Process* p, Term subj, Term re_term, Term opts_list, bool first) {
+    Options o;
+    Term args[3] = {subj, re_term, opts_list};
+    if (!parse_options(opts_list, o)) return badopt(p, "run", args, 3);
+    bool list_cap = (o.flags & CAPTURE_OPT) && o.cap_type == atom("list");
+    std::shared_ptr<const re::Pattern> pat;
+    re::CompileError err{"inconsistent NEWLINE options", 0};
+    re::CompileOptions copts;
+    if (!(is_tuple(re_term) && tuple_arity(re_term) == 5)) {
+        if (!(is_binary_obj(re_term) || is_list(re_term) || is_nil(re_term))) return p->badarg();
+        if ((o.flags & UNICODE) && (!is_binary(re_term) || !is_binary(subj) || (list_cap && !(o.flags & GLOBAL))))
+            return trap_re(p, "urun", {subj, re_term, opts_list});
+        std::vector<uint8_t> bytes;
+        if (!iolist_to_bytes(re_term, bytes)) return p->badarg();
+        std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+        if (compile_options(o, copts)) pat = compile_text(copts, text, err);
+        if (!pat) {
+            if (o.flags & REPORT_ERRORS) return error_tuple(p, err, atom("compile"));
+            return p->badarg();
+        }
+        if (o.flags & GLOBAL) {
+            Term precompiled = pattern_term(p, *pat, copts, text, o.flags & UNICODE);
+            Term r = make_tuple(*p, {opts_list, (o.flags & UNIQUE_COMPILE_OPT) ? am::true_ : am::false_, re_term});
+            return trap_re(p, "grun", {subj, precompiled, r});
+        }
+    } else {
+        if (o.flags & UNIQUE_COMPILE_OPT) return p->badarg();
+        if (tuple_elem(re_term, 0) != atom("re_pattern") || !is_small(tuple_elem(re_term, 1)) ||
+            !is_small(tuple_elem(re_term, 2)) || !is_small(tuple_elem(re_term, 3)) || !is_binary(tuple_elem(re_term, 4)))
+            return p->badarg();
+        if (small_value(tuple_elem(re_term, 2)) != 0 && (!is_binary(subj) || (list_cap && !(o.flags & GLOBAL))))
+            return trap_re(p, "urun", {subj, re_term, opts_list});
+        if (o.flags & GLOBAL) return trap_re(p, "grun", {subj, re_term, make_tuple(*p, {opts_list, am::false_})});
+        std::string scratch, text;
+        if (!re::decode(binary_bytes(tuple_elem(re_term, 4), scratch), copts, text)) return p->badarg();
+        // Newline and \R conventions given to a run override the pattern's (PCRE 8.44 takes
+        // them at match time; PCRE2 only at compile time, so the pattern is compiled with them).
+        if (o.newline) {
+            copts.newline = pcre2_newline(o.newline);
+            if (!copts.newline) return p->badarg();
+        }
+        if (o.bsr == 3) return p->badarg();
+        if (o.bsr) copts.bsr = o.bsr == 1 ? PCRE2_BSR_ANYCRLF : PCRE2_BSR_UNICODE;
+        pat = compile_text(copts, text, err);
+        if (!pat) return p->badarg();
+    }
+    RetType type;
+    int all_from;
+    std::vector<Wanted> wanted;
+    if (!capture_spec(o, *pat, type, all_from, wanted)) return p->badarg();
+
+    std::string scratch;
+    std::vector<uint8_t> bytes;
+    std::string_view subject;
+    if (is_binary(subj)) {
+        subject = binary_bytes(subj, scratch);
+    } else {
+        if (!iolist_to_bytes(subj, bytes)) return p->badarg();
+        subject = std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+    }
+    size_t offset = size_t(o.offset);
+    // erts ends such a run with an internal error; beamvm raises badarg.
+    if (offset > subject.size()) return p->badarg();
+    uint32_t match_opts = o.match;
+    if (pat->utf) {
+        // Only a binary's bytes stay where they are between calls.
+        bool in_binary = is_binary(subj) && scratch.empty();
+        bool known = !first && in_binary && checked.data == subject.data() && checked.size == subject.size();
+        if (!known && !valid_utf8(subject)) return p->badarg();
+        if (in_binary) checked = {subject.data(), subject.size()};
+        if (offset < subject.size() && (uint8_t(subject[offset]) & 0xC0) == 0x80) return p->badarg();
+        match_opts |= PCRE2_NO_UTF_CHECK;
+    }
+
+    pcre2_match_context* mctx = pcre2_match_context_create(nullptr);
+    pcre2_match_data* md = pcre2_match_data_create(uint32_t(pat->captures + 1), nullptr);
+    if (!mctx || !md) {
+        pcre2_match_context_free(mctx);
+        pcre2_match_data_free(md);
+        return p->error(atom("system_limit"));
+    }
+    pcre2_set_match_limit(mctx, (o.flags & MATCH_LIMIT) ? o.match_limit : DEFAULT_MATCH_LIMIT);
+    pcre2_set_depth_limit(mctx, (o.flags & MATCH_LIMIT_RECURSION) ? o.match_limit_recursion : DEFAULT_MATCH_LIMIT);
+    pcre2_set_heap_limit(mctx, HEAP_LIMIT_KIB);
+    // PCRE2 refuses a null subject, which an empty vector's data() may be.
+    int rc = pcre2_match(pat->code, reinterpret_cast<PCRE2_SPTR>(subject.empty() ? "" : subject.data()), subject.size(), offset, match_opts,
+                         md, mctx);
+    std::vector<long> ov(size_t(pat->captures + 1) * 2, -1);
+    if (rc > 0) {
+        PCRE2_SIZE* v = pcre2_get_ovector_pointer(md);
+        for (size_t i = 0; i < size_t(rc) * 2; ++i) ov[i] = v[i] == PCRE2_UNSET ? -1 : long(v[i]);
+    }
+    pcre2_match_data_free(md);
+    pcre2_match_context_free(mctx);
+    // A match costs reductions by the length it may scan (PCRE2 does not report its work).
+    p->slice_reds_used += std::min<int64_t>(CONTEXT_REDS, 1 + int64_t(subject.size() - offset) / 64);
+
+    if (rc < 0) {
+        if (rc <= PCRE2_ERROR_UTF8_ERR1 && rc >= PCRE2_ERROR_UTF8_ERR21) return p->badarg();
+        if (rc == PCRE2_ERROR_BADUTFOFFSET || rc == PCRE2_ERROR_BADOFFSET) return p->badarg();
+        if (o.flags & REPORT_ERRORS) {
+            if (rc == PCRE2_ERROR_MATCHLIMIT) return make_tuple(*p, {am::error, atom("match_limit")});
+            if (rc == PCRE2_ERROR_DEPTHLIMIT || rc == PCRE2_ERROR_HEAPLIMIT)
+                return make_tuple(*p, {am::error, atom("match_limit_recursion")});
+        }
+        return atom("nomatch");
+    }
+    if (type == RetType::None) return atom("match");
+
+    // The groups to report, in order: -1 for one that is not there.
+    std::vector<int> groups;
+    if (all_from >= 0) {
+        for (int g = all_from; g < rc; ++g) groups.push_back(g);
+    } else {
+        for (const Wanted& w : wanted) {
+            int g = -1;
+            if (w.size() == 1) g = w[0];
+            else
+                for (int c : w)
+                    if (c >= 0 && c <= pat->captures && ov[size_t(c) * 2] >= 0) {
+                        g = c;
+                        break;
+                    }
+            groups.push_back(g >= 0 && g < rc ? g : -1);
+        }
+    }
+    bool sub_binaries = is_binary(subj) && subject.size() > 64 && scratch.empty();
+    std::vector<Term> values;
+    values.reserve(groups.size());
+    for (int g : groups) {
+        long s = g >= 0 ? ov[size_t(g) * 2] : -1, e = g >= 0 ? ov[size_t(g) * 2 + 1] : -1;
+        if (type == RetType::Index) {
+            values.push_back(make_tuple(*p, {make_small(s), make_small(e - s)}));
+            continue;
+        }
+        size_t from = s < 0 ? 0 : size_t(s), len = s < 0 ? 0 : size_t(e - s);
+        if (g < 0 && type == RetType::List) values.push_back(NIL);
+        else if (type == RetType::List)
+            values.push_back(make_byte_list(*p, reinterpret_cast<const uint8_t*>(subject.data()) + from, len));
+        else if (g >= 0 && sub_binaries) values.push_back(make_sub_binary(*p, subj, from * 8, len * 8));
+        else values.push_back(make_binary(*p, subject.substr(from, len)));
+    }
+    return make_tuple(*p, {atom("match"), make_list_from(*p, values.data(), values.size())});
+}
+
+Term run_2(Process* p, const Term* a) { return run(p, a[0], a[1], NIL, true); }
+Term run_3(Process* p, const Term* a) { return run(p, a[0], a[1], a[2], true); }
+// re.erl's grun loop: First = false when the subject was already checked by an earlier call.
+Term internal_run_4(Process* p, const Term* a) {
+    if (a[3] != am::true_ && a[3] != am::false_) return p->badarg();
+    return run(p, a[0], a[1], a[2], a[3] == am::true_);
+}
+
+// The version of the PCRE that erl links: beamvm behaves as it (re/re_pattern.hpp).
+Term version_0(Process* p, const Term*) { return make_binary(*p, std::string_view("8.44 2020-02-12")); }
+
+Term inspect_2(Process* p, const Term* a) {
+    Term mp = a[0];
+    if (!is_tuple(mp) || tuple_arity(mp) != 5 || tuple_elem(mp, 0) != atom("re_pattern") ||
+        !is_small(tuple_elem(mp, 1)) || !is_small(tuple_elem(mp, 2)) || !is_small(tuple_elem(mp, 3)) ||
+        !is_binary(tuple_elem(mp, 4)) || a[1] != atom("namelist"))
+        return p->badarg();
+    std::string scratch, text;
+    re::CompileOptions copts;
+    re::CompileError err;
+    if (!re::decode(binary_bytes(tuple_elem(mp, 4), scratch), copts, text)) return p->badarg();
+    auto pat = re::compile(copts, text, err);
+    if (!pat) return p->badarg();
+    std::vector<Term> names;
+    for (size_t i = 0; i < pat->names.size(); ++i) {
+        if (i > 0 && pat->dupnames && pat->names[i].first == pat->names[i - 1].first) continue;
+        names.push_back(make_binary(*p, std::string_view(pat->names[i].first)));
+    }
+    return make_tuple(*p, {atom("namelist"), make_list_from(*p, names.data(), names.size())});
+}
+
+const BifSpec table[] = {
+    {"re", "version", 0, &version_0},
+    {"re", "compile", 1, &compile_1},
+    {"re", "compile", 2, &compile_2},
+    {"re", "run", 2, &run_2},
+    {"re", "run", 3, &run_3},
+    {"re", "internal_run", 4, &internal_run_4},
+    {"re", "inspect", 2, &inspect_2},
+};
+
+}  // namespace
+
+std::span<const BifSpec> re_bifs() { return table; }
+
+}  // namespace beam

@@ -1,0 +1,107 @@
+// Compiling patterns with PCRE2 as OTP's PCRE 8.44 build would, and the cache of compiled
+// patterns that runs share (re/re_pattern.hpp).
+#include "re/re_pattern.hpp"
+
+#include <cstring>
+#include <mutex>
+#include <unordered_map>
+
+namespace beam::re {
+
+namespace {
+
+// "bvp2": beamvm, PCRE2. Then the option bits (4 bytes, big-endian), newline, bsr, and the text.
+constexpr char MAGIC[4] = {'b', 'v', 'p', '2'};
+constexpr size_t HEADER = 10;
+// PCRE 8.44's limit as OTP builds it (PARENS_NEST_LIMIT); PCRE2's default is 250.
+constexpr uint32_t PARENS_NEST_LIMIT = 10000;
+// A bound on the cache, cleared whole when reached: patterns are cheap to compile again.
+constexpr size_t CACHE_LIMIT = 512;
+// The compile options beamvm's encoding may hold: those re's options translate to.
+constexpr uint32_t KNOWN_FLAGS = PCRE2_CASELESS | PCRE2_MULTILINE | PCRE2_DOTALL | PCRE2_EXTENDED | PCRE2_ANCHORED |
+                                 PCRE2_DOLLAR_ENDONLY | PCRE2_UNGREEDY | PCRE2_UTF | PCRE2_NO_AUTO_CAPTURE |
+                                 PCRE2_DUPNAMES | PCRE2_FIRSTLINE | PCRE2_UCP | PCRE2_NEVER_UTF |
+                                 PCRE2_NO_START_OPTIMIZE;
+
+std::shared_ptr<const Pattern> build(const CompileOptions& opts, std::string_view text, CompileError& err) {
+    pcre2_compile_context* ctx = pcre2_compile_context_create(nullptr);
+    if (!ctx) {
+        err = {"failed to get memory", 0};
+        return nullptr;
+    }
+    pcre2_set_character_tables(ctx, latin1_tables());
+    pcre2_set_newline(ctx, opts.newline ? opts.newline : PCRE2_NEWLINE_LF);
+    pcre2_set_bsr(ctx, opts.bsr ? opts.bsr : PCRE2_BSR_UNICODE);
+    pcre2_set_parens_nest_limit(ctx, PARENS_NEST_LIMIT);
+    // PCRE 8.44 takes an unknown escape (\y) as the character and allows \K in lookarounds.
+    pcre2_set_compile_extra_options(ctx, PCRE2_EXTRA_BAD_ESCAPE_IS_LITERAL | PCRE2_EXTRA_ALLOW_LOOKAROUND_BSK);
+    int code = 0;
+    PCRE2_SIZE offset = 0;
+    pcre2_code* re = pcre2_compile(reinterpret_cast<PCRE2_SPTR>(text.empty() ? "" : text.data()), text.size(), opts.flags, &code,
+                                   &offset, ctx);
+    pcre2_compile_context_free(ctx);
+    if (!re) {
+        err = {pcre1_message(code), offset};
+        return nullptr;
+    }
+    auto p = std::make_shared<Pattern>();
+    p->code = re;
+    uint32_t captures = 0, all = 0, newline = 0, count = 0, entry = 0;
+    PCRE2_SPTR table = nullptr;
+    pcre2_pattern_info(re, PCRE2_INFO_CAPTURECOUNT, &captures);
+    pcre2_pattern_info(re, PCRE2_INFO_ALLOPTIONS, &all);
+    pcre2_pattern_info(re, PCRE2_INFO_NEWLINE, &newline);
+    pcre2_pattern_info(re, PCRE2_INFO_NAMECOUNT, &count);
+    pcre2_pattern_info(re, PCRE2_INFO_NAMEENTRYSIZE, &entry);
+    pcre2_pattern_info(re, PCRE2_INFO_NAMETABLE, &table);
+    p->captures = int(captures);
+    p->utf = all & PCRE2_UTF;
+    p->dupnames = all & PCRE2_DUPNAMES;
+    p->crlf = newline == PCRE2_NEWLINE_CRLF || newline == PCRE2_NEWLINE_ANYCRLF || newline == PCRE2_NEWLINE_ANY;
+    for (uint32_t i = 0; i < count; ++i, table += entry)
+        p->names.emplace_back(reinterpret_cast<const char*>(table + 2), (int(table[0]) << 8) | table[1]);
+    return p;
+}
+
+}  // namespace
+
+Pattern::~Pattern() { pcre2_code_free(code); }
+
+std::string encode(const CompileOptions& opts, std::string_view text) {
+    std::string b(MAGIC, 4);
+    for (int s = 24; s >= 0; s -= 8) b.push_back(char(opts.flags >> s));
+    b.push_back(char(opts.newline));
+    b.push_back(char(opts.bsr));
+    b.append(text);
+    return b;
+}
+
+bool decode(std::string_view bin, CompileOptions& opts, std::string& text) {
+    if (bin.size() < HEADER || std::memcmp(bin.data(), MAGIC, 4) != 0) return false;
+    opts.flags = 0;
+    for (int i = 4; i < 8; ++i) opts.flags = (opts.flags << 8) | uint8_t(bin[size_t(i)]);
+    opts.newline = uint8_t(bin[8]);
+    opts.bsr = uint8_t(bin[9]);
+    if ((opts.flags & ~KNOWN_FLAGS) || opts.newline > PCRE2_NEWLINE_NUL || opts.bsr > PCRE2_BSR_ANYCRLF) return false;
+    text.assign(bin.substr(HEADER));
+    return true;
+}
+
+std::shared_ptr<const Pattern> compile(const CompileOptions& opts, std::string_view text, CompileError& err) {
+    static std::mutex mutex;
+    static std::unordered_map<std::string, std::shared_ptr<const Pattern>> cache;
+    std::string key = encode(opts, text);
+    {
+        std::lock_guard lock(mutex);
+        auto it = cache.find(key);
+        if (it != cache.end()) return it->second;
+    }
+    auto p = build(opts, text, err);
+    if (!p) return nullptr;
+    std::lock_guard lock(mutex);
+    if (cache.size() >= CACHE_LIMIT) cache.clear();
+    cache.emplace(std::move(key), p);
+    return p;
+}
+
+}  // namespace beam::re
