@@ -1,6 +1,7 @@
 // PCRE 8.44's compile error texts for PCRE2's error codes: erl reports a bad pattern as
 // {error, {Text, Offset}} with the text of the PCRE it links, so beamvm translates. Where
 // PCRE2 has an error PCRE 8.44 did not, its own text is kept.
+#include <cctype>
 #include <unordered_map>
 
 #include "re/re_pattern.hpp"
@@ -89,6 +90,113 @@ std::string pcre1_message(int code) {
     PCRE2_UCHAR buf[256];
     if (pcre2_get_error_message(code, buf, sizeof buf) < 0) return "unknown error";
     return reinterpret_cast<const char*>(buf);
+}
+
+namespace {
+
+// The closing parenthesis of the group opened at `open`, skipping escapes and classes; the
+// end of the text when there is none.
+size_t closing_paren(std::string_view t, size_t open) {
+    int depth = 0;
+    for (size_t i = open; i < t.size(); ++i) {
+        char c = t[i];
+        if (c == '\\') {
+            ++i;
+        } else if (c == '[') {
+            size_t j = i + 1;
+            if (j < t.size() && t[j] == '^') ++j;
+            if (j < t.size() && t[j] == ']') ++j;
+            while (j < t.size() && t[j] != ']') j += t[j] == '\\' ? 2 : 1;
+            i = j;
+        } else if (c == '(') {
+            ++depth;
+        } else if (c == ')' && --depth == 0) {
+            return i;
+        }
+    }
+    return t.size();
+}
+
+bool is_name_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+// A pattern that ends inside a group's opening "(?...": PCRE2 says "missing )", PCRE 8.44
+// names what it expected.
+const char* unfinished_group(std::string_view t) {
+    if (t.size() >= 3 && t.substr(t.size() - 3) == "(?(") return "assertion expected after (?( or (?(?C)";
+    size_t open = t.rfind('(');
+    if (open == std::string_view::npos || open + 1 >= t.size() || t[open + 1] != '?') return nullptr;
+    std::string_view rest = t.substr(open + 2);
+    if (rest.empty()) return "unrecognized character after (? or (?-";
+    if (rest[0] == 'P') return rest.size() == 1 ? "unrecognized character after (?P" : nullptr;
+    if (rest[0] == 'C') return "closing ) for (?C expected";
+    if (rest == "(") return "assertion expected after (?( or (?(?C)";
+    for (char c : rest)
+        if (!std::isalpha(static_cast<unsigned char>(c)) && c != '-') return nullptr;
+    return "unrecognized character after (? or (?-";
+}
+
+}  // namespace
+
+CompileError pcre1_error(std::string_view t, int code, size_t off) {
+    CompileError e{pcre1_message(code), off};
+    switch (code) {
+    case 114:  // missing ): a pattern cut short in a group header
+        if (off == t.size())
+            if (const char* m = unfinished_group(t)) e.message = m;
+        break;
+    case 115:  // a group that does not exist: a name is reported at its end, a number at the
+               // end of the pattern (PCRE 8.44 checks numbers once the whole pattern is read)
+        if (off < t.size() && (std::isalpha(static_cast<unsigned char>(t[off])) || t[off] == '_')) {
+            while (e.offset < t.size() && is_name_char(t[e.offset])) ++e.offset;
+        } else if (off < t.size() && (std::isdigit(static_cast<unsigned char>(t[off])) ||
+                                      (t[off] == '}' && off > 0 && std::isdigit(static_cast<unsigned char>(t[off - 1]))))) {
+            e.offset = t.size();  // \2, \g{9}; a recursion (?2) is reported at its ")" by both
+        } else if (off < t.size() && t[off] == '(') {
+            e.offset = closing_paren(t, off) + 1;  // the condition of (?(1)...)
+        }
+        break;
+    case 157:  // \g at the end: PCRE 8.44 reads it as a reference to group 0
+        if (off == t.size()) e = {pcre1_message(126), off - 1};
+        break;
+    case 137:  // \L, \u...: at the letter
+    case 147:  // unknown property: at the closing brace
+    case 169:  // \k without a name: at the k
+        if (off > 0) e.offset = off - 1;
+        break;
+    case 125:  // lookbehind not of fixed length: at its closing parenthesis
+    case 135:
+    case 187:
+        e.offset = closing_paren(t, off);
+        break;
+    case 154:  // DEFINE with two branches: at the group's end
+        if (off >= 3) e.offset = closing_paren(t, off - 3);
+        break;
+    case 143:  // duplicate name: at its last character
+    case 150:  // invalid range: at the class escape's letter
+        if (off > 0) e.offset = off - 1;
+        break;
+    case 128:  // assertion expected after (?(
+    case 129:  // digit expected after (?+
+        e.offset = off + 1;
+        break;
+    }
+    return e;
+}
+
+size_t literal_escape_at(std::string_view t, int code, size_t off) {
+    auto npos = std::string_view::npos;
+    // \y and other unknown escapes: PCRE2 points at the letter.
+    if (code == 103 && off >= 1 && off < t.size() && t[off - 1] == '\\') return off - 1;
+    // \K, \A, \B, \R, \X... in a class are the letters in PCRE 8.44; PCRE2 points at the letter.
+    if (code == 107 && off >= 1 && off < t.size() && std::isalpha(static_cast<unsigned char>(t[off])) &&
+        t[off - 1] == '\\')
+        return off - 1;
+    // \F: PCRE2 points after it; PCRE 8.44 refuses only \L, \l, \N{name}, \U and \u.
+    if (code == 137 && off >= 2 && t[off - 1] == 'F' && t[off - 2] == '\\') return off - 2;
+    // \8 and \9 that name no group are the digits in PCRE 8.44.
+    if (code == 115 && off >= 1 && off < t.size() && (t[off] == '8' || t[off] == '9') && t[off - 1] == '\\')
+        return off - 1;
+    return npos;
 }
 
 }  // namespace beam::re

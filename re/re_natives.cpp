@@ -57,8 +57,9 @@ struct Options {
     Term cap_values = make_small(0), cap_type = make_small(0);  // erl's CAPSPEC_INIT
 };
 
+// erts' term_to_int on 64-bit: it compares the value as unsigned, so a negative one fails too.
 bool term_to_int(Term t, int& out) {
-    if (!is_small(t) || small_value(t) > INT_MAX || small_value(t) < INT_MIN) return false;
+    if (!is_small(t) || small_value(t) > INT_MAX || small_value(t) < 0) return false;
     out = int(small_value(t));
     return true;
 }
@@ -417,6 +418,9 @@ Term run(Process* p, Term subj, Term re_term, Term opts_list, bool first) {
     if (rc < 0) {
         if (rc <= PCRE2_ERROR_UTF8_ERR1 && rc >= PCRE2_ERROR_UTF8_ERR21) return p->badarg();
         if (rc == PCRE2_ERROR_BADUTFOFFSET || rc == PCRE2_ERROR_BADOFFSET) return p->badarg();
+        // A recursion that could loop for ever: PCRE 8.44 refuses such a pattern when it
+        // compiles it (so the run is badarg); PCRE2 finds it only when a match gets there.
+        if (rc == PCRE2_ERROR_RECURSELOOP) return p->badarg();
         if (o.flags & REPORT_ERRORS) {
             if (rc == PCRE2_ERROR_MATCHLIMIT) return make_tuple(*p, {am::error, atom("match_limit")});
             if (rc == PCRE2_ERROR_DEPTHLIMIT || rc == PCRE2_ERROR_HEAPLIMIT)

@@ -2,6 +2,7 @@
 // patterns that runs share (re/re_pattern.hpp).
 #include "re/re_pattern.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <mutex>
 #include <unordered_map>
@@ -23,6 +24,30 @@ constexpr uint32_t KNOWN_FLAGS = PCRE2_CASELESS | PCRE2_MULTILINE | PCRE2_DOTALL
                                  PCRE2_DUPNAMES | PCRE2_FIRSTLINE | PCRE2_UCP | PCRE2_NEVER_UTF |
                                  PCRE2_NO_START_OPTIMIZE;
 
+// Maps a position in the text PCRE2 compiled back to the caller's text, given the positions
+// (in the caller's text, ascending) of the backslashes taken out.
+size_t original_position(size_t pos, const std::vector<size_t>& removed) {
+    for (size_t r : removed)
+        if (r <= pos) ++pos;
+    return pos;
+}
+
+pcre2_code* compile_once(std::string_view text, uint32_t flags, pcre2_compile_context* ctx, int& code,
+                         PCRE2_SIZE& offset) {
+    // PCRE2 refuses a null pattern, which an empty view's data() may be.
+    return pcre2_compile(reinterpret_cast<PCRE2_SPTR>(text.empty() ? "" : text.data()), text.size(), flags, &code,
+                         &offset, ctx);
+}
+
+// \w at the start of a UTF-8 pattern: PCRE2 10.42 builds its start-of-match bitmap for code
+// points 128-255 from the space class rather than the word class, so with Latin-1 tables it
+// would skip subjects starting with é. Such patterns go without start-of-match optimisation.
+bool needs_no_start_optimize(std::string_view text) {
+    for (size_t i = 0; i + 1 < text.size(); ++i)
+        if (text[i] == '\\' && (text[i + 1] == 'w' || text[i + 1] == 'W')) return true;
+    return false;
+}
+
 std::shared_ptr<const Pattern> build(const CompileOptions& opts, std::string_view text, CompileError& err) {
     pcre2_compile_context* ctx = pcre2_compile_context_create(nullptr);
     if (!ctx) {
@@ -33,15 +58,35 @@ std::shared_ptr<const Pattern> build(const CompileOptions& opts, std::string_vie
     pcre2_set_newline(ctx, opts.newline ? opts.newline : PCRE2_NEWLINE_LF);
     pcre2_set_bsr(ctx, opts.bsr ? opts.bsr : PCRE2_BSR_UNICODE);
     pcre2_set_parens_nest_limit(ctx, PARENS_NEST_LIMIT);
-    // PCRE 8.44 takes an unknown escape (\y) as the character and allows \K in lookarounds.
-    pcre2_set_compile_extra_options(ctx, PCRE2_EXTRA_BAD_ESCAPE_IS_LITERAL | PCRE2_EXTRA_ALLOW_LOOKAROUND_BSK);
+    // PCRE 8.44 allows \K in lookarounds.
+    pcre2_set_compile_extra_options(ctx, PCRE2_EXTRA_ALLOW_LOOKAROUND_BSK);
+    // PCRE 8.44 reads unknown escapes as the character: take their backslashes out and retry.
+    std::string work(text);
+    std::vector<size_t> removed;
     int code = 0;
     PCRE2_SIZE offset = 0;
-    pcre2_code* re = pcre2_compile(reinterpret_cast<PCRE2_SPTR>(text.empty() ? "" : text.data()), text.size(), opts.flags, &code,
-                                   &offset, ctx);
+    pcre2_code* re;
+    for (;;) {
+        re = compile_once(work, opts.flags, ctx, code, offset);
+        if (re) break;
+        size_t at = literal_escape_at(work, code, offset);
+        if (at == std::string::npos) break;
+        size_t orig = original_position(at, removed);
+        removed.insert(std::upper_bound(removed.begin(), removed.end(), orig), orig);
+        work.erase(at, 1);
+    }
+    if (re) {
+        uint32_t all = 0;
+        pcre2_pattern_info(re, PCRE2_INFO_ALLOPTIONS, &all);
+        if ((all & PCRE2_UTF) && !(all & (PCRE2_UCP | PCRE2_NO_START_OPTIMIZE)) && needs_no_start_optimize(work)) {
+            pcre2_code_free(re);
+            re = compile_once(work, opts.flags | PCRE2_NO_START_OPTIMIZE, ctx, code, offset);
+        }
+    }
     pcre2_compile_context_free(ctx);
     if (!re) {
-        err = {pcre1_message(code), offset};
+        err = pcre1_error(work, code, offset);
+        err.offset = original_position(err.offset, removed);
         return nullptr;
     }
     auto p = std::make_shared<Pattern>();

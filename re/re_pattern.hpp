@@ -61,6 +61,13 @@ std::shared_ptr<const Pattern> compile(const CompileOptions& opts, std::string_v
 
 // PCRE 8.44's message for a PCRE2 compile error code.
 std::string pcre1_message(int pcre2_code);
+// The error erl reports for `text`, which PCRE2 refused with `code` at `offset`: PCRE 8.44's
+// text, and its offset where the two libraries point at different places.
+CompileError pcre1_error(std::string_view text, int code, size_t offset);
+// Where PCRE 8.44 reads as a literal character what PCRE2 refuses with `code` at `offset`
+// (an unknown escape such as \y, \F, \8 without eight groups): the position of the backslash
+// to drop, or npos.
+size_t literal_escape_at(std::string_view text, int code, size_t offset);
 
 // PCRE2 character tables for ISO 8859-1, as OTP's PCRE build uses (re_tables.cpp).
 const uint8_t* latin1_tables();
