@@ -26,6 +26,13 @@ constexpr uint32_t DEFAULT_MATCH_LIMIT = 10000000;
 // a run ends as a match_limit_recursion one would.
 constexpr uint32_t HEAP_LIMIT_KIB = 512 * 1024;
 constexpr int64_t CONTEXT_REDS = 4000;  // one time slice (erts' CONTEXT_REDS)
+// A match runs in one native call, which PCRE2 cannot suspend. So that a long one does not
+// hold its scheduler, a run first gets this share of its match limit (PCRE2's count of
+// backtracking points; a few milliseconds of work); when that is not enough, the process
+// gives up its time slice and runs the match again with four times the share
+// (beamvm_traps:re_run/3), up to the run's own limit: at most a third more work in all.
+constexpr uint32_t FIRST_SHARE = 200000;
+constexpr uint32_t SHARE_GROWTH = 4;
 
 // erl_bif_re.c's PARSE_FLAG_*.
 enum : uint32_t {
@@ -182,6 +189,12 @@ Term error_tuple(Process* p, const re::CompileError& err, Term extra_tag) {
     return make_tuple(*p, {am::error, r});
 }
 
+// The pattern erts hands PCRE: a C string, so it ends at the first NUL byte.
+std::string_view pattern_text(const std::vector<uint8_t>& bytes) {
+    std::string_view t(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+    return t.substr(0, t.find('\0'));
+}
+
 std::shared_ptr<const re::Pattern> compile_text(const re::CompileOptions& opts, std::string_view text,
                                                 re::CompileError& err) {
     return re::compile(opts, text, err);
@@ -202,7 +215,7 @@ Term compile(Process* p, const Term* a, Term opts_list) {
     if ((o.flags & UNICODE) && !is_binary(a[0])) return trap_re(p, "ucompile", {a[0], opts_list});
     std::vector<uint8_t> bytes;
     if (!iolist_to_bytes(a[0], bytes)) return p->badarg();
-    std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+    std::string_view text = pattern_text(bytes);
     re::CompileOptions copts;
     re::CompileError err{"inconsistent NEWLINE options", 0};
     std::shared_ptr<const re::Pattern> pat;
@@ -318,7 +331,7 @@ bool valid_utf8(std::string_view s) {
     return true;
 }
 
-Term run(Process* p, Term subj, Term re_term, Term opts_list, bool first) {
+Term run(Process* p, Term subj, Term re_term, Term opts_list, bool first, uint32_t share = FIRST_SHARE) {
     Options o;
     Term args[3] = {subj, re_term, opts_list};
     if (!parse_options(opts_list, o)) return badopt(p, "run", args, 3);
@@ -332,7 +345,7 @@ Term run(Process* p, Term subj, Term re_term, Term opts_list, bool first) {
             return trap_re(p, "urun", {subj, re_term, opts_list});
         std::vector<uint8_t> bytes;
         if (!iolist_to_bytes(re_term, bytes)) return p->badarg();
-        std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+        std::string_view text = pattern_text(bytes);
         if (compile_options(o, copts)) pat = compile_text(copts, text, err);
         if (!pat) {
             if (o.flags & REPORT_ERRORS) return error_tuple(p, err, atom("compile"));
@@ -399,7 +412,8 @@ Term run(Process* p, Term subj, Term re_term, Term opts_list, bool first) {
         pcre2_match_data_free(md);
         return p->error(atom("system_limit"));
     }
-    pcre2_set_match_limit(mctx, (o.flags & MATCH_LIMIT) ? o.match_limit : DEFAULT_MATCH_LIMIT);
+    uint32_t limit = (o.flags & MATCH_LIMIT) ? o.match_limit : DEFAULT_MATCH_LIMIT;
+    pcre2_set_match_limit(mctx, std::min(limit, share));
     pcre2_set_depth_limit(mctx, (o.flags & MATCH_LIMIT_RECURSION) ? o.match_limit_recursion : DEFAULT_MATCH_LIMIT);
     pcre2_set_heap_limit(mctx, HEAP_LIMIT_KIB);
     // PCRE2 refuses a null subject, which an empty vector's data() may be.
@@ -415,6 +429,12 @@ Term run(Process* p, Term subj, Term re_term, Term opts_list, bool first) {
     // A match costs reductions by the length it may scan (PCRE2 does not report its work).
     p->slice_reds_used += std::min<int64_t>(CONTEXT_REDS, 1 + int64_t(subject.size() - offset) / 64);
 
+    if (rc == PCRE2_ERROR_MATCHLIMIT && share < limit) {
+        p->slice_reds_used += CONTEXT_REDS;
+        uint32_t next = share > limit / SHARE_GROWTH ? limit : share * SHARE_GROWTH;
+        Term rest = make_tuple(*p, {opts_list, first ? am::true_ : am::false_, make_small(next)});
+        return p->trap(p->ns->export_entry(atom("beamvm_traps"), atom("re_run"), 3), {subj, re_term, rest});
+    }
     if (rc < 0) {
         if (rc <= PCRE2_ERROR_UTF8_ERR1 && rc >= PCRE2_ERROR_UTF8_ERR21) return p->badarg();
         if (rc == PCRE2_ERROR_BADUTFOFFSET || rc == PCRE2_ERROR_BADOFFSET) return p->badarg();
@@ -474,6 +494,15 @@ Term internal_run_4(Process* p, const Term* a) {
     return run(p, a[0], a[1], a[2], a[3] == am::true_);
 }
 
+// beamvm:re_run/5, where beamvm_traps:re_run/3 continues a run that needed more than its
+// share of work: the same run with a larger share.
+Term beamvm_re_run_5(Process* p, const Term* a) {
+    if ((a[3] != am::true_ && a[3] != am::false_) || !is_small(a[4]) || small_value(a[4]) <= 0 ||
+        small_value(a[4]) > SWord(UINT32_MAX))
+        return p->badarg();
+    return run(p, a[0], a[1], a[2], a[3] == am::true_, uint32_t(small_value(a[4])));
+}
+
 // The version of the PCRE that erl links: beamvm behaves as it (re/re_pattern.hpp).
 Term version_0(Process* p, const Term*) { return make_binary(*p, std::string_view("8.44 2020-02-12")); }
 
@@ -505,6 +534,7 @@ const BifSpec table[] = {
     {"re", "run", 3, &run_3},
     {"re", "internal_run", 4, &internal_run_4},
     {"re", "inspect", 2, &inspect_2},
+    {"beamvm", "re_run", 5, &beamvm_re_run_5},
 };
 
 }  // namespace

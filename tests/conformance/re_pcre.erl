@@ -53,7 +53,8 @@ options() ->
       {"a b", "(?x) a \\  b", []}, {"ab", "(?U)a+", []}, {"ab", "(?J)(?<n>a)(?<n>b)", []},
       {"aaa", "(*CR)a", []}, {"a\rb", "(*CR)(?m)^b", []}, {"a\r\nb", "(*ANYCRLF)(?m)^b", []},
       {"ab", "(*LIMIT_MATCH=10)a", []}, {"ab", "(*NO_START_OPT)b", []}, {"ab", "(*UCP)\\w", []},
-      {"ab", "(*UTF)b", []}, {"ab", "(*BSR_ANYCRLF)\\R", []}
+      {"ab", "(*UTF)b", []}, {"ab", "(*BSR_ANYCRLF)\\R", []}, {"ab\0c", <<"b", 0, "x">>, []},
+      {"a", <<0>>, []}, {"ab", <<"(", 0, ")">>, [report_errors]}
     ]),
     show("compile opts", fun() -> [element(1, re:compile("a", [O])) || O <- [caseless, multiline, dotall,
         extended, anchored, dollar_endonly, ungreedy, no_auto_capture, dupnames, firstline, ucp,
