@@ -183,6 +183,57 @@ CompileError pcre1_error(std::string_view t, int code, size_t off) {
     return e;
 }
 
+bool pcre1_refuses(std::string_view t, CompileError& err) {
+    // Start-of-pattern items: PCRE 8.44 reads an unknown one as a verb name (letters) and
+    // reports it where the letters end.
+    static const std::string_view pcre2_only[] = {"NOTEMPTY)", "NOTEMPTY_ATSTART)", "LIMIT_HEAP=", "LIMIT_DEPTH=",
+                                                  "NO_DOTSTAR_ANCHOR)", "NO_JIT)", "NUL)"};
+    size_t pos = 0;
+    while (t.substr(pos, 2) == "(*") {
+        std::string_view item = t.substr(pos + 2);
+        for (std::string_view name : pcre2_only)
+            if (item.substr(0, name.size()) == name) {
+                size_t end = pos + 2;
+                while (end < t.size() && std::isalpha(static_cast<unsigned char>(t[end]))) ++end;
+                err = {pcre1_message(160), end};
+                return true;
+            }
+        size_t close = t.find(')', pos);
+        if (close == std::string_view::npos) break;
+        pos = close + 1;
+    }
+    // (?^ anywhere outside classes, escapes and \Q...\E.
+    for (size_t i = 0; i + 2 < t.size(); ++i) {
+        char c = t[i];
+        if (c == '\\') {
+            if (t[i + 1] == 'Q') {
+                size_t end = t.find("\\E", i + 2);
+                if (end == std::string_view::npos) return false;
+                i = end + 1;
+            } else {
+                ++i;
+            }
+        } else if (c == '[') {
+            size_t j = i + 1;
+            if (j < t.size() && t[j] == '^') ++j;
+            if (j < t.size() && t[j] == ']') ++j;
+            while (j < t.size() && t[j] != ']') {
+                if (t[j] == '[' && j + 1 < t.size() && t[j + 1] == ':') {
+                    size_t end = t.find(":]", j + 2);
+                    j = end == std::string_view::npos ? j + 1 : end + 2;
+                } else {
+                    j += t[j] == '\\' ? 2 : 1;
+                }
+            }
+            i = j;
+        } else if (c == '(' && t[i + 1] == '?' && t[i + 2] == '^') {
+            err = {pcre1_message(111), i + 2};
+            return true;
+        }
+    }
+    return false;
+}
+
 size_t literal_escape_at(std::string_view t, int code, size_t off) {
     auto npos = std::string_view::npos;
     // \y and other unknown escapes: PCRE2 points at the letter.

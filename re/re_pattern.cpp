@@ -49,6 +49,7 @@ bool needs_no_start_optimize(std::string_view text) {
 }
 
 std::shared_ptr<const Pattern> build(const CompileOptions& opts, std::string_view text, CompileError& err) {
+    if (pcre1_refuses(text, err)) return nullptr;
     pcre2_compile_context* ctx = pcre2_compile_context_create(nullptr);
     if (!ctx) {
         err = {"failed to get memory", 0};

@@ -64,6 +64,9 @@ std::string pcre1_message(int pcre2_code);
 // The error erl reports for `text`, which PCRE2 refused with `code` at `offset`: PCRE 8.44's
 // text, and its offset where the two libraries point at different places.
 CompileError pcre1_error(std::string_view text, int code, size_t offset);
+// PCRE2 syntax that PCRE 8.44 refuses (start-of-pattern items such as (*NOTEMPTY), the (?^)
+// option reset): the error erl reports, or false.
+bool pcre1_refuses(std::string_view text, CompileError& err);
 // Where PCRE 8.44 reads as a literal character what PCRE2 refuses with `code` at `offset`
 // (an unknown escape such as \y, \F, \8 without eight groups): the position of the backslash
 // to drop, or npos.

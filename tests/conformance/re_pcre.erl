@@ -54,7 +54,11 @@ options() ->
       {"aaa", "(*CR)a", []}, {"a\rb", "(*CR)(?m)^b", []}, {"a\r\nb", "(*ANYCRLF)(?m)^b", []},
       {"ab", "(*LIMIT_MATCH=10)a", []}, {"ab", "(*NO_START_OPT)b", []}, {"ab", "(*UCP)\\w", []},
       {"ab", "(*UTF)b", []}, {"ab", "(*BSR_ANYCRLF)\\R", []}, {"ab\0c", <<"b", 0, "x">>, []},
-      {"a", <<0>>, []}, {"ab", <<"(", 0, ")">>, [report_errors]}
+      {"a", <<0>>, []}, {"ab", <<"(", 0, ")">>, [report_errors]}, {"ab", "(*UTF8)a", []}, {"ab", "(?^)a", []},
+      {"ab", "a(?^i:B)", [report_errors]}, {"ab", "[(?^)]", []}, {"ab", "\\Q(?^\\E|a", []},
+      {"ab", "(*NOTEMPTY)a", [report_errors]}, {"ab", "(*CR)(*NOTEMPTY_ATSTART)a", [report_errors]},
+      {"ab", "(*LIMIT_HEAP=10)a", [report_errors]}, {"ab", "(*NO_JIT)a", [report_errors]},
+      {"ab", "(*NUL)a", [report_errors]}, {"ab", "(*LIMIT_RECURSION=5)a", []}, {"ab", "(*NO_AUTO_POSSESS)a+", []}
     ]),
     show("compile opts", fun() -> [element(1, re:compile("a", [O])) || O <- [caseless, multiline, dotall,
         extended, anchored, dollar_endonly, ungreedy, no_auto_capture, dupnames, firstline, ucp,
