@@ -234,8 +234,14 @@ bool pcre1_refuses(std::string_view t, CompileError& err) {
     return false;
 }
 
-size_t literal_escape_at(std::string_view t, int code, size_t off) {
+size_t literal_fix_at(std::string_view t, int code, size_t off, bool& insert) {
     auto npos = std::string_view::npos;
+    insert = false;
+    // [\d-z]: after a class escape a hyphen is a character in PCRE 8.44; PCRE2 points at it.
+    if (code == 150 && off < t.size() && t[off] == '-' && off >= 2 && t[off - 2] == '\\') {
+        insert = true;
+        return off;
+    }
     // \y and other unknown escapes: PCRE2 points at the letter.
     if (code == 103 && off >= 1 && off < t.size() && t[off - 1] == '\\') return off - 1;
     // \K, \A, \B, \R, \X... in a class are the letters in PCRE 8.44; PCRE2 points at the letter.

@@ -24,14 +24,6 @@ constexpr uint32_t KNOWN_FLAGS = PCRE2_CASELESS | PCRE2_MULTILINE | PCRE2_DOTALL
                                  PCRE2_DUPNAMES | PCRE2_FIRSTLINE | PCRE2_UCP | PCRE2_NEVER_UTF |
                                  PCRE2_NO_START_OPTIMIZE;
 
-// Maps a position in the text PCRE2 compiled back to the caller's text, given the positions
-// (in the caller's text, ascending) of the backslashes taken out.
-size_t original_position(size_t pos, const std::vector<size_t>& removed) {
-    for (size_t r : removed)
-        if (r <= pos) ++pos;
-    return pos;
-}
-
 pcre2_code* compile_once(std::string_view text, uint32_t flags, pcre2_compile_context* ctx, int& code,
                          PCRE2_SIZE& offset) {
     // PCRE2 refuses a null pattern, which an empty view's data() may be.
@@ -61,20 +53,27 @@ std::shared_ptr<const Pattern> build(const CompileOptions& opts, std::string_vie
     pcre2_set_parens_nest_limit(ctx, PARENS_NEST_LIMIT);
     // PCRE 8.44 allows \K in lookarounds.
     pcre2_set_compile_extra_options(ctx, PCRE2_EXTRA_ALLOW_LOOKAROUND_BSK);
-    // PCRE 8.44 reads unknown escapes as the character: take their backslashes out and retry.
+    // PCRE 8.44 reads unknown escapes as the character: change them and retry. origin[i] is
+    // where the character at i of the compiled text came from in the caller's.
     std::string work(text);
-    std::vector<size_t> removed;
+    std::vector<size_t> origin(text.size() + 1);
+    for (size_t i = 0; i < origin.size(); ++i) origin[i] = i;
     int code = 0;
     PCRE2_SIZE offset = 0;
     pcre2_code* re;
     for (;;) {
         re = compile_once(work, opts.flags, ctx, code, offset);
         if (re) break;
-        size_t at = literal_escape_at(work, code, offset);
-        if (at == std::string::npos) break;
-        size_t orig = original_position(at, removed);
-        removed.insert(std::upper_bound(removed.begin(), removed.end(), orig), orig);
-        work.erase(at, 1);
+        bool insert;
+        size_t at = literal_fix_at(work, code, offset, insert);
+        if (at == std::string::npos || work.size() > 2 * text.size() + 16) break;
+        if (insert) {
+            work.insert(at, 1, '\\');
+            origin.insert(origin.begin() + long(at), origin[at]);
+        } else {
+            work.erase(at, 1);
+            origin.erase(origin.begin() + long(at));
+        }
     }
     if (re) {
         uint32_t all = 0;
@@ -87,7 +86,7 @@ std::shared_ptr<const Pattern> build(const CompileOptions& opts, std::string_vie
     pcre2_compile_context_free(ctx);
     if (!re) {
         err = pcre1_error(work, code, offset);
-        err.offset = original_position(err.offset, removed);
+        err.offset = origin[std::min(err.offset, origin.size() - 1)];
         return nullptr;
     }
     auto p = std::make_shared<Pattern>();

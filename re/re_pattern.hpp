@@ -67,10 +67,11 @@ CompileError pcre1_error(std::string_view text, int code, size_t offset);
 // PCRE2 syntax that PCRE 8.44 refuses (start-of-pattern items such as (*NOTEMPTY), the (?^)
 // option reset): the error erl reports, or false.
 bool pcre1_refuses(std::string_view text, CompileError& err);
-// Where PCRE 8.44 reads as a literal character what PCRE2 refuses with `code` at `offset`
-// (an unknown escape such as \y, \F, \8 without eight groups): the position of the backslash
-// to drop, or npos.
-size_t literal_escape_at(std::string_view text, int code, size_t offset);
+// Where PCRE 8.44 reads as a literal character what PCRE2 refuses with `code` at `offset`:
+// an unknown escape such as \y, \F or \8 without eight groups (the backslash at the
+// position returned is dropped), or a hyphen after a class escape as in [\d-z] (a backslash
+// is inserted before it: `insert`). npos when there is nothing to change.
+size_t literal_fix_at(std::string_view text, int code, size_t offset, bool& insert);
 
 // PCRE2 character tables for ISO 8859-1, as OTP's PCRE build uses (re_tables.cpp).
 const uint8_t* latin1_tables();

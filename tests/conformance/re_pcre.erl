@@ -133,7 +133,7 @@ errors() ->
            "(?C", "(*FOO)", "(*MARK)", "(?(1)a|b|c)", "(?(?x)a)", "(?(", "(?R", "(?+a)", "(?-0)",
            "\\L", "\\u", "\\N{name}", "\\p{Foo}", "\\p", "\\pZ", "(?1)", "(?<a>x)(?&b)",
            "(?|(a)|(b))\\3", "a{1,65536}", "(?i", "x{2}{3}", "\\c\x80", "\\8", "[\\8]", "(*UTF)\xff",
-           "(?(DEFINE)a|b)", "(?<n>a)(?<m>b)(?<n>c)", "[a-\\d]", "a(?=b)*", "\\Ca",
+           "(?(DEFINE)a|b)", "(?<n>a)(?<m>b)(?<n>c)", "[a-\\d]", "[\\d-z]", "[\\w-.]+@", "[\\y-\\d-a-\\w-]", "\\y(", "a(?=b)*", "\\Ca",
            lists:duplicate(300, $() ++ lists:duplicate(300, $)), lists:duplicate(40, $a) ++ "(?<" ++
            lists:duplicate(40, $n) ++ ">x)"],
     [show(io_lib:format("compile ~w", [P]), fun() -> ok_or_error(re:compile(P)) end) || P <- Bad],
