@@ -36,6 +36,10 @@ NOT_YET(system_monitor_1, "erlang:system_monitor/1")
 NOT_YET(system_monitor_2, "erlang:system_monitor/2")
 NOT_YET(system_profile_0, "erlang:system_profile/0")
 NOT_YET(system_profile_2, "erlang:system_profile/2")
+// OTP's erl_tracer module (the default tracer module's NIFs): loaded at boot, called only
+// once tracing exists.
+NOT_YET(tracer_enabled_3, "erl_tracer:enabled/3")
+NOT_YET(tracer_trace_5, "erl_tracer:trace/5")
 
 #undef NOT_YET
 
@@ -54,6 +58,8 @@ constexpr BifSpec table[] = {
     {"erlang", "system_monitor", 2, &system_monitor_2},
     {"erlang", "system_profile", 0, &system_profile_0},
     {"erlang", "system_profile", 2, &system_profile_2},
+    {"erl_tracer", "enabled", 3, &tracer_enabled_3},
+    {"erl_tracer", "trace", 5, &tracer_trace_5},
 };
 
 }  // namespace

@@ -170,7 +170,34 @@ Term check_process_code_3(Process* p, const Term* a) {
     return atom("async");
 }
 
+// OTP's erts_code_purger API, which code_server calls: OTP's purger process asks erts to
+// prepare, checks every process, then completes; beamvm's sweep (vm/code_purge) does it all
+// in the caller's native, so these are natives too (the purger process still runs, idle).
+// purge/1 answers {HadOldCode, KilledSomeone}; soft_purge/1 true unless a process still uses
+// the old code; finish_after_on_load/2 as erlang's, answering ok.
+Term purger_purge_1(Process* p, const Term* a) {
+    if (!is_atom(a[0])) return p->error(am::function_clause);
+    PurgeResult r = purge_old_code(p, live_x(a), 1, *p->ns, a[0], PurgeMode::Hard);
+    return make_tuple(*p, {make_bool(r.had_old), make_bool(r.killed)});
+}
+
+Term purger_soft_purge_1(Process* p, const Term* a) {
+    if (!is_atom(a[0])) return p->error(am::function_clause);
+    PurgeResult r = purge_old_code(p, live_x(a), 1, *p->ns, a[0], PurgeMode::Soft);
+    return make_bool(!r.had_old || r.purged);
+}
+
+Term purger_finish_after_on_load_2(Process* p, const Term* a) {
+    if (!is_atom(a[0]) || (a[1] != am::true_ && a[1] != am::false_)) return p->error(am::function_clause);
+    if (p->ns->on_load_pending(a[0]))
+        purge_version(p, live_x(a), 2, p->ns->finish_on_load(a[0], a[1] == am::true_));
+    return am::ok;
+}
+
 const BifSpec table[] = {
+    {"erts_code_purger", "purge", 1, &purger_purge_1},
+    {"erts_code_purger", "soft_purge", 1, &purger_soft_purge_1},
+    {"erts_code_purger", "finish_after_on_load", 2, &purger_finish_after_on_load_2},
     {"erlang", "prepare_loading", 2, &prepare_loading_2},
     {"erlang", "has_prepared_code_on_load", 1, &has_prepared_code_on_load_1},
     {"erlang", "finish_loading", 1, &finish_loading_1},

@@ -80,7 +80,10 @@ Parse parse_name(Term name, PortSettings& s) {
     auto text = is_atom(tuple_elem(name, 1)) ? std::optional<std::string>(atom_name(tuple_elem(name, 1)))
                                               : text_arg(tuple_elem(name, 1));
     if (!text || text->empty()) return Parse::Badarg;
-    if (kind == atom("spawn") || kind == atom("spawn_driver")) s.kind = PortSettings::Kind::Spawn;
+    // beamvm links in no drivers (inet, ...), so every {spawn_driver, Name} names a driver
+    // that does not exist: badarg, as erl answers for one it does not have (docs/ports.md).
+    if (kind == atom("spawn_driver")) return Parse::Badarg;
+    if (kind == atom("spawn")) s.kind = PortSettings::Kind::Spawn;
     else if (kind == atom("spawn_executable")) s.kind = PortSettings::Kind::SpawnExecutable;
     else return Parse::Badarg;
     s.command = *text;

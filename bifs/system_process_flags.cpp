@@ -3,6 +3,7 @@
 #include "bifs/bif_util.hpp"
 #include "bifs/system_heap_options.hpp"
 #include "vm/gc_options.hpp"
+#include "vm/map.hpp"
 #include "vm/gc_internal.hpp"
 #include "vm/term_refs.hpp"
 #include "vm/vm.hpp"
@@ -14,6 +15,48 @@ namespace {
 Term set_save_calls(Process* p, Process* target, Term v) {
     if (!is_small(v) || small_value(v) < 0 || small_value(v) > 10000) return p->badarg();
     return make_small(target->save_calls.exchange(uint32_t(small_value(v))));
+}
+
+// process_flag(monitor_nodes, B) and process_flag({monitor_nodes, Opts}, B): as erts, one
+// count of subscriptions per option set; the old count is the answer, and false at zero
+// stays zero. Opts is a map of connection_id, nodedown_reason, list (booleans) and
+// node_type (visible, hidden or all).
+Term monitor_nodes_flag(Process* p, Term flag, Term on) {
+    if (on != am::true_ && on != am::false_) return p->badarg();
+    uint32_t key = 0;  // 0: the plain flag; else 1 + option bits
+    if (is_tuple(flag)) {
+        Term opts = tuple_elem(flag, 1);
+        if (!is_flat_map(opts) && !is_hash_map(opts)) return p->badarg();
+        uint32_t bits = 0;
+        bool bad = false;
+        for (auto [k, v] : map_pairs(opts, MapOrder::Iteration)) {
+            auto flag_bit = [&](uint32_t bit) {
+                if (v == am::true_) bits |= bit;
+                else if (v != am::false_) bad = true;
+            };
+            if (k == atom("connection_id")) flag_bit(1);
+            else if (k == atom("nodedown_reason")) flag_bit(2);
+            else if (k == atom("list")) flag_bit(4);
+            else if (k == atom("node_type")) {
+                if (v == atom("visible")) bits |= 8;
+                else if (v == atom("hidden")) bits |= 16;
+                else if (v == atom("all")) bits |= 24;
+                else bad = true;
+            } else bad = true;
+        }
+        if (bad) return p->badarg();
+        key = 1 + bits;
+    }
+    if (!p->node_monitors) p->node_monitors = std::make_unique<std::vector<std::pair<uint32_t, uint32_t>>>();
+    for (auto& [k, n] : *p->node_monitors) {
+        if (k != key) continue;
+        uint32_t old = n;
+        if (on == am::true_) ++n;
+        else if (n > 0) --n;
+        return make_small(old);
+    }
+    if (on == am::true_) p->node_monitors->push_back({key, 1});
+    return make_small(0);
 }
 
 Term process_flag_2(Process* p, const Term* a) {
@@ -88,6 +131,10 @@ Term process_flag_2(Process* p, const Term* a) {
         int n = p->vm->scheds ? p->vm->scheds->count() : 1;
         if (!is_small(a[1]) || small_value(a[1]) < 0 || small_value(a[1]) > n) return p->badarg();
         return make_small(p->sched.bound_scheduler.exchange(int(small_value(a[1]))));
+    }
+    if (a[0] == atom("monitor_nodes") || (is_tuple(a[0]) && tuple_arity(a[0]) == 2 &&
+                                          tuple_elem(a[0], 0) == atom("monitor_nodes"))) {
+        return monitor_nodes_flag(p, a[0], a[1]);
     }
     if (a[0] == atom("error_handler")) {
         // Undefined calls go to its undefined_function/3 and undefined_lambda/3 (vm/calls.cpp).

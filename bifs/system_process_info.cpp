@@ -206,7 +206,7 @@ Term with_target(Process* p, Term pid, Term (*fn)(Process*, Process*, Term), Ter
     }
     SignalResult sr = handle_signals(vm, q);
     if (sr.exit) {
-        exit_process(vm, q, sr.reason);  // it is gone, as it would be once it ran
+        vm.scheds->exit_borrowed(q, sr.reason);  // it is gone, as it would be once it ran
         ProcessTable::release(q);
         return am::undefined;
     }

@@ -291,6 +291,16 @@ bool Schedulers::borrow(Process* p) {
     return false;
 }
 
+void Schedulers::exit_borrowed(Process* p, Term reason) {
+    if (p->sched.state.load(std::memory_order_acquire) & QUEUED) {
+        p->sched.exit_pending = true;
+        p->sched.exit_reason = reason;
+        give_back(p, false);
+        return;
+    }
+    exit_process(*vm_, p, reason);
+}
+
 void Schedulers::give_back(Process* p, bool woken) {
     if (woken) p->sched.waiting = false;
     std::atomic<uint32_t>& st = p->sched.state;
@@ -332,6 +342,10 @@ void Schedulers::run_one(Scheduler& s, Process* p) {
         // Clear PENDING before looking at the inbox: a signal pushed after this is seen by
         // go_idle, one pushed before it is in the batch.
         p->sched.state.fetch_and(~PENDING, std::memory_order_acq_rel);
+        if (p->sched.exit_pending) {  // ended by a borrower while queued (exit_borrowed)
+            exit_process(*vm_, p, p->sched.exit_reason);
+            return;
+        }
         int signal_prio = p->sched.signal_prio.exchange(ProcessSched::NO_SIGNAL_PRIO, std::memory_order_acq_rel);
         SignalResult sr = handle_signals(*vm_, p);
         if (sr.exit) {

@@ -50,6 +50,10 @@ public:
     bool borrow(Process* p);
     // Ends a borrow; `woken` if the borrower gave p new messages to look at.
     void give_back(Process* p, bool woken);
+    // Ends a borrow of a process that must exit with `reason` (taken from its signals). If a
+    // run queue holds it, its scheduler ends it when it comes out (a queued process must stay
+    // in memory until then); otherwise it exits here.
+    void exit_borrowed(Process* p, Term reason);
 
     // Index of the scheduler running on this thread, or -1 on other threads.
     static int current_index();

@@ -1,6 +1,7 @@
 #include "scheduler/signals.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 
 #include "bifs/bif_util.hpp"
@@ -9,6 +10,9 @@
 #include "scheduler/ports.hpp"
 #include "scheduler/suspend.hpp"
 #include "vm/interp_support.hpp"
+#include "vm/bignum.hpp"
+#include "vm/map.hpp"
+#include "vm/system_flags.hpp"
 #include "vm/term_print.hpp"
 #include "vm/term_refs.hpp"
 #include "vm/vm.hpp"
@@ -250,11 +254,49 @@ bool send_request(VM& vm, SignalKind kind, const Process* from, Term to, Term re
     return ok;
 }
 
+namespace {
+
+// Where erts sends its own error reports: the system_logger flag's process, by default the
+// one registered as logger; nowhere when the flag is undefined. NIL: no such process.
+Term system_logger(VM& vm) {
+    Word flag = system_flags().system_logger.load(std::memory_order_relaxed);
+    Term t{flag};
+    if (flag == 0 || t == atom("logger")) return vm.procs.whereis(&vm.root(), atom("logger"));
+    if (t == am::undefined) return am::undefined;
+    return t;
+}
+
+// Booted OTP: a crash report goes to logger as erts sends it, so logger formats it as on erl:
+// {log, error, Format, [Pid, Value], #{error_logger => #{emulator => true, tag => error},
+// gl => GL, pid => Pid, time => SystemTimeMicroseconds}}.
+bool report_to_logger(Process* p, Term value) {
+    VM& vm = *p->vm;
+    Term to = system_logger(vm);
+    if (to == am::undefined) return true;  // erts drops it
+    if (!is_local_pid(to)) return false;
+    LiteralArea a;
+    auto us = std::chrono::duration_cast<std::chrono::microseconds>(
+                  std::chrono::system_clock::now().time_since_epoch()).count();
+    Term el = map_from_pairs(a, {{atom("emulator"), am::true_}, {atom("tag"), atom("error")}});
+    Term meta = map_from_pairs(a, {{atom("error_logger"), el},
+                                   {atom("gl"), p->group_leader},
+                                   {atom("pid"), p->pid},
+                                   {atom("time"), make_integer(a, int64_t(us))}});
+    Term args[2] = {p->pid, value};
+    Term msg = make_tuple(a, {atom("log"), atom("error"), make_string(a, "Error in process ~p with exit value:~n~p~n"),
+                              make_list_from(a, args, 2), meta});
+    post_message(vm, to, msg);
+    return true;
+}
+
+}  // namespace
+
 Term crash_reason(Process* p) {
     Term reason = p->fvalue;
     if (p->fclass == ErrorClass::Exit) return reason;
     if (p->fclass == ErrorClass::Throw) reason = make_tuple(*p, {am::nocatch, reason});
     Term full = make_tuple(*p, {reason, p->ftrace});
+    if (p->vm->otp_boot && report_to_logger(p, full)) return full;
     std::fflush(p->vm->out);
     std::fprintf(stderr, "=ERROR REPORT====\nError in process %s with exit value:\n%s\n\n",
                  display_string(p->pid).c_str(), display_string(full).c_str());
@@ -298,7 +340,15 @@ void exit_process(VM& vm, Process* p, Term reason) {
     ps.leftover.clear();
     for (Signal* s : late) refuse(vm, p, s, reason);
     bool user = !ps.system;
-    vm.procs.remove(p);  // drops the table's reference; the scheduler drops its own after
+    // Booted OTP: everything hangs on init; without it the node is gone (erl would go on with
+    // nothing to run).
+    bool init_died = vm.otp_boot && p->pid == vm.init_pid;
+    vm.procs.remove(p);
+    if (init_died && vm.scheds) {
+        std::fflush(vm.out);
+        std::fprintf(stderr, "beamvm: init exited: %s\n", display_string(reason).c_str());
+        vm.scheds->halt(1);
+    }  // drops the table's reference; the scheduler drops its own after
     if (user && vm.scheds) vm.scheds->user_process_ended();
 }
 

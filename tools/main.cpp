@@ -12,6 +12,7 @@
 #include "bifs/bif_util.hpp"
 #include "scheduler/ports.hpp"
 #include "vm/code_watch.hpp"
+#include "tools/otp_boot.hpp"
 #include "vm/runner.hpp"
 #include "vm/vm.hpp"
 
@@ -131,22 +132,48 @@ int main(int argc, char** argv) {
     VM vm;
     std::vector<std::string> pa, pz;
     std::vector<Command> commands;
+    std::vector<std::string> init_args;  // what OTP's init gets, in order (boot mode)
     std::string otp_root;
     std::string script_path;
-    bool script = false;
+    bool script = false, no_boot = false;
     bool watch = false, watch_force = false;
     int schedulers = int(std::max(1u, std::thread::hardware_concurrency()));
     vm.emu_args.assign(argv, argv + argc);
+
+    // Copies argv[i] and its values (the arguments up to the next flag) to init's arguments.
+    auto pass_flag = [&](int& i) {
+        init_args.push_back(argv[i]);
+        while (i + 1 < argc && !is_flag(argv[i + 1])) init_args.push_back(argv[++i]);
+    };
 
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
         if (a == "--help" || a == "-help" || a == "-h") {
             std::fputs(HELP, stdout);
             return 0;
-        } else if (a == "-noshell" || a == "-noinput" || a == "-boot" /* ignored */) {
+        } else if (a == "--no-boot") {
+            no_boot = true;
+        } else if (a == "-extra") {
+            for (; i < argc; ++i) init_args.push_back(argv[i]);
+        } else if (a == "-sname" || a == "-name" || a == "-setcookie" || a == "-remsh" || a == "-detached" ||
+                   a == "-heart") {
+            std::fprintf(stderr, "beamvm: %s is not supported: beamvm has no distribution (or heart) yet\n",
+                         a.c_str());
+            return 2;
+        } else if (a == "-env") {
+            if (i + 2 >= argc) {
+                std::fprintf(stderr, "beamvm: -env needs a variable and a value\n");
+                return 2;
+            }
+            setenv(argv[i + 1], argv[i + 2], 1);
+            i += 2;
+        } else if (a == "-noshell" || a == "-noinput") {
+            init_args.push_back(a);
         } else if (a == "-pa" || a == "-pz") {
+            int first = i;
             auto& dst = a == "-pa" ? pa : pz;
             while (i + 1 < argc && !is_flag(argv[i + 1])) dst.push_back(argv[++i]);
+            init_args.insert(init_args.end(), argv + first, argv + i + 1);
         } else if (a == "-s" || a == "-run") {
             Command c;
             c.strings = a == "-run";
@@ -154,6 +181,7 @@ int main(int argc, char** argv) {
                 std::fprintf(stderr, "beamvm: %s needs a module name\n", a.c_str());
                 return 2;
             }
+            int first = i;
             c.module = argv[++i];
             c.function = "start";
             if (i + 1 < argc && !is_flag(argv[i + 1])) c.function = argv[++i];
@@ -162,6 +190,7 @@ int main(int argc, char** argv) {
                 c.has_args = true;
             }
             commands.push_back(std::move(c));
+            init_args.insert(init_args.end(), argv + first, argv + i + 1);
         } else if (a == "-eval") {
             if (i + 1 >= argc) {
                 std::fprintf(stderr, "beamvm: -eval needs an expression\n");
@@ -171,6 +200,8 @@ int main(int argc, char** argv) {
             c.eval = true;
             c.args.push_back(argv[++i]);
             commands.push_back(std::move(c));
+            init_args.push_back("-eval");
+            init_args.push_back(argv[i]);
         } else if (a == "--watch" || a == "--watch=force" || a == "--watch=soft") {
             watch = true;
             watch_force = a == "--watch=force";
@@ -191,6 +222,8 @@ int main(int argc, char** argv) {
                 std::fprintf(stderr, "beamvm: bad scheduler count '%s'\n", argv[i]);
                 return 2;
             }
+        } else if (a == "+P" && i + 1 < argc) {
+            ++i;  // accepted: beamvm's process table has no fixed limit
         } else if (!is_flag(argv[i]) && a.ends_with(".beam")) {
             script = true;
             script_path = a;
@@ -201,18 +234,29 @@ int main(int argc, char** argv) {
             c.has_args = true;
             for (++i; i < argc; ++i) c.args.push_back(argv[i]);
             commands.push_back(std::move(c));
+        } else if (a.size() > 1 && a[0] == '-' && a[1] != '-') {
+            // -boot, -config, -kernel Key Value, -App Key Value, ...: OTP's init reads them.
+            pass_flag(i);
         } else {
             std::fprintf(stderr, "beamvm: unknown argument '%s' (see beamvm --help)\n", argv[i]);
             return 2;
         }
     }
 
-    // Code path: -pa (in the order given), the current directory, -pz, then OTP.
+    if (otp_root.empty()) otp_root = find_otp_root();
     vm.set_boot_dir(exe_dir() + "/boot");
+    if (!script && !no_boot) {
+        vm.otp_boot = true;
+        vm.set_otp_root(otp_root);
+        return boot_otp(vm, schedulers, init_args);
+    }
+
+    // beamvm's own quick start-up. Code path: -pa (in the order given), the current
+    // directory, -pz, then OTP.
     for (auto& d : pa) vm.add_path_back(d);
     vm.add_path_back(".");
     for (auto& d : pz) vm.add_path_back(d);
-    vm.set_otp_root(otp_root.empty() ? find_otp_root() : otp_root);
+    vm.set_otp_root(otp_root);
 
     auto init = vm.ensure_loaded(vm.root(), atom("init"));
     if (!init.ok()) {

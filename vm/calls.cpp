@@ -70,7 +70,8 @@ const Word* resolve_undefined(Process* p, Term* x, Export* e, unsigned* arity) {
     if (!loaded.ok() && !loaded.error().message.starts_with("not found"))
         std::fprintf(stderr, "beamvm: loading %s failed: %s\n", std::string(atom_name(e->module)).c_str(),
                      loaded.error().message.c_str());
-    if (has_own_error_handler(p))
+    // Booted OTP: what is not preloaded is error_handler's (code_server loads it).
+    if (has_own_error_handler(p) || p->vm->otp_boot)
         return call_error_handler(p, x, e->module, e->function, e->arity, "undefined_function", arity);
     raise_undef(p, e->module, e->function, x, e->arity);
     return nullptr;
@@ -138,7 +139,7 @@ const Word* fun_target(Process* p, Term* x, unsigned arity, Term fun, unsigned* 
     if (is_boxed_sub(fun, Sub::Fun)) {
         FunEntry* fe = fun_entry(fun);
         if (fe->detached && fe->fun_arity() == arity) {
-            if (has_own_error_handler(p) && !p->ns->current(fe->module) &&
+            if ((has_own_error_handler(p) || p->vm->otp_boot) && !p->ns->current(fe->module) &&
                 !p->vm->ensure_loaded(*p->ns, fe->module).ok())
                 return call_error_handler(p, x, fe->module, fun, arity, "undefined_lambda", total);
             fe = resolve_detached_fun(p, x, arity, fun);

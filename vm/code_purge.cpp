@@ -26,12 +26,12 @@ Verdict visit_other(VM& vm, Process* q, const ModuleCode& old, bool kill, bool c
     if (!borrowed) return (q->sched.state.load() & run_state::EXITED) ? Verdict::Gone : Verdict::Unreachable;
     SignalResult sr = handle_signals(vm, q);
     if (sr.exit) {
-        exit_process(vm, q, sr.reason);  // it is gone, as it would be once it ran
+        vm.scheds->exit_borrowed(q, sr.reason);  // it is gone, as it would be once it ran
         return Verdict::Gone;
     }
     CodeUse use = scan_code_use(q, old, q->saved_x.data(), q->arity);
     if (use.uses() && kill) {
-        exit_process(vm, q, am::killed);
+        vm.scheds->exit_borrowed(q, am::killed);
         return Verdict::Used;
     }
     if (copy_literals && !use.uses() && use.literals)

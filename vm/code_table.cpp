@@ -49,6 +49,10 @@ Export* Namespace::export_entry(Term module, Term function, uint32_t arity) {
         e->instruction = true;
         e->stub[0] = handler_word(Op::call_on_load_function);
         e->stub[1] = 0;
+    } else if (vm_->otp_boot && (module == atom("code") || module == atom("application"))) {
+        // OTP's own code and application modules run: no stand-in, no native.
+        e->stub[0] = handler_word(Op::call_undefined_p);
+        e->stub[1] = reinterpret_cast<Word>(e.get());
     } else if (const Standin* s = find_standin(module, function, arity)) {
         e->standin = true;
         e->stub[0] = handler_word(Op::call_standin_p);

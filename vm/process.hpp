@@ -12,6 +12,7 @@
 
 #include <atomic>
 #include <deque>
+#include <memory>
 #include <cstdint>
 #include <initializer_list>
 #include <string>
@@ -199,6 +200,9 @@ public:
     bool message_queue_off_heap = false;                 // reported only: messages stay as fragments
     bool sensitive = false;                              // accepted; no tracing to hide from yet
     Term error_handler = am::error_handler;              // module whose undefined_function/3 gets undefined calls
+    // process_flag(monitor_nodes | {monitor_nodes, Opts}, Bool): subscriptions per option set
+    // (bifs/system_process_flags.cpp). No node ever comes up or goes down without distribution.
+    std::unique_ptr<std::vector<std::pair<uint32_t, uint32_t>>> node_monitors;
     std::atomic<uint32_t> save_calls{0};                 // process_flag/3 may set it from another process
 };
 

@@ -5,11 +5,12 @@
 namespace beam {
 
 int run_vm(VM& vm, int schedulers, Term module, Term function, Term (*make_args)(TermAllocator& a, void* ctx),
-           void* ctx, const std::function<void()>& on_started) {
+           void* ctx, const std::function<void()>& on_started, bool io_servers) {
     vm.start(schedulers);
     // The I/O servers: `user` (stdout) is every process's group leader; `standard_error`.
     Term user = NIL;
     for (int fd : {1, 2}) {
+        if (!io_servers) break;
         Process* io = vm.new_process(vm.root(), 0, NIL, true);
         LiteralArea tmp;
         Term fd_arg = make_list_from(tmp, std::initializer_list<Term>{make_small(fd)}.begin(), 1);
@@ -26,6 +27,16 @@ int run_vm(VM& vm, int schedulers, Term module, Term function, Term (*make_args)
     LiteralArea scratch;
     Term args = make_args(scratch, ctx);
     Process* p = vm.new_process(vm.root(), 0, user);
+    if (!io_servers) {
+        p->group_leader = p->pid;
+        vm.init_pid = p->pid;
+        // Booted OTP: erts' registered system process, erts_code_purger (its purge requests
+        // are natives in beamvm, bifs/system_code_loading.cpp, but OTP code looks it up).
+        Process* purger = vm.new_process(vm.root(), 0, p->pid, true);
+        vm.setup_call(purger, atom("erts_code_purger"), atom("start"), NIL);
+        vm.start_process(purger);
+        ProcessTable::release(purger);
+    }
     vm.setup_call(p, module, function, args);
     vm.start_process(p);
     ProcessTable::release(p);

@@ -44,16 +44,25 @@ void VM::set_boot_dir(const std::string& dir) {
 }
 
 std::vector<std::string> VM::pre_loaded() {
-    std::string dir;
+    std::vector<std::string> dirs;
     {
         std::lock_guard lock(path_mutex_);
-        dir = boot_dir_;
+        dirs.push_back(boot_dir_);
+        if (otp_boot) dirs.push_back(erts_ebin_);
     }
     std::vector<std::string> out;
-    std::error_code ec;
-    for (const auto& entry : std::filesystem::directory_iterator(dir, ec))
-        if (entry.path().extension() == ".beam") out.push_back(entry.path().stem().string());
+    for (const std::string& dir : dirs) {
+        std::error_code ec;
+        for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+            if (entry.path().extension() != ".beam") continue;
+            std::string m = entry.path().stem().string();
+            // beamvm's own init stands in for OTP's only when OTP is not booted.
+            if (otp_boot && dir == boot_dir_ && m == "init") continue;
+            out.push_back(m);
+        }
+    }
     std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
     return out;
 }
 
@@ -75,9 +84,19 @@ void VM::set_otp_root(const std::string& root) {
     std::lock_guard lock(path_mutex_);
     for (const auto& entry : fs::directory_iterator(fs::path(root) / "lib", ec)) {
         fs::path ebin = entry.path() / "ebin";
-        if (fs::is_directory(ebin, ec)) dirs.push_back(ebin.string());
+        if (!fs::is_directory(ebin, ec)) continue;
+        if (entry.path().filename().string().starts_with("erts-")) erts_ebin_ = ebin.string();
+        dirs.push_back(ebin.string());
     }
     std::sort(dirs.begin(), dirs.end());
+    if (otp_boot) {
+        // Booted OTP: the VM itself loads only the preloaded modules, erts' before beamvm's
+        // own (OTP's init, not beamvm's); code_server has the code path.
+        code_path_.clear();
+        if (!erts_ebin_.empty()) code_path_.push_back(erts_ebin_);
+        code_path_.push_back(boot_dir_);
+        return;
+    }
     for (auto& d : dirs) code_path_.push_back(d);
 }
 
@@ -143,8 +162,9 @@ Result<std::unique_ptr<ModuleCode>> VM::prepare(Namespace& ns, std::span<const u
     mc->path = origin;
     // A NIF module without an on_load function (OTP's preloaded zlib, prim_file, ...: erts
     // calls their on_load/0 at boot) has its natives from the start, so a later
-    // erlang:load_nif/2 from it is a reload, as on erl.
-    mc->nifs_loaded = !mc->on_load && has_natives(mc->name);
+    // erlang:load_nif/2 from it is a reload, as on erl. Booting OTP, erl_init makes those
+    // on_load/0 calls itself, as erts.
+    mc->nifs_loaded = !otp_boot && !mc->on_load && has_natives(mc->name);
     std::unique_lock rl(ranges_mutex_);
     code_ranges_[mc->code.data()] = mc.get();
     return mc;

@@ -45,6 +45,7 @@ public:
     void set_boot_dir(const std::string& dir);
     std::vector<std::string> pre_loaded();
     const std::string& otp_root() const { return otp_root_; }
+    const std::string& erts_ebin() const { return erts_ebin_; }
     // A file name made absolute as OTP's filename:absname/1 does (loaded modules' file names).
     static std::string absname(const std::string& path);
     // Mod.beam's path on the code path, or "" if it is not there.
@@ -81,6 +82,14 @@ public:
 
     uint64_t next_pid() { return pid_counter_.fetch_add(1, std::memory_order_relaxed); }
     uint64_t next_unique() { return unique_counter_.fetch_add(1, std::memory_order_relaxed); }
+
+    // Booting OTP's own init and kernel (tools/otp_boot.cpp): OTP's code module and
+    // code_server own the code path and loading, so beamvm's stand-ins for them are off, and
+    // a call of a module that is not loaded goes to error_handler as in OTP. Only OTP's
+    // preloaded modules (erts' ebin) and beamvm's own are loaded by the VM itself. Set before
+    // anything is loaded.
+    bool otp_boot = false;
+    Term init_pid = NIL;  // booted OTP: the first process, init
 
     // erts_debug:set_internal_state(available_internal_state, Bool) (bifs/system_internal_state.cpp).
     bool internal_state_available = false;
@@ -134,6 +143,7 @@ private:
     std::string boot_dir_;
     std::vector<std::string> otp_paths_;
     std::string otp_root_;
+    std::string erts_ebin_;  // root/lib/erts-*/ebin: OTP's preloaded modules
     std::recursive_mutex load_mutex_;  // guards kept_ and detached_funs_
     std::mutex autoload_mutex_;
     std::condition_variable autoload_done_;

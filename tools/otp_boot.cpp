@@ -1,0 +1,69 @@
+#include "tools/otp_boot.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+
+#include "bifs/bif_util.hpp"
+#include "vm/binary.hpp"
+#include "vm/runner.hpp"
+
+namespace beam {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// root/erts-Vsn/bin, which erl passes as -bindir.
+std::string erts_bindir(const std::string& root) {
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(root, ec)) {
+        std::string name = entry.path().filename().string();
+        if (name.starts_with("erts-") && fs::is_directory(entry.path() / "bin", ec))
+            return (entry.path() / "bin").string();
+    }
+    return root + "/bin";
+}
+
+// The arguments erlexec gives init: its own flags, then the user's.
+Term init_arguments(TermAllocator& a, void* ctx) {
+    auto* args = static_cast<std::vector<std::string>*>(ctx);
+    std::vector<Term> items;
+    for (const std::string& s : *args) items.push_back(make_binary(a, s));
+    return make_list_from(a, items.data(), items.size());
+}
+
+}  // namespace
+
+int boot_otp(VM& vm, int schedulers, const std::vector<std::string>& user_args) {
+    const std::string& root = vm.otp_root();
+    if (vm.erts_ebin().empty()) {
+        std::fprintf(stderr, "beamvm: no erts-*/ebin under %s/lib: cannot boot OTP (see --otp-root)\n", root.c_str());
+        return 2;
+    }
+    // OTP's preloaded modules (and beamvm's own) are there before the first process, as erts
+    // has them: erl_init asks erlang:function_exported(init, boot, 1) before calling it.
+    for (const std::string& m : vm.pre_loaded()) {
+        // beamvm has no socket NIFs: erl_init then leaves prim_socket alone, as on a build
+        // without them.
+        if (m == "prim_socket" || m == "prim_net" || m == "socket_registry") continue;
+        auto loaded = vm.ensure_loaded(vm.root(), atom(m));
+        if (!loaded.ok()) {
+            std::fprintf(stderr, "beamvm: cannot load preloaded module %s: %s\n", m.c_str(),
+                         loaded.error().message.c_str());
+            return 2;
+        }
+    }
+    const char* home = std::getenv("HOME");
+    std::vector<std::string> args = {"-root", root, "-bindir", erts_bindir(root), "-progname", "erl", "--",
+                                     "-home", home ? home : "/", "--"};
+    args.insert(args.end(), user_args.begin(), user_args.end());
+    // erl_init:start(init, Args): erl_init loads the static NIFs, then calls init:boot(Args).
+    static auto make = [](TermAllocator& a, void* ctx) -> Term {
+        Term items[2] = {atom("init"), init_arguments(a, ctx)};
+        return make_list_from(a, items, 2);
+    };
+    return run_vm(vm, schedulers, atom("erl_init"), atom("start"), make, &args, {}, /*io_servers=*/false);
+}
+
+}  // namespace beam

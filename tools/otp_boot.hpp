@@ -1,0 +1,17 @@
+// Booting OTP's own init (erl_init:start(init, BootArgs)) with a boot script from the OTP
+// installation, as erl does: kernel, stdlib, then -s, -run and -eval.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "vm/vm.hpp"
+
+namespace beam {
+
+// Runs OTP's init with `user_args` (the command line's flags for init, in order, -extra and
+// what follows it included) until the VM halts; returns the exit status. The VM must have
+// otp_boot set and its OTP root and boot directory set.
+int boot_otp(VM& vm, int schedulers, const std::vector<std::string>& user_args);
+
+}  // namespace beam
