@@ -14,6 +14,8 @@
 
 namespace beam {
 
+class VM;
+
 using BifFn = Term (*)(Process* p, const Term* args);
 
 struct BifSpec {
@@ -33,6 +35,9 @@ struct BifTable {
 // All registered BIFs, across families.
 std::span<const BifSpec* const> all_bifs();
 const BifSpec* find_bif(Term module, Term name, unsigned arity);
+// find_bif as `vm` sees it: with OTP booted (VM::otp_boot) OTP's own code module runs, so
+// beamvm's natives standing in for it are not there.
+const BifSpec* find_bif_in(const VM& vm, Term module, Term name, unsigned arity);
 // True if some function of `module` is native here (erlang:load_nif/2 of OTP's NIF modules).
 bool has_natives(Term module);
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "bifs/bif.hpp"
+#include "vm/vm.hpp"
 #include "bifs/bif_families.hpp"
 #include "vm/atom_table.hpp"
 
@@ -79,6 +80,11 @@ const BifSpec* find_bif(Term module, Term name, unsigned arity) {
     const Registry& r = registry();
     auto it = r.by_mfa.find(Registry::key(atom_name(module), atom_name(name), arity));
     return it == r.by_mfa.end() ? nullptr : it->second;
+}
+
+const BifSpec* find_bif_in(const VM& vm, Term module, Term name, unsigned arity) {
+    if (vm.otp_boot && module == atom("code")) return nullptr;
+    return find_bif(module, name, arity);
 }
 
 bool has_natives(Term module) { return is_atom(module) && registry().modules.count(atom_name(module)) != 0; }

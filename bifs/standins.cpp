@@ -21,6 +21,7 @@ const Standin table[] = {
     {"code", "atomic_load", 1, "beamvm_code"},
     // code_server answers these from the code path; crypto's on_load asks for its priv dir.
     {"code", "lib_dir", 1, "beamvm_code"},
+    {"code", "lib_dir", 2, "beamvm_code"},
     {"code", "priv_dir", 1, "beamvm_code"},
     // No application controller runs yet: no application has an environment.
     {"application", "get_env", 2, "beamvm_application"},

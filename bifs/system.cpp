@@ -122,7 +122,7 @@ Term function_exported_3(Process* p, const Term* a) {
         for (auto [name, ar] : mc->exports)
             if (name == a[1] && ar == arity) return am::true_;
     }
-    return make_bool(find_bif(a[0], a[1], arity) != nullptr);
+    return make_bool(find_bif_in(*p->vm, a[0], a[1], arity) != nullptr);
 }
 
 Term module_loaded_1(Process* p, const Term* a) {
@@ -274,7 +274,7 @@ Term is_builtin_3(Process* p, const Term* a) {
     if (a[0] == am::erlang && ((a[1] == atom("apply") && (arity == 2 || arity == 3)) ||
                                (a[1] == atom("yield") && arity == 0)))
         return am::true_;
-    return make_bool(find_bif(a[0], a[1], arity) != nullptr);
+    return make_bool(find_bif_in(*p->vm, a[0], a[1], arity) != nullptr);
 }
 
 // Reached only through apply or a fun: calls by name become the gc_now instruction, which can

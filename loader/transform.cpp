@@ -63,7 +63,7 @@ private:
     }
     const BifSpec* bif_of(const Operand& o) {
         const ImportEntry* imp = import(o);
-        return imp ? find_bif(imp->module, imp->function, imp->arity) : nullptr;
+        return imp ? find_bif_in(*ns_.vm(), imp->module, imp->function, imp->arity) : nullptr;
     }
     void not_implemented(std::string what) {
         auto s = std::make_shared<std::string>(std::move(what));
@@ -138,7 +138,7 @@ void Transformer::instr(const GenericInstr& gi) {
             functions_.back().entry_pos = em_.pos();
             expect_entry_ = false;
             const PendingFunction& f = functions_.back();
-            if (const BifSpec* b = find_bif(pm_.name, f.name, f.arity)) em_.emit("bif_body", {px(b)});
+            if (const BifSpec* b = find_bif_in(*ns_.vm(), pm_.name, f.name, f.arity)) em_.emit("bif_body", {px(b)});
         }
         break;
     case op_func_info: {
@@ -325,7 +325,7 @@ void Transformer::call_ext(const Operand& arity, const Operand& imp_op, int mode
         em_.emit("hibernate", {});  // never returns: the stack goes, whatever the call mode
         return;
     }
-    if (const BifSpec* b = find_bif(imp->module, imp->function, imp->arity)) {
+    if (const BifSpec* b = find_bif_in(*ns_.vm(), imp->module, imp->function, imp->arity)) {
         if (mode == 0) em_.emit("call_bif", {px(b)});
         else if (mode == 1) em_.emit("call_bif_only", {px(b)});
         else em_.emit("call_bif_last", {px(b), ux(dealloc)});
@@ -342,7 +342,7 @@ void Transformer::bif_call(const GenericInstr& gi, uint32_t fail, const Operand&
                            const Operand& dst) {
     const ImportEntry* imp = import(bif);
     if (!imp) return;
-    const BifSpec* b = find_bif(imp->module, imp->function, imp->arity);
+    const BifSpec* b = find_bif_in(*ns_.vm(), imp->module, imp->function, imp->arity);
     if (!b) {
         not_implemented(fmt::format("BIF {}:{}/{}", atom_name(imp->module), atom_name(imp->function), imp->arity));
         return;

@@ -66,17 +66,24 @@ void PortSystem::watch(int fd, uint64_t key, uint32_t events) {
     epoll_event ev{};
     ev.events = events;
     ev.data.u64 = key;
-    epoll_ctl(epoll_, EPOLL_CTL_ADD, fd, &ev);
+    if (epoll_ctl(epoll_, EPOLL_CTL_ADD, fd, &ev) != 0 && errno == EPERM) always_ready_[fd] = {key, events};
 }
 
 void PortSystem::rewatch(int fd, uint64_t key, uint32_t events) {
     epoll_event ev{};
     ev.events = events;
     ev.data.u64 = key;
+    if (auto it = always_ready_.find(fd); it != always_ready_.end()) {
+        it->second = {key, events};
+        return;
+    }
     epoll_ctl(epoll_, EPOLL_CTL_MOD, fd, &ev);
 }
 
-void PortSystem::unwatch(int fd) { epoll_ctl(epoll_, EPOLL_CTL_DEL, fd, nullptr); }
+void PortSystem::unwatch(int fd) {
+    if (always_ready_.erase(fd)) return;
+    epoll_ctl(epoll_, EPOLL_CTL_DEL, fd, nullptr);
+}
 
 void PortSystem::wake() {
     uint64_t one = 1;
@@ -109,10 +116,19 @@ void PortSystem::run() {
         {
             std::lock_guard lock(mu);
             timeout = next_timeout_ms();
+            for (auto& [fd, want] : always_ready_)
+                if (want.second != 0) timeout = 0;
         }
         int n = epoll_wait(epoll_, evs, 64, timeout);
         if (n < 0 && errno != EINTR) break;
         std::lock_guard lock(mu);
+        if (n < 0) n = 0;
+        for (auto& [fd, want] : always_ready_) {
+            if (want.second == 0 || n >= 64) continue;
+            evs[n].events = want.second;
+            evs[n].data.u64 = want.first;
+            ++n;
+        }
         for (int i = 0; i < n; ++i) {
             uint64_t key = evs[i].data.u64;
             uint64_t kind = key >> 62, id = key & ((1ull << 62) - 1);

@@ -2,6 +2,8 @@
 // scheduler/port*.cpp include this; the rest of the VM uses scheduler/ports.hpp.
 #pragma once
 
+#include <unordered_map>
+
 #include <sys/types.h>
 
 #include <atomic>
@@ -136,6 +138,9 @@ private:
     int next_timeout_ms();
     int epoll_ = -1;
     int wake_fd_ = -1;
+    // Descriptors epoll refuses (regular files, /dev/null: EPERM) are always ready: fd ->
+    // {key, events}; run() polls instead of sleeping while one of them is wanted.
+    std::unordered_map<int, std::pair<uint64_t, uint32_t>> always_ready_;
     std::atomic<bool> stop_{false};
     std::thread thread_;
 };

@@ -245,10 +245,26 @@ int main(int argc, char** argv) {
 
     if (otp_root.empty()) otp_root = find_otp_root();
     vm.set_boot_dir(exe_dir() + "/boot");
+
+    std::unique_ptr<CodeWatcher> watcher;
+    if (watch) {
+        if (pa.empty()) {
+            std::fprintf(stderr, "beamvm: --watch watches the -pa directories, and none is given\n");
+            return 2;
+        }
+        watcher = std::make_unique<CodeWatcher>(vm, pa, watch_force);
+    }
+    auto start_watch = [&] {
+        if (!watcher) return;
+        auto r = watcher->start();
+        if (!r.ok()) std::fprintf(stderr, "beamvm: %s\n", r.error().message.c_str());
+    };
     if (!script && !no_boot) {
         vm.otp_boot = true;
         vm.set_otp_root(otp_root);
-        return boot_otp(vm, schedulers, init_args);
+        int status = boot_otp(vm, schedulers, init_args, start_watch);
+        watcher.reset();
+        return status;
     }
 
     // beamvm's own quick start-up. Code path: -pa (in the order given), the current
@@ -271,19 +287,6 @@ int main(int argc, char** argv) {
         }
     }
     BootArgs boot{&commands, script};
-    std::unique_ptr<CodeWatcher> watcher;
-    if (watch) {
-        if (pa.empty()) {
-            std::fprintf(stderr, "beamvm: --watch watches the -pa directories, and none is given\n");
-            return 2;
-        }
-        watcher = std::make_unique<CodeWatcher>(vm, pa, watch_force);
-    }
-    auto start_watch = [&] {
-        if (!watcher) return;
-        auto r = watcher->start();
-        if (!r.ok()) std::fprintf(stderr, "beamvm: %s\n", r.error().message.c_str());
-    };
     int status = run_vm(vm, schedulers, atom("init"), atom("do_boot"), &boot_args, &boot, start_watch);
     watcher.reset();
     std::fflush(stdout);

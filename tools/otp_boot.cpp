@@ -35,7 +35,8 @@ Term init_arguments(TermAllocator& a, void* ctx) {
 
 }  // namespace
 
-int boot_otp(VM& vm, int schedulers, const std::vector<std::string>& user_args) {
+int boot_otp(VM& vm, int schedulers, const std::vector<std::string>& user_args,
+             const std::function<void()>& on_started) {
     const std::string& root = vm.otp_root();
     if (vm.erts_ebin().empty()) {
         std::fprintf(stderr, "beamvm: no erts-*/ebin under %s/lib: cannot boot OTP (see --otp-root)\n", root.c_str());
@@ -63,7 +64,7 @@ int boot_otp(VM& vm, int schedulers, const std::vector<std::string>& user_args) 
         Term items[2] = {atom("init"), init_arguments(a, ctx)};
         return make_list_from(a, items, 2);
     };
-    return run_vm(vm, schedulers, atom("erl_init"), atom("start"), make, &args, {}, /*io_servers=*/false);
+    return run_vm(vm, schedulers, atom("erl_init"), atom("start"), make, &args, on_started, /*io_servers=*/false);
 }
 
 }  // namespace beam

@@ -2,6 +2,7 @@
 // installation, as erl does: kernel, stdlib, then -s, -run and -eval.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -11,7 +12,8 @@ namespace beam {
 
 // Runs OTP's init with `user_args` (the command line's flags for init, in order, -extra and
 // what follows it included) until the VM halts; returns the exit status. The VM must have
-// otp_boot set and its OTP root and boot directory set.
-int boot_otp(VM& vm, int schedulers, const std::vector<std::string>& user_args);
+// otp_boot set and its OTP root and boot directory set. `on_started` as run_vm's.
+int boot_otp(VM& vm, int schedulers, const std::vector<std::string>& user_args,
+             const std::function<void()>& on_started = {});
 
 }  // namespace beam

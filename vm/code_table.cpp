@@ -49,15 +49,11 @@ Export* Namespace::export_entry(Term module, Term function, uint32_t arity) {
         e->instruction = true;
         e->stub[0] = handler_word(Op::call_on_load_function);
         e->stub[1] = 0;
-    } else if (vm_->otp_boot && (module == atom("code") || module == atom("application"))) {
-        // OTP's own code and application modules run: no stand-in, no native.
-        e->stub[0] = handler_word(Op::call_undefined_p);
-        e->stub[1] = reinterpret_cast<Word>(e.get());
-    } else if (const Standin* s = find_standin(module, function, arity)) {
+    } else if (const Standin* s = vm_->otp_boot ? nullptr : find_standin(module, function, arity)) {
         e->standin = true;
         e->stub[0] = handler_word(Op::call_standin_p);
         e->stub[1] = reinterpret_cast<Word>(export_entry(atom(s->target), function, arity));
-    } else if (const BifSpec* b = find_bif(module, function, arity)) {
+    } else if (const BifSpec* b = find_bif_in(*vm_, module, function, arity)) {
         e->bif = b;
         e->stub[0] = handler_word(Op::bif_body_p);
         e->stub[1] = reinterpret_cast<Word>(b);

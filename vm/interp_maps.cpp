@@ -28,13 +28,16 @@ Term put_map(Process* p, Term src, bool exact, const Word* kv, Word n, Term* x) 
             }
             return m;
         }
-    } else if (is_flat_map(src) && map_size(src) + n > 1) {
-        // One sort for the whole instruction (literal #{...} with many keys lands here).
-        std::vector<std::pair<Term, Term>> pairs = map_pairs(src, MapOrder::Iteration);
+    } else if (is_flat_map(src) && n > 1) {
+        // The new pairs sorted once and merged into the map's sorted keys (a literal #{...}
+        // with many keys lands here).
+        std::vector<std::pair<Term, Term>> pairs;
+        pairs.reserve(n);
         for (Word i = 0; i < n; ++i) pairs.push_back({any_operand(kv[2 * i], x, E), any_operand(kv[2 * i + 1], x, E)});
-        return map_from_pairs(*p, std::move(pairs));
+        return map_put_many(*p, src, std::move(pairs));
     }
-    // A trie: each key is a path copy of a few small nodes.
+    // One key into a flat map (an insertion in place of the sorted keys), or a trie (each key
+    // a path copy of a few small nodes).
     Term m = src;
     for (Word i = 0; i < n; ++i) m = map_put(*p, m, any_operand(kv[2 * i], x, E), any_operand(kv[2 * i + 1], x, E));
     return m;

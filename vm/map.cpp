@@ -107,6 +107,14 @@ Term flat_remove(TermAllocator& a, Term map, Term key) {
 
 const Term* map_get(Term map, Term key) {
     if (!is_flat_map(map)) return hamt::get(map, key);
+    if (is_immediate(key)) {
+        // An immediate is =:= only to the same word: a scan of at most 32 words beats a binary
+        // search whose steps compare atoms by name.
+        const Term* keys = flat_map_keys(map);
+        for (size_t i = 0, n = map_size(map); i < n; ++i)
+            if (keys[i] == key) return flat_map_values(map) + i;
+        return nullptr;
+    }
     bool found;
     size_t i = lower_bound(map, key, &found);
     return found ? flat_map_values(map) + i : nullptr;
@@ -126,6 +134,52 @@ Term map_from_pairs(TermAllocator& a, std::vector<std::pair<Term, Term>> pairs) 
     pairs.resize(n);
     if (n > MAP_SMALL_LIMIT) return hamt::from_pairs(a, pairs);
     return flat_from_sorted(a, pairs);
+}
+
+Term map_put_many(TermAllocator& a, Term map, std::vector<std::pair<Term, Term>> kvs) {
+    if (!is_flat_map(map) || kvs.empty()) {
+        for (const auto& [k, v] : kvs) map = map_put(a, map, k, v);
+        return map;
+    }
+    // The new pairs sorted (the last of equal keys wins), then merged with the map's keys,
+    // which are already in order: no sort of the whole map.
+    std::stable_sort(kvs.begin(), kvs.end(),
+                     [](const auto& x, const auto& y) { return compare_terms_exact(x.first, y.first) < 0; });
+    size_t m = 0;
+    for (size_t i = 0; i < kvs.size(); ++i) {
+        if (i + 1 < kvs.size() && compare_terms_exact(kvs[i].first, kvs[i + 1].first) == 0) continue;
+        kvs[m++] = kvs[i];
+    }
+    kvs.resize(m);
+    size_t n = map_size(map);
+    const Term* ks = flat_map_keys(map);
+    const Term* vs = flat_map_values(map);
+    std::vector<std::pair<Term, Term>> out;
+    out.reserve(n + m);
+    size_t i = 0, j = 0;
+    while (i < n && j < m) {
+        int c = compare_terms_exact(ks[i], kvs[j].first);
+        if (c < 0) {
+            out.emplace_back(ks[i], vs[i]);
+            ++i;
+        } else if (c > 0) {
+            out.push_back(kvs[j++]);
+        } else {
+            out.emplace_back(ks[i], kvs[j++].second);
+            ++i;
+        }
+    }
+    for (; i < n; ++i) out.emplace_back(ks[i], vs[i]);
+    for (; j < m; ++j) out.push_back(kvs[j]);
+    if (out.size() > MAP_SMALL_LIMIT) return hamt::from_pairs(a, out);
+    if (out.size() == n) {
+        // Only values changed: the new map shares the old one's key tuple.
+        Term* nvs;
+        Term result = alloc_map(a, map_keys_tuple(map), n, &nvs);
+        for (size_t k = 0; k < n; ++k) nvs[k] = out[k].second;
+        return result;
+    }
+    return flat_from_sorted(a, out);
 }
 
 Term map_put(TermAllocator& a, Term map, Term key, Term value) {

@@ -61,6 +61,8 @@ const Term* map_get(Term map, Term key);
 Term map_from_pairs(TermAllocator& a, std::vector<std::pair<Term, Term>> pairs);
 // A copy of `map` with key set to value (inserting or replacing); `map` itself if unchanged.
 Term map_put(TermAllocator& a, Term map, Term key, Term value);
+// map with every pair of kvs put in it, in order (a later pair of an equal key wins).
+Term map_put_many(TermAllocator& a, Term map, std::vector<std::pair<Term, Term>> kvs);
 // A copy of `map` without key (the same map if absent).
 Term map_remove(TermAllocator& a, Term map, Term key);
 Term empty_map(TermAllocator& a);

@@ -205,6 +205,10 @@ int compare_maps(Term a, Term b, bool exact, Work& work) {
 }
 
 int compare_impl(Term a0, Term b0, bool exact0) {
+    // Two small integers or two atoms (most map keys, most sort keys): no work stack.
+    if (a0 == b0) return 0;
+    if (is_small(a0) && is_small(b0)) return small_value(a0) < small_value(b0) ? -1 : 1;
+    if (is_atom(a0) && is_atom(b0)) return compare_atoms(a0, b0);
     Work work;
     work.push_back({a0, b0, exact0});
     while (!work.empty()) {
@@ -230,8 +234,23 @@ int compare_impl(Term a0, Term b0, bool exact0) {
             case TUPLE: {
                 Word n = tuple_arity(a);
                 if (int d = cmp_u(n, tuple_arity(b))) return d;
-                push_pairs(work, tuple_elems(a), tuple_elems(b), n, exact);
-                break;
+                // Leading elements that are equal, or small integers or atoms (record tags,
+                // most keys), are decided here; from the first other one the rest waits.
+                const Term* ea = tuple_elems(a);
+                const Term* eb = tuple_elems(b);
+                Word i = 0;
+                for (; i < n; ++i) {
+                    Term x = ea[i], y = eb[i];
+                    if (x == y) continue;
+                    if (is_small(x) && is_small(y)) return small_value(x) < small_value(y) ? -1 : 1;
+                    if (is_atom(x) && is_atom(y)) return compare_atoms(x, y);
+                    break;
+                }
+                if (i == n) break;
+                push_pairs(work, ea + i + 1, eb + i + 1, n - i - 1, exact);
+                a = ea[i];
+                b = eb[i];
+                continue;
             }
             case LIST:
                 // The tail waits; the head is compared first, in this loop.

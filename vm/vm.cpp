@@ -82,11 +82,17 @@ void VM::set_otp_root(const std::string& root) {
     std::error_code ec;
     std::vector<std::string> dirs;
     std::lock_guard lock(path_mutex_);
+    // As OTP's code_server: an application's ebin directory, or the application directory
+    // itself when it has none (Debian's erlang-dev installs eunit-*/include alone, and
+    // -include_lib("eunit/include/eunit.hrl") finds it through code:lib_dir(eunit)).
     for (const auto& entry : fs::directory_iterator(fs::path(root) / "lib", ec)) {
         fs::path ebin = entry.path() / "ebin";
-        if (!fs::is_directory(ebin, ec)) continue;
-        if (entry.path().filename().string().starts_with("erts-")) erts_ebin_ = ebin.string();
-        dirs.push_back(ebin.string());
+        if (fs::is_directory(ebin, ec)) {
+            if (entry.path().filename().string().starts_with("erts-")) erts_ebin_ = ebin.string();
+            dirs.push_back(ebin.string());
+        } else if (entry.is_directory(ec)) {
+            dirs.push_back(entry.path().string());
+        }
     }
     std::sort(dirs.begin(), dirs.end());
     if (otp_boot) {
@@ -107,7 +113,8 @@ bool VM::del_path(const std::string& name, bool by_name) {
         fs::path dir(*it);
         bool match = false;
         if (by_name) {
-            std::string lib = dir.filename() == "ebin" ? dir.parent_path().filename().string() : "";
+            std::string lib = dir.filename() == "ebin" ? dir.parent_path().filename().string()
+                                                       : dir.filename().string();
             match = lib == name || lib.starts_with(name + "-");
         } else {
             match = fs::path(*it).lexically_normal() == fs::path(name).lexically_normal();

@@ -7,8 +7,8 @@
          ensure_modules_loaded/1, atomic_load/1, undefined_function/3]).
 %% For beamvm_watch: loading (with on_load) without purging first.
 -export([load/3]).
-%% Where an application's files are, from the code path (code:lib_dir/1, code:priv_dir/1).
--export([lib_dir/1, priv_dir/1]).
+%% Where an application's files are, from the code path (code:lib_dir/1,2, code:priv_dir/1).
+-export([lib_dir/1, lib_dir/2, priv_dir/1]).
 
 load_file(Mod) when is_atom(Mod) ->
     case code:get_object_code(Mod) of
@@ -82,11 +82,11 @@ undef(Mod, Fun, Args) ->
 
 %% ---- application directories ----
 
-%% As code_server: the first code path entry .../Name/ebin or .../Name-Vsn/ebin names the
+%% As code_server: the first code path entry .../Name[-Vsn]/ebin or .../Name[-Vsn] names the
 %% library directory.
 lib_dir(Name) when is_atom(Name); is_list(Name) ->
     App = if is_atom(Name) -> atom_to_list(Name); true -> Name end,
-    Dirs = [filename:dirname(D) || D <- code:get_path(), filename:basename(D) =:= "ebin"],
+    Dirs = [app_dir(D) || D <- code:get_path()],
     case [D || D <- Dirs, is_lib_dir_of(App, filename:basename(D))] of
         [Dir | _] -> Dir;
         [] -> {error, bad_name}
@@ -94,10 +94,26 @@ lib_dir(Name) when is_atom(Name); is_list(Name) ->
 lib_dir(_) ->
     erlang:error(function_clause).
 
+lib_dir(Name, SubDir) when is_atom(Name), is_atom(SubDir) ->
+    case lib_dir(Name) of
+        {error, _} = Error -> Error;
+        Dir -> filename:join(Dir, atom_to_list(SubDir))
+    end;
+lib_dir(_, _) ->
+    erlang:error(function_clause).
+
 priv_dir(Name) ->
     case lib_dir(Name) of
         {error, _} = Error -> Error;
         Dir -> filename:join(Dir, "priv")
+    end.
+
+%% A code path entry is an application's ebin directory or, as OTP's code server adds for an
+%% application without one, the application directory itself.
+app_dir(Dir) ->
+    case filename:basename(Dir) of
+        "ebin" -> filename:dirname(Dir);
+        _ -> Dir
     end.
 
 is_lib_dir_of(App, Base) ->
