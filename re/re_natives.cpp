@@ -191,7 +191,9 @@ Term run(Process* p, Term subj, Term re_term, Term opts_list, bool first, uint32
         bool known = !first && in_binary && checked.data == subject.data() && checked.size == subject.size();
         if (!known && !valid_utf8(subject)) return p->badarg();
         if (in_binary) checked = {subject.data(), subject.size()};
-        if (offset < subject.size() && (uint8_t(subject[offset]) & 0xC0) == 0x80) return p->badarg();
+        // PCRE 8.44 checks the offset with the subject, so not when First = false (re.erl's
+        // loop may continue inside a character after a \C match, as erl's does).
+        if (first && offset < subject.size() && (uint8_t(subject[offset]) & 0xC0) == 0x80) return p->badarg();
         match_opts |= PCRE2_NO_UTF_CHECK;
     }
 

@@ -56,6 +56,13 @@ std::shared_ptr<const Pattern> build(const CompileOptions& opts, std::string_vie
     // PCRE 8.44 reads unknown escapes as the character: change them and retry. origin[i] is
     // where the character at i of the compiled text came from in the caller's.
     std::string work(text);
+    // PCRE 8.44 reads [:upper:] and [:lower:] as [:alpha:] when caseless; PCRE2 in UCP mode
+    // makes them \p{Lu} and \p{Ll}, which caseless matching leaves alone. (Same length: the
+    // offsets stay.) Caseless set inside the pattern with (?i) is not seen here.
+    if ((opts.flags & PCRE2_CASELESS) && (opts.flags & PCRE2_UCP || text.find("(*UCP)") != std::string::npos))
+        for (std::string_view cls : {"[:upper:]", "[:lower:]", "[:^upper:]", "[:^lower:]"})
+            for (size_t at = work.find(cls); at != std::string::npos; at = work.find(cls, at + 1))
+                work.replace(at + cls.size() - 7, 5, "alpha");
     std::vector<size_t> origin(text.size() + 1);
     for (size_t i = 0; i < origin.size(); ++i) origin[i] = i;
     int code = 0;

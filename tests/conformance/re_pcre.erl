@@ -3,7 +3,8 @@
 %% re:inspect/2, match limits, compile errors with erl's texts and offsets, unicode subjects
 %% and patterns, the Latin-1 character classes and case pairs of all 256 code units, compiled
 %% patterns through term_to_binary, re:replace/split with each of their options, and a few
-%% hundred random patterns and subjects (fixed seed). One line per case.
+%% hundred random patterns and subjects (fixed seed), plus as many with unicode subjects
+%% through run, replace and split. One line per case.
 -module(re_pcre).
 -export([main/0]).
 
@@ -20,7 +21,8 @@ main() ->
     latin1(),
     compiled(),
     replace_split(),
-    random_cases(300).
+    random_cases(300),
+    random_unicode(300).
 
 run_cases(Cases) ->
     [show(io_lib:format("~w ~w ~w", [S, R, O]), fun() -> re:run(S, R, O) end) || {S, R, O} <- Cases].
@@ -246,6 +248,42 @@ atom() ->
 quant() -> pick(["*", "+", "?", "*?", "+?", "??", "*+", "++", "{2}", "{1,2}", "{0,}", "{,2}", "{2,}?"]).
 
 pick(L) when is_list(L) -> lists:nth(rand:uniform(length(L)), L).
+
+%% Unicode: code points of one to four bytes, Latin-1 letters, newlines of every convention;
+%% subjects as character lists or UTF-8 binaries; each case through run, replace and split.
+random_unicode(N) ->
+    rand:seed(exsss, {3, 5, 8}),
+    [random_unicode_case(I) || I <- lists:seq(1, N)].
+
+random_unicode_case(I) ->
+    P = lists:flatten(ugen(rand:uniform(4))),
+    S = [pick([$a, $b, $é, $É, 16#3A9, 16#3C9, 16#65E5, $\n, $\r, $\s, $1, $_, 16#2028, 16#1F600, 16#DF, 16#85])
+         || _ <- lists:seq(1, rand:uniform(10))],
+    O = pick([[unicode], [unicode, global], [unicode, caseless], [unicode, ucp], [unicode, ucp, caseless, global],
+              [unicode, {capture, all, list}], [unicode, global, {capture, all, binary}],
+              [unicode, multiline, {newline, any}, global], [unicode, {newline, anycrlf}, multiline],
+              [unicode, bsr_anycrlf], [unicode, dotall, {newline, crlf}], [caseless], []]),
+    Subj = case rand:uniform(2) of 1 -> S; 2 -> unicode:characters_to_binary(S) end,
+    NoCapture = O -- [global, {capture, all, list}, {capture, all, binary}],
+    io:format("unicode ~w ~w ~w ~w -> ~w ~w ~w~n", [I, P, Subj, O, t(fun() -> re:run(Subj, P, O) end),
+        t(fun() -> re:replace(Subj, P, "<&>", NoCapture ++ [global, {return, binary}]) end),
+        t(fun() -> re:split(Subj, P, NoCapture ++ [{return, list}]) end)]).
+
+ugen(0) -> uatom();
+ugen(D) ->
+    case rand:uniform(6) of
+        1 -> [ugen(D - 1), ugen(D - 1)];
+        2 -> [ugen(D - 1), $|, ugen(D - 1)];
+        3 -> [$(, ugen(D - 1), $)];
+        4 -> [pick(["(?:", "(?=", "(?!", "(?<=", "(?i)(?:", "(?<n>", "(?>"]), ugen(D - 1), $)];
+        5 -> [ugen(D - 1), pick(["*", "+", "?", "*?", "{2}", "++"])];
+        _ -> [uatom(), ugen(D - 1)]
+    end.
+
+uatom() ->
+    pick(["a", "é", "É", [16#3A9], [16#65E5], ".", "\\w", "\\W", "\\s", "\\d", "\\b", "^", "$", "\\R", "\\X",
+          "\\p{L}", "\\p{Lu}", "\\P{Ll}", "[[:alpha:]]", "[[:upper:]]", "[é-ö]", "[^a]", "\\x{e9}", "\\N", "\\h",
+          "\\v", "\\C", "(?u)", "ß", "\\K", "[\\w]", "\\xdf"]).
 
 %% A compiled pattern's binary is the engine's own (erl's is PCRE's code): only the shape.
 ok_or_error({ok, {re_pattern, N, U, C, B}}) when is_binary(B) -> {ok, N, U, C};
