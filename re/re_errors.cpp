@@ -117,6 +117,32 @@ size_t closing_paren(std::string_view t, size_t open) {
     return t.size();
 }
 
+// Whether a part of a pattern holds a back reference (\1-\9, \g, \k, (?P=name)) outside
+// its classes.
+bool has_back_reference(std::string_view t) {
+    for (size_t i = 0; i < t.size(); ++i) {
+        if (t[i] == '\\' && i + 1 < t.size()) {
+            char n = t[i + 1];
+            if ((n >= '1' && n <= '9') || n == 'g' || n == 'k') return true;
+            if (n == 'Q') {
+                size_t end = t.find("\\E", i + 2);
+                if (end == std::string_view::npos) return false;
+                i = end;
+            }
+            ++i;
+        } else if (t[i] == '[') {
+            size_t j = i + 1;
+            if (j < t.size() && t[j] == '^') ++j;
+            if (j < t.size() && t[j] == ']') ++j;
+            while (j < t.size() && t[j] != ']') j += t[j] == '\\' ? 2 : 1;
+            i = j;
+        } else if (t.substr(i, 4) == "(?P=") {
+            return true;
+        }
+    }
+    return false;
+}
+
 bool is_name_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
 // A pattern that ends inside a group's opening "(?...": PCRE2 says "missing )", PCRE 8.44
@@ -229,6 +255,13 @@ bool pcre1_refuses(std::string_view t, CompileError& err) {
         } else if (c == '(' && t[i + 1] == '?' && t[i + 2] == '^') {
             err = {pcre1_message(111), i + 2};
             return true;
+        } else if (c == '(' && t.substr(i, 3) == "(?<" && i + 3 < t.size() && (t[i + 3] == '=' || t[i + 3] == '!')) {
+            // A back reference in a lookbehind: never of fixed length for PCRE 8.44.
+            size_t close = closing_paren(t, i);
+            if (has_back_reference(t.substr(i + 4, close > i + 4 ? close - i - 4 : 0))) {
+                err = {pcre1_message(125), close};
+                return true;
+            }
         }
     }
     return false;
