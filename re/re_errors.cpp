@@ -117,10 +117,14 @@ size_t closing_paren(std::string_view t, size_t open) {
     return t.size();
 }
 
-// Whether a part of a pattern holds a back reference (\1-\9, \g, \k, (?P=name)) outside
-// its classes.
+// Whether a part of a pattern holds a back reference (\1-\9, \g, \k, (?P=name)) that adds
+// to its length: outside classes and nested lookarounds (which match no characters).
 bool has_back_reference(std::string_view t) {
     for (size_t i = 0; i < t.size(); ++i) {
+        if (t.substr(i, 3) == "(?=" || t.substr(i, 3) == "(?!" || t.substr(i, 4) == "(?<=" || t.substr(i, 4) == "(?<!") {
+            i = closing_paren(t, i);
+            continue;
+        }
         if (t[i] == '\\' && i + 1 < t.size()) {
             char n = t[i + 1];
             if ((n >= '1' && n <= '9') || n == 'g' || n == 'k') return true;
