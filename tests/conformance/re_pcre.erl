@@ -140,6 +140,14 @@ errors() ->
            lists:duplicate(300, $() ++ lists:duplicate(300, $)), lists:duplicate(40, $a) ++ "(?<" ++
            lists:duplicate(40, $n) ++ ">x)"],
     [show(io_lib:format("compile ~w", [P]), fun() -> ok_or_error(re:compile(P)) end) || P <- Bad],
+    %% Recursions that may loop: refused by PCRE 8.44, found by beamvm before PCRE2 compiles.
+    Loops = ["(\\w|(?1))", "((?1))", "x(\\b(?1))", "(?R)", "a|(?R)", "(a?(?1))", "(?<n>\\.|(?&n))",
+             "((?:(?1)))", "(a|(?:b|(?1)))", "(?=(?1))(a)", "(x(?-1))", "((?2))((?1))", "(^(?1))",
+             "((?i)(?1))", "((?=a)(?1))", "(a*(?1))", "(a+(?1))", "(a{0,2}(?1))", "(a{1,2}(?1))",
+             "((?=(?1)))", "(a|b)(?1)", "(?:(?R)|x)", "((?#c)(?1))", "((*ACCEPT)(?1))", "(\\Qab\\E(?1))",
+             "(\\Q\\E(?1))", "([a](?1))", "(\\K(?1))", "((?P<n>x)(?P>n))", "(?P<n>(?P>n))", "(a(?1)?b)",
+             "(?i:(?R))", "((?>\\d)(?1)*?)", "((?>)(?1))", "(?|(a)|(?1))", "(?(1)(?1))"],
+    [show(io_lib:format("compile loop ~w", [P]), fun() -> ok_or_error(re:compile(P)) end) || P <- Loops],
     [show(io_lib:format("compile unicode ~w", [P]), fun() -> ok_or_error(re:compile(P, [unicode])) end)
      || P <- [<<255>>, <<"a", 16#C3>>, <<16#ED, 16#A0, 16#80>>, "\\x{d800}", [16#D800], "é(", [256, $(]]],
     show("run errors", fun() -> [re:run("a", P, [report_errors]) || P <- ["(", "a{2,1}", "[a"]] end).
