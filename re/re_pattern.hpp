@@ -1,7 +1,8 @@
 // Compiled regular expressions for OTP's `re` natives, on the system's PCRE2 (8-bit library).
 // OTP links PCRE 8.44; beamvm gives PCRE2 what it needs to behave as that build: Latin-1
-// character tables (re_tables.cpp), unknown escapes taken literally, \K allowed in
-// lookarounds, and PCRE 8.44's error texts (re_errors.cpp).
+// character tables (re_tables.cpp), unknown escapes taken literally and PCRE2-only syntax
+// refused (re_syntax.cpp), \K allowed in lookarounds, and PCRE 8.44's error texts and
+// offsets (re_errors.cpp).
 //
 // The binary of a `{re_pattern, Groups, Unicode, UseCRLF, Bin}` term is beamvm's encoding
 // of the options and the pattern text, not PCRE2's compiled code: it stays valid through
@@ -64,6 +65,9 @@ std::string pcre1_message(int pcre2_code);
 // The error erl reports for `text`, which PCRE2 refused with `code` at `offset`: PCRE 8.44's
 // text, and its offset where the two libraries point at different places.
 CompileError pcre1_error(std::string_view text, int code, size_t offset);
+// The closing parenthesis of the group opened at `open`, skipping escapes and classes; the
+// end of the text when there is none.
+size_t closing_paren(std::string_view text, size_t open);
 // PCRE2 syntax that PCRE 8.44 refuses (start-of-pattern items such as (*NOTEMPTY), the (?^)
 // option reset): the error erl reports, or false.
 bool pcre1_refuses(std::string_view text, CompileError& err);
