@@ -85,7 +85,11 @@ std::shared_ptr<const Pattern> build(const CompileOptions& opts, std::string_vie
     if (re) {
         uint32_t all = 0;
         pcre2_pattern_info(re, PCRE2_INFO_ALLOPTIONS, &all);
-        if ((all & PCRE2_UTF) && !(all & (PCRE2_UCP | PCRE2_NO_START_OPTIMIZE)) && needs_no_start_optimize(work)) {
+        // With firstline, PCRE2 10.42's start-of-line optimisation skips a match at an empty
+        // first line ((?=^\n) on "\nb"), which PCRE 8.44 finds.
+        bool firstline = all & PCRE2_FIRSTLINE;
+        bool utf_word = (all & PCRE2_UTF) && !(all & PCRE2_UCP) && needs_no_start_optimize(work);
+        if (!(all & PCRE2_NO_START_OPTIMIZE) && (firstline || utf_word)) {
             pcre2_code_free(re);
             re = compile_once(work, opts.flags | PCRE2_NO_START_OPTIMIZE, ctx, code, offset);
         }
