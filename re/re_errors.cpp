@@ -94,6 +94,8 @@ std::string pcre1_message(int code) {
 
 namespace {
 
+bool is_digit(char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; }
+
 bool is_name_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
 // A pattern that ends inside a group's opening "(?...": PCRE2 says "missing )", PCRE 8.44
@@ -125,8 +127,7 @@ CompileError pcre1_error(std::string_view t, int code, size_t off) {
                // end of the pattern (PCRE 8.44 checks numbers once the whole pattern is read)
         if (off < t.size() && (std::isalpha(static_cast<unsigned char>(t[off])) || t[off] == '_')) {
             while (e.offset < t.size() && is_name_char(t[e.offset])) ++e.offset;
-        } else if (off < t.size() && (std::isdigit(static_cast<unsigned char>(t[off])) ||
-                                      (t[off] == '}' && off > 0 && std::isdigit(static_cast<unsigned char>(t[off - 1]))))) {
+        } else if (off < t.size() && (is_digit(t[off]) || (t[off] == '}' && off > 0 && is_digit(t[off - 1])))) {
             e.offset = t.size();  // \2, \g{9}; a recursion (?2) is reported at its ")" by both
         } else if (off < t.size() && t[off] == '(') {
             e.offset = closing_paren(t, off) + 1;  // the condition of (?(1)...)

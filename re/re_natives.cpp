@@ -149,7 +149,8 @@ Term run(Process* p, Term subj, Term re_term, Term opts_list, bool first, uint32
     } else {
         if (o.flags & UNIQUE_COMPILE_OPT) return p->badarg();
         if (tuple_elem(re_term, 0) != atom("re_pattern") || !is_small(tuple_elem(re_term, 1)) ||
-            !is_small(tuple_elem(re_term, 2)) || !is_small(tuple_elem(re_term, 3)) || !is_binary(tuple_elem(re_term, 4)))
+            !is_small(tuple_elem(re_term, 2)) || !is_small(tuple_elem(re_term, 3)) ||
+            !is_binary(tuple_elem(re_term, 4)))
             return p->badarg();
         if (small_value(tuple_elem(re_term, 2)) != 0 && (!is_binary(subj) || (list_cap && !(o.flags & GLOBAL))))
             return trap_re(p, "urun", {subj, re_term, opts_list});
@@ -209,8 +210,8 @@ Term run(Process* p, Term subj, Term re_term, Term opts_list, bool first, uint32
     pcre2_set_depth_limit(mctx, (o.flags & MATCH_LIMIT_RECURSION) ? o.match_limit_recursion : DEFAULT_MATCH_LIMIT);
     pcre2_set_heap_limit(mctx, HEAP_LIMIT_KIB);
     // PCRE2 refuses a null subject, which an empty vector's data() may be.
-    int rc = pcre2_match(pat->code, reinterpret_cast<PCRE2_SPTR>(subject.empty() ? "" : subject.data()), subject.size(), offset, match_opts,
-                         md, mctx);
+    auto data = reinterpret_cast<PCRE2_SPTR>(subject.empty() ? "" : subject.data());
+    int rc = pcre2_match(pat->code, data, subject.size(), offset, match_opts, md, mctx);
     std::vector<long> ov(size_t(pat->captures + 1) * 2, -1);
     if (rc > 0) {
         PCRE2_SIZE* v = pcre2_get_ovector_pointer(md);

@@ -39,7 +39,8 @@ namespace {
 // to its length: outside classes and nested lookarounds (which match no characters).
 bool has_back_reference(std::string_view t) {
     for (size_t i = 0; i < t.size(); ++i) {
-        if (t.substr(i, 3) == "(?=" || t.substr(i, 3) == "(?!" || t.substr(i, 4) == "(?<=" || t.substr(i, 4) == "(?<!") {
+        std::string_view head = t.substr(i, 4);
+        if (head.substr(0, 3) == "(?=" || head.substr(0, 3) == "(?!" || head == "(?<=" || head == "(?<!") {
             i = closing_paren(t, i);
             continue;
         }
