@@ -68,9 +68,7 @@ void PortSystem::watch(int fd, uint64_t key, uint32_t events) {
     ev.data.u64 = key;
     if (epoll_ctl(epoll_, EPOLL_CTL_ADD, fd, &ev) != 0 && errno == EPERM) {
         always_ready_[fd] = {key, events};
-        // The poll thread may be asleep in epoll_wait with a timeout computed before this fd
-        // was known; it must look again, or a port on a regular file is never read.
-        if (events != 0) wake();
+        wake();  // the I/O thread may be asleep in epoll_wait with no deadline
     }
 }
 
@@ -79,9 +77,8 @@ void PortSystem::rewatch(int fd, uint64_t key, uint32_t events) {
     ev.events = events;
     ev.data.u64 = key;
     if (auto it = always_ready_.find(fd); it != always_ready_.end()) {
-        bool resumed = it->second.second == 0 && events != 0;
         it->second = {key, events};
-        if (resumed) wake();
+        if (events) wake();
         return;
     }
     epoll_ctl(epoll_, EPOLL_CTL_MOD, fd, &ev);
