@@ -326,7 +326,7 @@ void exit_process(VM& vm, Process* p, Term reason) {
         std::lock_guard lock(ps.info_mutex);
         name = ps.registered_name;
     }
-    if (name != NIL) vm.procs.unregister_name(p->ns, name);
+    if (name != NIL) vm.procs.unregister_name(p->ns, name, p->pid);
 
     ets_owner_exited(vm, p);  // its tables go to their heirs or are deleted (ets/ets_registry.hpp)
     for (Term linked : ps.links) send_exit_signal(vm, p->pid, linked, reason, true);
