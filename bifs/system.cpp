@@ -143,7 +143,7 @@ Term system_info_1(Process* p, const Term* a) {
     if (what == atom("system_version"))
         return make_string(*p, "Erlang/OTP 25 [beamvm] [64-bit]\n");
     if (what == atom("schedulers")) return make_small(p->vm->scheds ? p->vm->scheds->count() : 1);
-    if (what == atom("schedulers_online")) return make_small(p->vm->scheds ? p->vm->scheds->online() : 1);
+    if (what == atom("schedulers_online")) return make_small(p->vm->scheds ? p->vm->scheds->reported_online() : 1);
     if (what == atom("scheduler_id")) return make_small(Schedulers::current_index() + 1);
     if (what == atom("process_count")) return make_small(SWord(p->vm->procs.count()));
     if (what == atom("process_limit")) return make_small(262144);

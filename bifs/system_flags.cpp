@@ -47,7 +47,7 @@ Term schedulers_online(Process* p, Term v) {
     int64_t n = scheduler_count(p);
     if (!is_small(v) || small_value(v) < 1 || small_value(v) > n) return p->badarg();
     if (!p->vm->scheds) return make_small(1);
-    return make_small(p->vm->scheds->set_online(int(small_value(v))));
+    return make_small(p->vm->scheds->set_reported_online(int(small_value(v))));
 }
 
 // dirty_cpu_schedulers_online: beamvm has no dirty schedulers; it reports as many as
@@ -109,8 +109,19 @@ Term system_flag_2(Process* p, const Term* a) {
     if (flag == atom("schedulers_online")) return schedulers_online(p, v);
     if (flag == atom("dirty_cpu_schedulers_online")) return dirty_schedulers_online(p, v, "dirty_cpu_schedulers_online");
     if (flag == atom("multi_scheduling")) {
-        if (v == atom("unblock") || v == atom("unblock_normal")) return atom("enabled");  // never blocked
-        if (v == atom("block") || v == atom("block_normal")) return not_implemented(p, "multi_scheduling");
+        // The normal kinds block the normal schedulers only: in beamvm, which has no dirty
+        // schedulers, the same thing, counted apart as erts counts them.
+        Schedulers* s = p->vm->scheds.get();
+        auto name = [](Schedulers::MultiState st) {
+            return st == Schedulers::MultiState::Blocked         ? atom("blocked")
+                   : st == Schedulers::MultiState::BlockedNormal ? atom("blocked_normal")
+                                                                 : atom("enabled");
+        };
+        bool normal = v == atom("block_normal") || v == atom("unblock_normal");
+        if (v == atom("block") || v == atom("block_normal"))
+            return s ? name(s->block_multi_scheduling(p->pid, normal)) : atom("blocked");
+        if (v == atom("unblock") || v == atom("unblock_normal"))
+            return s ? name(s->unblock_multi_scheduling(p->pid, normal)) : atom("enabled");
         return p->badarg();
     }
     if (flag == atom("time_offset") && v == atom("finalize")) {

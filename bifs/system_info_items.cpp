@@ -165,8 +165,17 @@ Term system_info_item(Process* p, Term what) {
         std::vector<Term> u(size_t(n), atom("unbound"));
         return make_tuple_from(*p, u.data(), u.size());
     }
-    if (w == "multi_scheduling") return atom("enabled");
-    if (w == "multi_scheduling_blockers" || w == "normal_multi_scheduling_blockers") return NIL;
+    if (w == "multi_scheduling") {
+        auto st = p->vm->scheds ? p->vm->scheds->multi_scheduling_state() : Schedulers::MultiState::Enabled;
+        return st == Schedulers::MultiState::Blocked         ? atom("blocked")
+               : st == Schedulers::MultiState::BlockedNormal ? atom("blocked_normal")
+                                                             : atom("enabled");
+    }
+    if (w == "multi_scheduling_blockers" || w == "normal_multi_scheduling_blockers") {
+        if (!p->vm->scheds) return NIL;
+        std::vector<Term> b = p->vm->scheds->multi_scheduling_blockers(w == "normal_multi_scheduling_blockers");
+        return make_list_from(*p, b.data(), b.size());
+    }
     if (w == "scheduling_statistics" || w == "total_scheduling_statistics") return scheduling_statistics(p);
     if (w == "reader_groups_map" || w == "decentralized_counter_groups_map") return groups_map(p);
     if (w == "context_reductions") return make_small(4000);

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include "scheduler/scheduler.hpp"
 
 #include <cstdio>
@@ -35,6 +36,76 @@ int Schedulers::set_online(int n) {
         s->rebalance = true;
         s->wake.notify_one();
     }
+    return old;
+}
+
+Schedulers::MultiState Schedulers::MultiBlock::state_locked() const {
+    MultiState st = MultiState::Enabled;
+    for (auto& [pid, normal] : blockers) {
+        if (!normal) return MultiState::Blocked;
+        st = MultiState::BlockedNormal;
+    }
+    return st;
+}
+
+Schedulers::MultiState Schedulers::block_multi_scheduling(Term pid, bool normal) {
+    std::lock_guard lock(multi_block_.mutex);
+    if (multi_block_.blockers.empty()) multi_block_.saved_online = set_online(1);
+    multi_block_.blockers.push_back({pid, normal});
+    multi_block_.any.store(true, std::memory_order_release);
+    return multi_block_.state_locked();
+}
+
+Schedulers::MultiState Schedulers::unblock_multi_scheduling(Term pid, bool normal) {
+    std::lock_guard lock(multi_block_.mutex);
+    auto& b = multi_block_.blockers;
+    auto it = std::find(b.begin(), b.end(), std::pair<Term, bool>{pid, normal});
+    if (it != b.end()) {
+        b.erase(it);
+        if (b.empty()) {
+            set_online(multi_block_.saved_online);
+            multi_block_.any.store(false, std::memory_order_release);
+        }
+    }
+    return multi_block_.state_locked();
+}
+
+void Schedulers::release_multi_scheduling(Term pid) {
+    if (!multi_block_.any.load(std::memory_order_acquire)) return;
+    std::lock_guard lock(multi_block_.mutex);
+    auto& b = multi_block_.blockers;
+    size_t before = b.size();
+    b.erase(std::remove_if(b.begin(), b.end(), [&](const auto& e) { return e.first == pid; }), b.end());
+    if (before && b.empty()) {
+        set_online(multi_block_.saved_online);
+        multi_block_.any.store(false, std::memory_order_release);
+    }
+}
+
+Schedulers::MultiState Schedulers::multi_scheduling_state() {
+    if (!multi_block_.any.load(std::memory_order_acquire)) return MultiState::Enabled;
+    std::lock_guard lock(multi_block_.mutex);
+    return multi_block_.state_locked();
+}
+
+std::vector<Term> Schedulers::multi_scheduling_blockers(bool normal) {
+    std::lock_guard lock(multi_block_.mutex);
+    std::vector<Term> out;
+    for (auto& [t, n] : multi_block_.blockers)
+        if (n == normal && std::find(out.begin(), out.end(), t) == out.end()) out.push_back(t);
+    return out;
+}
+
+int Schedulers::reported_online() {
+    std::lock_guard lock(multi_block_.mutex);
+    return multi_block_.blockers.empty() ? online() : multi_block_.saved_online;
+}
+
+int Schedulers::set_reported_online(int n) {
+    std::lock_guard lock(multi_block_.mutex);
+    if (multi_block_.blockers.empty()) return set_online(n);
+    int old = multi_block_.saved_online;
+    multi_block_.saved_online = n;
     return old;
 }
 

@@ -29,6 +29,21 @@ public:
     // processes bound to it (process_flag(scheduler, I)). Returns the previous number.
     int set_online(int n);
     int online() const { return online_.load(std::memory_order_acquire); }
+    // erlang:system_flag(multi_scheduling, block | unblock | block_normal | unblock_normal)
+    // for process `pid`: while any process blocks, only scheduler 1 takes work (as
+    // set_online(1)); blocks are counted per process and kind (`normal`: the normal
+    // schedulers only, the same thing in beamvm, which has no dirty ones) and released when
+    // the process exits. Return the new state.
+    enum class MultiState { Enabled, BlockedNormal, Blocked };
+    MultiState block_multi_scheduling(Term pid, bool normal);
+    MultiState unblock_multi_scheduling(Term pid, bool normal);
+    void release_multi_scheduling(Term pid);  // an exiting process's blocks
+    MultiState multi_scheduling_state();
+    std::vector<Term> multi_scheduling_blockers(bool normal);  // each blocking process once
+    // schedulers_online as erlang:system_info reports it: the number before any block.
+    int reported_online();
+    // system_flag(schedulers_online, N): while blocked, the number that unblocking restores.
+    int set_reported_online(int n);
     void start();
     // Makes `p` runnable if it is neither queued nor running (any thread, any time).
     void activate(Process* p);
@@ -63,6 +78,13 @@ public:
     std::vector<size_t> queue_lengths(bool with_running);
 
 private:
+    struct MultiBlock {
+        std::mutex mutex;
+        std::vector<std::pair<Term, bool>> blockers;  // one entry per block: pid, normal
+        MultiState state_locked() const;
+        int saved_online = 0;
+        std::atomic<bool> any{false};
+    } multi_block_;
     struct Scheduler {
         int index;
         std::thread thread;

@@ -328,6 +328,7 @@ void exit_process(VM& vm, Process* p, Term reason) {
     }
     if (name != NIL) vm.procs.unregister_name(p->ns, name, p->pid);
 
+    if (vm.scheds) vm.scheds->release_multi_scheduling(p->pid);
     ets_owner_exited(vm, p);  // its tables go to their heirs or are deleted (ets/ets_registry.hpp)
     for (Term linked : ps.links) send_exit_signal(vm, p->pid, linked, reason, true);
     for (const MonitorEntry& m : ps.monitored_by) {
