@@ -55,9 +55,8 @@ ok_case(Config) ->
     ok_case = ?config(case_name, Config),
     ok.
 
-failing_case(_Config) ->
-    Two = list_to_integer("2"),
-    1 = Two.
+failing_case(Config) ->
+    2 = length(lists:duplicate(?config(suite_value, Config) div 42, x)).
 
 user_skip_case(_Config) ->
     {skip, "skipped by the case itself"}.
