@@ -1,5 +1,6 @@
 // BIFs that reach the VM: code and module information, halting, system information, the
 // process's own identity, funs built by name. Mirrors the erlang module of OTP 25.
+#include <optional>
 #include <cstdio>
 #include <string_view>
 #include <thread>
@@ -34,15 +35,18 @@ Term self_0(Process* p, const Term*) { return p->pid; }
 
 // halt/1,2 (OTP: halt_2 in bif.c). Status: a non-negative integer (a bignum is masked to its
 // low word, as term_to_Uint_mask does; the OS keeps the low 8 bits), `abort`, or a string
-// (the crash-dump slogan; exit status 1).
+// (the crash-dump slogan, printed on stderr as erts prints it; beamvm writes no crash dump:
+// docs/boot.md; exit status 1).
 Term halt_status(Process* p, Term status) {
     int code;
+    std::optional<std::string> slogan;
     if (is_small(status) && small_value(status) >= 0) code = int(small_value(status) & 0xFF);
     else if (is_integer(status) && int_sign(status) > 0) code = int(big_limbs(status)[0] & 0xFF);
     else if (status == atom("abort")) code = 134;
-    else if (is_nil(status) || (is_list(status) && char_list_to_utf8(status))) code = 1;
+    else if (is_nil(status) || (is_list(status) && (slogan = char_list_to_utf8(status)))) code = 1;
     else return p->badarg();
     std::fflush(p->vm->out);
+    if (slogan) std::fprintf(stderr, "%s\n", slogan->c_str());
     p->halt_requested = true;
     p->halt_status = code;
     return NON_VALUE;

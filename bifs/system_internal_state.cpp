@@ -6,6 +6,12 @@
 #include <thread>
 
 #include "bifs/bif_families.hpp"
+#include <shared_mutex>
+#include "vm/bignum.hpp"
+#include "vm/map.hpp"
+#include "vm/map_hash.hpp"
+#include "scheduler/signals.hpp"
+#include "vm/term_print.hpp"
 #include "bifs/bif_util.hpp"
 #include "vm/interp.hpp"
 #include "vm/vm.hpp"
@@ -26,6 +32,16 @@ Term set_internal_state_2(Process* p, const Term* a) {
         if (a[1] != am::true_ && a[1] != am::false_) return p->badarg();
         bool was = available;
         available = a[1] == am::true_;
+        if (available) {
+            // As erts: a warning through the system logger each time it is turned on.
+            std::string text = "Process " + display_string(p->pid) +
+                               " enabled access to the emulator internal state.\n"
+                               "NOTE: This is an erts internal test feature and should *only* be used by OTP "
+                               "test-suites.\n";
+            Term args = make_list_from(*p, std::initializer_list<Term>{make_string(*p, text)}.begin(), 1);
+            if (!p->vm->otp_boot || !send_to_system_logger(p, "warning", "~s~n", args))
+                std::fprintf(stderr, "%s", text.c_str());
+        }
         return make_bool(was);
     }
     if (!available) return undef_call(p, "set_internal_state", a, 2);
@@ -56,6 +72,17 @@ Term get_internal_state_1(Process* p, const Term* a) {
     if (!p->vm->internal_state_available) return undef_call(p, "get_internal_state", a, 1);
     if (a[0] == atom("available_internal_state")) return am::true_;
     if (a[0] == atom("reds_left")) return make_small(REDUCTION_BUDGET - p->slice_reds_used);
+    if (a[0] == atom("persistent_term")) {
+        // #{table => Buckets}: the size of the hash table behind persistent_term.
+        size_t buckets;
+        {
+            std::shared_lock lock(p->vm->persistent.mutex);
+            buckets = p->vm->persistent.items.bucket_count();
+        }
+        return map_from_pairs(*p, {{atom("table"), make_integer(*p, int64_t(buckets))}});
+    }
+    if (is_tuple(a[0]) && tuple_arity(a[0]) == 2 && tuple_elem(a[0], 0) == atom("internal_hash"))
+        return make_integer(*p, int64_t(internal_hash(tuple_elem(a[0], 1), 0)));
     return p->badarg();
 }
 

@@ -66,7 +66,10 @@ void PortSystem::watch(int fd, uint64_t key, uint32_t events) {
     epoll_event ev{};
     ev.events = events;
     ev.data.u64 = key;
-    if (epoll_ctl(epoll_, EPOLL_CTL_ADD, fd, &ev) != 0 && errno == EPERM) always_ready_[fd] = {key, events};
+    if (epoll_ctl(epoll_, EPOLL_CTL_ADD, fd, &ev) != 0 && errno == EPERM) {
+        always_ready_[fd] = {key, events};
+        wake();  // the I/O thread may be asleep in epoll_wait with no deadline
+    }
 }
 
 void PortSystem::rewatch(int fd, uint64_t key, uint32_t events) {
@@ -75,6 +78,7 @@ void PortSystem::rewatch(int fd, uint64_t key, uint32_t events) {
     ev.data.u64 = key;
     if (auto it = always_ready_.find(fd); it != always_ready_.end()) {
         it->second = {key, events};
+        if (events) wake();
         return;
     }
     epoll_ctl(epoll_, EPOLL_CTL_MOD, fd, &ev);

@@ -266,10 +266,9 @@ Term system_logger(VM& vm) {
     return t;
 }
 
-// Booted OTP: a crash report goes to logger as erts sends it, so logger formats it as on erl:
-// {log, error, Format, [Pid, Value], #{error_logger => #{emulator => true, tag => error},
-// gl => GL, pid => Pid, time => SystemTimeMicroseconds}}.
-bool report_to_logger(Process* p, Term value) {
+}  // namespace
+
+bool send_to_system_logger(Process* p, std::string_view level, std::string_view format, Term args) {
     VM& vm = *p->vm;
     Term to = system_logger(vm);
     if (to == am::undefined) return true;  // erts drops it
@@ -277,16 +276,24 @@ bool report_to_logger(Process* p, Term value) {
     LiteralArea a;
     auto us = std::chrono::duration_cast<std::chrono::microseconds>(
                   std::chrono::system_clock::now().time_since_epoch()).count();
-    Term el = map_from_pairs(a, {{atom("emulator"), am::true_}, {atom("tag"), atom("error")}});
+    // error_logger's tags: info_msg, warning_msg, error.
+    Term el_tag = level == "info" ? atom("info_msg") : level == "warning" ? atom("warning_msg") : atom("error");
+    Term el = map_from_pairs(a, {{atom("emulator"), am::true_}, {atom("tag"), el_tag}});
     Term meta = map_from_pairs(a, {{atom("error_logger"), el},
                                    {atom("gl"), p->group_leader},
                                    {atom("pid"), p->pid},
                                    {atom("time"), make_integer(a, int64_t(us))}});
-    Term args[2] = {p->pid, value};
-    Term msg = make_tuple(a, {atom("log"), atom("error"), make_string(a, "Error in process ~p with exit value:~n~p~n"),
-                              make_list_from(a, args, 2), meta});
+    Term msg = make_tuple(a, {atom("log"), atom(level), make_string(a, format), args, meta});
     post_message(vm, to, msg);
     return true;
+}
+
+namespace {
+
+// Booted OTP: a crash report goes to logger as erts sends it, so logger formats it as on erl.
+bool report_to_logger(Process* p, Term value) {
+    Term args[2] = {p->pid, value};
+    return send_to_system_logger(p, "error", "Error in process ~p with exit value:~n~p~n", make_list_from(*p, args, 2));
 }
 
 }  // namespace

@@ -1,6 +1,8 @@
 // Sending signals (any thread) and handling them (the owner, on its scheduler).
 #pragma once
 
+#include <string_view>
+
 #include "scheduler/signal.hpp"
 #include "vm/process.hpp"
 
@@ -43,6 +45,11 @@ SignalResult handle_signals(VM& vm, Process* p);
 // refused late signals answered, its name and table entry removed. Ends with the process
 // released (it may be freed at once).
 void exit_process(VM& vm, Process* p, Term reason);
+// Sends erts' own log event for `p` ({log, Level, Format, Args, Meta}, Meta with
+// error_logger, gl, pid and time) to the system logger (system_flag(system_logger, _), by
+// default the process registered as logger). False when there is none to send it to (the
+// caller then prints it itself); true also when the flag says to drop it.
+bool send_to_system_logger(Process* p, std::string_view level, std::string_view format, Term args);
 
 // The exit reason of a crash: {Reason, Stack} for errors, {{nocatch, V}, Stack} for throws,
 // Reason for exits; and prints OTP's error report for errors and throws.

@@ -12,6 +12,7 @@
 #include "bifs/bif_util.hpp"
 #include "scheduler/ports.hpp"
 #include "vm/code_watch.hpp"
+#include "tools/escript_args.hpp"
 #include "tools/otp_boot.hpp"
 #include "vm/runner.hpp"
 #include "vm/vm.hpp"
@@ -21,26 +22,34 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const char* HELP = R"(usage: beamvm [flags] [-s Mod [Func [Arg...]]] [-run Mod [Func [Arg...]]] ...
+const char* HELP = R"(usage: beamvm [flags] [-s Mod [Func [Arg...]]] [-run Mod [Func [Arg...]]] [-eval Expr] [-extra Arg...]
+       beamvm script.escript [Arg...]
        beamvm path/to/mod.beam [Arg...]
 
-Runs .beam files compiled by OTP 25's erlc.
+Runs .beam files compiled by OTP 25's erlc. As erl, beamvm boots OTP: OTP's own init runs the
+boot script (kernel, stdlib), then the -s, -run and -eval commands in order.
 
-  -noshell            accepted for compatibility (beamvm has no shell)
-  -pa Dir...          add directories to the front of the code path
-  -pz Dir...          add directories to the end of the code path
+  -noshell, -noinput  as erl's (beamvm has no shell)
+  -pa Dir..., -pz Dir...
+                      add directories to the front / end of the code path
   -s Mod [Func [Arg...]]
                       call Mod:Func([Arg...]) with the arguments as atoms, or Mod:Func()
-                      without arguments (Func defaults to start); commands run in order
   -run Mod [Func [Arg...]]
                       as -s, but the arguments are strings
-  -eval Expr          evaluate the Erlang expressions Expr (erl_scan, erl_parse, erl_eval),
-                      in order with -s and -run
+  -eval Expr          evaluate the Erlang expressions Expr
+  -extra Arg...       plain arguments (init:get_plain_arguments/0)
+  -boot File, -config File, -App Key Value, -Flag Value...
+                      read by OTP's init and application_controller, as on erl
+  -env Var Value      set an environment variable
   -s erlang halt, -s init stop
-                      end the VM (as on erl); beamvm also ends when nothing is left to run
-  --otp-root Dir      OTP installation whose lib/*/ebin directories end the code path
+                      end the VM (as on erl)
+  -sname, -name       refused: beamvm has no distribution yet
+  --no-boot           beamvm's own quick start-up instead of OTP's init (no kernel: no
+                      application controller, no logger; modules load from the code path)
+  --otp-root Dir      the OTP installation to boot and load from
                       (default: found from `erl` on PATH, else /usr/lib/erlang)
   +S N                number of scheduler threads (default: one per core)
+  +P N, +B            accepted (no process limit; no break menu)
   --watch[=force]     reload a loaded module when its .beam file in a -pa directory changes
                       (inotify): the new version is loaded if the previous old code can be
                       soft-purged, else the processes still running it are reported on stderr
@@ -50,13 +59,12 @@ Runs .beam files compiled by OTP 25's erlc.
                       SIGKILL (default 5000; open_port's {kill_timeout, Ms} per port)
   --help              this text
 
+  beamvm script.escript Args...
+                      runs the escript as OTP's escript launcher does (source, precompiled
+                      or archive; the %%! line's flags; exit status as escript's)
   beamvm path/to/m.beam Args...
-                      loads that file and calls m:main(Args) with the arguments as strings,
-                      like an escript; exits with halt's status, or 0 when main returns
-
-Modules are loaded on first call from the code path: -pa directories, the current directory,
--pz directories, then the OTP installation. An uncaught exception in the start commands prints
-{"init terminating in do_boot", Reason} as erl does and exits with status 1.
+                      quick start-up: loads that file and calls m:main(Args) with the
+                      arguments as strings; exits with halt's status, or 0 when main returns
 )";
 
 struct Command {
@@ -129,6 +137,16 @@ bool is_flag(const char* a) { return a[0] == '-' || a[0] == '+'; }
 }  // namespace
 
 int main(int argc, char** argv) {
+    // beamvm script.escript Args...: run as OTP's escript launcher runs erl.
+    std::vector<std::string> escript_storage;
+    std::vector<char*> escript_argv;
+    if (auto cmd = escript_command_line(std::vector<std::string>(argv + 1, argv + argc))) {
+        escript_storage = std::move(*cmd);
+        escript_argv.push_back(argv[0]);
+        for (std::string& s : escript_storage) escript_argv.push_back(s.data());
+        argc = int(escript_argv.size());
+        argv = escript_argv.data();
+    }
     VM vm;
     std::vector<std::string> pa, pz;
     std::vector<Command> commands;
@@ -224,6 +242,8 @@ int main(int argc, char** argv) {
             }
         } else if (a == "+P" && i + 1 < argc) {
             ++i;  // accepted: beamvm's process table has no fixed limit
+        } else if (a == "+B" || a == "+Bc" || a == "+Bd" || a == "+Bi") {
+            // break handling: beamvm has no break menu; ^C ends the VM either way
         } else if (!is_flag(argv[i]) && a.ends_with(".beam")) {
             script = true;
             script_path = a;

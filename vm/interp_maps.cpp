@@ -2,6 +2,7 @@
 #include "vm/interp.hpp"
 #include "vm/interp_support.hpp"
 #include "vm/map.hpp"
+#include "vm/term_order.hpp"
 
 namespace beam {
 
@@ -9,10 +10,14 @@ Term put_map(Process* p, Term src, bool exact, const Word* kv, Word n, Term* x) 
     Term* E = p->stop;
     if (!is_map(src)) return p->error2(am::badmap, src);
     if (exact) {
+        // erts checks the keys in its sorted order (its loader sorts them): of several
+        // missing keys the least in map key order is the one reported.
+        Term missing = NON_VALUE;
         for (Word i = 0; i < n; ++i) {
             Term k = any_operand(kv[2 * i], x, E);
-            if (!map_get(src, k)) return p->error2(am::badkey, k);
+            if (!map_get(src, k) && (is_non_value(missing) || compare_terms_exact(k, missing) < 0)) missing = k;
         }
+        if (is_value(missing)) return p->error2(am::badkey, missing);
         if (is_flat_map(src)) {
             // Same keys: reuse the key tuple and only write the new values.
             size_t size = map_size(src);

@@ -80,7 +80,18 @@ public:
     size_t code_versions();
     size_t code_words();
 
-    uint64_t next_pid() { return pid_counter_.fetch_add(1, std::memory_order_relaxed); }
+    uint64_t next_pid() {
+        uint64_t n = pid_counter_.fetch_add(1, std::memory_order_relaxed);
+        if (n == pid_gap_after_) pid_counter_.fetch_add(pid_gap_, std::memory_order_relaxed);
+        return n;
+    }
+    // Booted OTP numbers its processes as erts does (tools/otp_boot.cpp): from <0.0.0>, and
+    // with `gap` numbers left out after `after` (where erl starts processes beamvm has not).
+    void number_pids_from(uint64_t first, uint64_t after, uint64_t gap) {
+        pid_counter_.store(first);
+        pid_gap_after_ = after;
+        pid_gap_ = gap;
+    }
     uint64_t next_unique() { return unique_counter_.fetch_add(1, std::memory_order_relaxed); }
 
     // Booting OTP's own init and kernel (tools/otp_boot.cpp): OTP's code module and
@@ -153,6 +164,7 @@ private:
     std::vector<std::unique_ptr<ModuleCode>> kept_;     // see retire_code
     std::vector<std::unique_ptr<FunEntry>> detached_funs_;  // see detach_funs
     std::atomic<uint64_t> pid_counter_{1};
+    uint64_t pid_gap_after_ = UINT64_MAX, pid_gap_ = 0;
     std::atomic<uint64_t> unique_counter_{1};
 };
 
