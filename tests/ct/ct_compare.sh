@@ -6,6 +6,7 @@
 # Usage: ct_compare.sh BEAMVM [WORKDIR]   (exit 77 = skipped: common_test is not installed)
 set -u
 BEAMVM=$1
+case $BEAMVM in /*) ;; */*) BEAMVM=$PWD/$BEAMVM ;; esac  # the runs cd into their log dirs
 WORK=${2:-${TMPDIR:-/tmp}/beamvm_ct_compare.$$}
 SRC=$(cd "$(dirname "$0")" && pwd)
 LIMIT=${CT_COMPARE_LIMIT:-100}
