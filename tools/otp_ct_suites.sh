@@ -10,6 +10,7 @@
 #                                                $OTP_CT_WORK/results/TAG.tsv (TAG = basename of VM)
 #   tools/otp_ct_suites.sh both VM_A VM_B [SUITE...]   each suite on VM_A, then on VM_B, then the
 #                                                next suite (so a partial run compares like with like)
+#   tools/otp_ct_suites.sh recount TAG           recount results/TAG.tsv from the logs
 #   tools/otp_ct_suites.sh table [TAG_A TAG_B]   markdown table from two result files (erl beamvm)
 #
 # Environment: OTP_CT_WORK (work dir, default /tmp/otp-ct; never inside the repository),
@@ -61,7 +62,7 @@ setup() {
 # count_suite LOG: "cases passed" from one suite.log
 count_suite() {
     awk '/^=case/ {c=$2; conf = (c ~ /:(init|end)_per_(suite|group)$/)}
-         /^=result/ {if (!conf) {n++; if ($2 == "ok") ok++}}
+         /^=result/ {if (!conf) {n++; if ($2 ~ /^ok:?$/) ok++}}
          END {printf "%d\t%d\n", n, ok}' "$1"
 }
 
@@ -93,6 +94,17 @@ run() {
     done
 }
 
+# recount TAG: counts of results/TAG.tsv again from the logs (after a change of count_suite)
+recount() {
+    local out=$WORK/results/$1.tsv
+    while IFS=$'\t' read -r s _ _ status secs; do
+        local log; log=$(ls "$WORK/logs/$1/$s"/ct_run.*/*.logs/run.*/suite.log 2>/dev/null | head -1)
+        local counts="0	0"
+        [ -n "$log" ] && counts=$(count_suite "$log")
+        printf '%s\t%s\t%s\t%s\n' "$s" "$counts" "$status" "$secs"
+    done < "$out" > "$out.tmp" && mv "$out.tmp" "$out"
+}
+
 table() {
     local a=$WORK/results/${1:-erl}.tsv b=$WORK/results/${2:-beamvm}.tsv
     echo "| suite | cases | passed on ${1:-erl} | passed on ${2:-beamvm} | ${2:-beamvm} status |"
@@ -111,6 +123,7 @@ case ${1:-} in
           a=$1 b=$2; shift 2; suites=("$@")
           [ ${#suites[@]} -gt 0 ] || mapfile -t suites < <(grep -v '^#' "$LIST" | awk '$2 == "run" {print $1}')
           for s in "${suites[@]}"; do run "$a" "$s"; run "$b" "$s"; done ;;
+    recount) shift; recount "${1:-erl}" ;;
     table) shift; table "$@" ;;
-    *) sed -n '2,22p' "$0"; exit 2 ;;
+    *) sed -n '2,23p' "$0"; exit 2 ;;
 esac
