@@ -41,7 +41,6 @@ std::span<const BifSpec> decode_packet_bifs(); // bifs/decode_packet.cpp
 std::span<const BifSpec> not_yet_families_bifs(); // bifs/not_yet_families.cpp
 std::span<const BifSpec> atomics_bifs();       // bifs/atomics.cpp
 std::span<const BifSpec> erl_ddll_bifs();      // bifs/erl_ddll.cpp
-std::span<const BifSpec> re_bifs();            // bifs/re_natives.cpp
 
 // The families above that need only a process and term services (library beam_bifs).
 inline constexpr std::span<const BifSpec> (*sequential_bif_families[])() = {
@@ -52,7 +51,6 @@ inline constexpr std::span<const BifSpec> (*sequential_bif_families[])() = {
     unicode_bifs,     string_prefix_bifs, convert_ids_bifs,  md5_bifs,         checksums_bifs,   calendar_bifs,
     dtrace_tags_bifs, iolist_iovec_bifs, reductions_bifs,  distribution_bifs,
     debug_bifs,       decode_packet_bifs, not_yet_families_bifs, atomics_bifs,     erl_ddll_bifs,
-    re_bifs,
 };
 // The natives of OTP's NIF modules zlib and crypto (their stubs are replaced at load time).
 std::span<const BifSpec> zlib_stream_bifs();   // bifs/zlib_stream.cpp
@@ -104,5 +102,6 @@ std::span<const BifSpec> erts_internal_bifs(); // bifs/system_erts_internal.cpp 
 std::span<const BifSpec> ets_bifs();           // ets/ets_admin.cpp (beam_runtime): every ets native
 std::span<const BifSpec> match_spec_bifs();    // bifs/system_match_spec.cpp (beam_runtime)
 std::span<const BifSpec> port_bifs();          // bifs/system_ports.cpp (beam_runtime)
+std::span<const BifSpec> re_bifs();            // re/re_natives.cpp (beam_runtime: traps into re.erl)
 
 }  // namespace beam

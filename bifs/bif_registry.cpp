@@ -54,6 +54,7 @@ struct Registry {
         add(match_spec_bifs());
         add(port_bifs());  // ports (issue 9)
         add(ets_bifs());
+        add(re_bifs());
     }
 
     void add(std::span<const BifSpec> specs) {

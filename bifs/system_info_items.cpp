@@ -119,7 +119,8 @@ Term natives_list(Process* p) {
     std::vector<Term> items;
     std::set<std::tuple<std::string_view, std::string_view, unsigned>> seen;
     for (const BifSpec* b : all_bifs())
-        if (seen.emplace(b->module, b->name, b->arity).second)
+        if (find_bif_in(*p->vm, atom(b->module), atom(b->name), b->arity) == b &&
+            seen.emplace(b->module, b->name, b->arity).second)
             items.push_back(make_tuple(*p, {atom(b->module), atom(b->name), make_small(b->arity)}));
     return make_list_from(*p, items.data(), items.size());
 }

@@ -53,6 +53,7 @@ private:
     std::vector<std::pair<size_t, size_t>> fun_patches_;
 
     void instr(const GenericInstr& gi);
+    size_t fun_tail_call(const std::vector<GenericInstr>& code, size_t i);
     Arg src(const Operand& o) { return src_arg(o, mc_.literals); }
     const ImportEntry* import(const Operand& o) {
         if (o.value < 0 || size_t(o.value) >= pm_.imports.size()) {
@@ -81,9 +82,15 @@ private:
 
 Result<void> Transformer::run() {
     mc_.code.reserve(pm_.code.size() * 3);
-    for (const GenericInstr& gi : pm_.code) {
+    const std::vector<GenericInstr>& code = pm_.code;
+    for (size_t i = 0; i < code.size(); ++i) {
+        const GenericInstr& gi = code[i];
         if (gi.opcode == op_int_code_end) break;
-        instr(gi);
+        if (size_t used = fun_tail_call(code, i)) {
+            i += used - 1;
+        } else {
+            instr(gi);
+        }
         if (em_.failed()) break;
     }
     // A final word so that a line record or label at the very end has an address.
@@ -124,6 +131,22 @@ Result<void> Transformer::run() {
     for (auto [at, i] : func_info_patches_) mc_.code[at] = reinterpret_cast<Word>(&mc_.functions[i]);
     for (auto [at, i] : fun_patches_) mc_.code[at] = reinterpret_cast<Word>(mc_.funs[i].get());
     return {};
+}
+
+// A fun call in tail position (call_fun, `deallocate D`, `return`) becomes one instruction
+// that drops the frame before the call, as OTP's loader does (ops.tab): the caller's frame
+// must not stay on the stack (a loop through funs would grow it without bound, and stack
+// traces would show a frame that erl does not). Returns the number of generic instructions
+// consumed, 0 when `code[i]` does not start such a sequence.
+size_t Transformer::fun_tail_call(const std::vector<GenericInstr>& code, size_t i) {
+    const GenericInstr& call = code[i];
+    if (call.opcode != op_call_fun && call.opcode != op_call_fun2) return 0;
+    if (i + 2 >= code.size() || code[i + 1].opcode != op_deallocate || code[i + 2].opcode != op_return) return 0;
+    const Word dealloc = Word(code[i + 1].args[0].value);
+    const auto& a = call.args;
+    if (call.opcode == op_call_fun) em_.emit("call_fun_last", {ux(Word(a[0].value)), ux(dealloc)});
+    else em_.emit("call_fun2_last", {ux(Word(a[1].value)), src(a[2]), ux(dealloc)});
+    return 3;
 }
 
 void Transformer::instr(const GenericInstr& gi) {

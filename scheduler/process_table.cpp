@@ -31,7 +31,7 @@ void ProcessTable::remove(Process* p) {
         if (s.procs.erase(n) == 0) return;
     }
     count_.fetch_sub(1, std::memory_order_relaxed);
-    if (p->sched.registered_name != NIL) unregister_name(p->ns, p->sched.registered_name);
+    if (p->sched.registered_name != NIL) unregister_name(p->ns, p->sched.registered_name, p->pid);
     release(p);
 }
 
@@ -59,12 +59,15 @@ bool ProcessTable::register_name(Term name, Process* p) {
     return true;
 }
 
-bool ProcessTable::unregister_name(const Namespace* ns, Term name) {
+bool ProcessTable::unregister_name(const Namespace* ns, Term name, Term only_pid) {
     Term pid;
     {
         std::lock_guard lock(names_mutex_);
         auto it = names_.find(NameKey{ns, name});
         if (it == names_.end()) return false;
+        // A dying process drops its own name only: unregister/1 may have taken it from it
+        // and register/2 given it to another process meanwhile.
+        if (only_pid != NIL && it->second != only_pid) return false;
         pid = it->second;
         names_.erase(it);
     }

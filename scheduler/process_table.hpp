@@ -33,7 +33,8 @@ public:
     // Registered names, in p's namespace. register_name fails if the name is taken there or
     // the process has a name.
     bool register_name(Term name, Process* p);
-    bool unregister_name(const Namespace* ns, Term name);
+    // Removes `name`; with `only_pid`, only while that process holds it.
+    bool unregister_name(const Namespace* ns, Term name, Term only_pid = NIL);
     // The pid registered as `name` in `ns`, else in the root, else am::undefined.
     Term whereis(const Namespace* ns, Term name);
     std::vector<Term> registered(const Namespace* ns);  // the names registered in `ns` itself

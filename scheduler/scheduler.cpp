@@ -215,13 +215,17 @@ Process* Schedulers::steal(Scheduler& thief) {
         if (other.get() == &thief) continue;
         std::unique_lock lock(other->mutex, std::try_to_lock);
         if (!lock.owns_lock() || other->queued == 0) continue;
-        for (int q = 3; q >= 0; --q) {
+        // As OTP's try_steal_task_from_victim: the highest priority first, and in it the
+        // process that has waited longest (not bound to `other`). Taking the newest instead
+        // let a process just spawned or woken overtake older ones that were already queued
+        // on a busy scheduler, an order erl never shows (EUnit's progress reports, relayed
+        // by one process while a newer one reports directly, came out of order).
+        for (int q = 0; q < 4; ++q) {
             auto& dq = other->queues[q];
-            // The newest process that is not bound to `other`.
-            for (auto it = dq.rbegin(); it != dq.rend(); ++it) {
+            for (auto it = dq.begin(); it != dq.end(); ++it) {
                 Process* p = *it;
                 if (p->sched.bound_scheduler.load(std::memory_order_relaxed) != 0) continue;
-                dq.erase(std::next(it).base());
+                dq.erase(it);
                 other->queued--;
                 return p;
             }

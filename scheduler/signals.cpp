@@ -319,6 +319,14 @@ void exit_process(VM& vm, Process* p, Term reason) {
     ps.state.fetch_or(run_state::EXITED, std::memory_order_acq_rel);
     if (ps.timer_set) vm.timers.cancel(ps.timer_id);
     vm.timers.cancel_for(p->pid);  // send_after/start_timer to a pid die with it
+    // The name goes first, as in erts (erts_do_exit_process): whoever gets this process's
+    // EXIT or DOWN may register the name at once (a supervisor restarting a named child).
+    Term name;
+    {
+        std::lock_guard lock(ps.info_mutex);
+        name = ps.registered_name;
+    }
+    if (name != NIL) vm.procs.unregister_name(p->ns, name, p->pid);
 
     ets_owner_exited(vm, p);  // its tables go to their heirs or are deleted (ets/ets_registry.hpp)
     for (Term linked : ps.links) send_exit_signal(vm, p->pid, linked, reason, true);

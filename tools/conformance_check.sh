@@ -2,6 +2,8 @@
 # Usage: conformance_check.sh BEAMVM EBIN MODULE [FLAG...]
 # Runs MODULE:main() on erl and on beamvm, compares stdout and exit status byte for byte.
 # FLAGs (e.g. +S 1) are given to both emulators.
+# Standard input is /dev/null, or tests/conformance/MODULE.stdin when that file exists (the
+# same text for both emulators).
 # On mismatch prints a unified diff (first 40 lines) and exits 1; on success prints the number
 # of checks (output lines) compared.
 set -u
@@ -14,13 +16,19 @@ shift 3
 flags=("$@")
 limit=${CONFORMANCE_TIMEOUT:-60}
 
+stdin=/dev/null
+here=$(cd "$(dirname "$0")" && pwd)
+if [ -f "$here/../tests/conformance/$mod.stdin" ]; then
+  stdin="$here/../tests/conformance/$mod.stdin"
+fi
+
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 run() { # run NAME PROGRAM: stdout to $work/NAME.out, stderr to $work/NAME.err, status echoed
   local name=$1 prog=$2
   timeout "$limit" "$prog" ${flags[@]+"${flags[@]}"} -noshell -pa "$ebin" -s "$mod" main -s erlang halt \
-    </dev/null >"$work/$name.out" 2>"$work/$name.err"
+    <"$stdin" >"$work/$name.out" 2>"$work/$name.err"
   echo $?
 }
 

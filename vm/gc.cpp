@@ -259,6 +259,18 @@ void garbage_collect(Process* p, Term* x, unsigned live, size_t need) { collect(
 
 void garbage_collect_full(Process* p, Term* x, unsigned live, size_t need) { collect(p, x, live, need, true); }
 
+void garbage_collect_hibernate(Process* p, Term* x, unsigned live) {
+    collect(p, x, live, 0, true);
+    // Then into a block that holds exactly what is live (and the stack), as erts' hibernate
+    // does: the process's next collection grows it again.
+    size_t used = size_t(p->htop - p->heap) + size_t(p->hend - p->stop) + S_RESERVED;
+    if (used >= size_t(p->hend - p->heap)) return;
+    gc::CopyPlan plan;
+    plan.young = {p->heap, p->htop};
+    plan.promote_limit = p->heap;
+    evacuate_into(p, std::move(plan), nullptr, x, live, used, false);
+}
+
 void garbage_collect_literals(Process* p, Term* x, unsigned live, const LiteralArea& area) {
     collect(p, x, live, 0, true, &area);
 }

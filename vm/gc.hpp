@@ -17,6 +17,8 @@ void garbage_collect(Process* p, Term* x, unsigned live, size_t need);
 
 // A full-sweep collection (young and old generations into a fresh young heap).
 void garbage_collect_full(Process* p, Term* x, unsigned live, size_t need);
+// erlang:hibernate/3: a full sweep into a heap just big enough for what is live.
+void garbage_collect_hibernate(Process* p, Term* x, unsigned live);
 
 // A full sweep that also copies whatever the process reaches in `area` onto its heap: the
 // literals of a module version being purged, which are freed afterwards (design notes §5).

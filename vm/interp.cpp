@@ -238,6 +238,26 @@ namespace {
         CALL_TO(t_, total_);                                         \
     } while (0)
 
+// A fun call in tail position: the fun is checked (badfun, badarity) while the caller's frame
+// is still there, as OTP's i_call_fun_last does, so the error's stack trace names the caller;
+// the frame goes only when the call is sure to happen.
+#define DO_CALL_FUN_LAST(arity, fun, dealloc)                        \
+    do {                                                             \
+        const Word dealloc_ = Word(dealloc);                         \
+        SWAPOUT;                                                     \
+        unsigned total_ = unsigned(arity);                           \
+        const Word* t_ = fun_target(p, x, unsigned(arity), fun, &total_); \
+        SWAPIN;                                                      \
+        if (!t_) {                                                   \
+            /* no return address was pushed for this call: the */     \
+            /* caller's frame is the pc's, which must not be skipped */ \
+            p->fskip_pc_frame = false;                               \
+            RAISE();                                                 \
+        }                                                            \
+        E += dealloc_;                                               \
+        CALL_TO(t_, total_);                                         \
+    } while (0)
+
 // Heap fragments (BIF overflow, received messages) are merged by the next GC; collecting as
 // soon as any exists would mean one GC per received message.
 // So are off-heap binaries past the binary virtual heap's limit (Process::vheap_bytes).

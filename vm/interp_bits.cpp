@@ -213,6 +213,14 @@ Term bs_create_bin(Process* p, Term* x, Term* E, const BsCreateOp* op) {
         if (total > MAX_BITS) return bs_error(p, op, am::system_limit, s, atom("size"), any_operand(s.size, x, E));
     }
 
+    // Appending nothing gives the binary itself, as erts' append does.
+    if (n > 0 && is_append(op->segs[0].type) && total == bits[0]) {
+        Term v = any_operand(op->segs[0].value, x, E);
+        if (bit_view(v).bit_size == total) {
+            any_dest(op->dst, x, E) = v;
+            return v;
+        }
+    }
     // Pass 3: write.
     if (n > 0 && is_append(op->segs[0].type) && total % 8 == 0 && total / 8 > HEAP_BIN_LIMIT) {
         Term bin = append_to_writable(p, any_operand(op->segs[0].value, x, E), bits[0], total / 8);

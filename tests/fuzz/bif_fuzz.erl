@@ -154,7 +154,7 @@ sanitize(V) -> V.
 %% export but module_info (and os:cmd, which issue 8 leaves out: it runs the shell); erts_internal: the functions OTP's erts, kernel, stdlib and compiler
 %% call; crypto: the functions issue 8 names.
 generate([Out]) ->
-    Builtins = [lists, maps, binary, unicode, math, erts_debug, erl_ddll],
+    Builtins = [lists, maps, binary, unicode, math, erts_debug, erl_ddll, re],
     Wrappers = [persistent_term, atomics, counters, os, zlib],
     Fs = [{erlang, F, A} || {F, A} <- exports(erlang)]
         ++ [{M, F, A} || M <- Builtins, {F, A} <- exports(M), erlang:is_builtin(M, F, A)]

@@ -44,6 +44,10 @@ hints(crypto, _) -> [sha, md5, sha256, hmac, sha3_256, blake2b, <<"key">>, "data
 hints(erts_debug, _) -> [{a, 1}, [1, 2], <<"abc">>, 1, size];
 hints(erl_ddll, _) -> ["/nonexistent", "drv", [], processes, driver_options, port_count];
 hints(erts_internal, _) -> [1, [], '$self', {a, b}, true, false, 2];
+hints(re, _) -> ["a(b)?c", <<"(?<n>x)|y*">>, "(", "\\w+", "abcabc", <<"xyz"/utf8>>, '$re_pattern', namelist,
+                 [global], [unicode], [caseless, multiline], [{capture, all, list}], [{capture, [n, 1], binary}],
+                 [report_errors], [{offset, 1}], [{newline, crlf}], [dupnames], [global, {capture, none}],
+                 [{match_limit, 10}, report_errors], true, false];
 hints(_, _) -> [].
 
 erlang_hints(system_info) ->
@@ -124,6 +128,7 @@ materialize(V, Ctx) when is_atom(V) ->
         '$counters' -> counters:new(2, []);
         '$zstream' -> zlib:open();
         '$hashstate' -> crypto:hash_init(sha256);
+        '$re_pattern' -> element(2, re:compile("a(?<n>b)?", [caseless]));
         _ -> V
     end;
 materialize({'$self', X}, _) -> {self(), X};
