@@ -1,6 +1,7 @@
 // Lists <-> binaries and the external term format BIFs: list_to_binary, iolist_to_binary,
 // iolist_size, binary_to_list/1,3, bitstring_to_list, list_to_bitstring, term_to_binary/1,2,
 // binary_to_term/1,2 (OTP: binary.c, external.c).
+#include <algorithm>
 #include <vector>
 
 #include "bifs/bif.hpp"
@@ -13,7 +14,22 @@
 namespace beam {
 namespace {
 
+// OTP's conversion BIFs trap after a budget of work and charge it as reductions, so a process
+// calling them in a loop is scheduled out every call or two and its messages, timers and
+// neighbours on the same scheduler get their turn. Ours run to the end in one call; charging the
+// same kind of cost (one reduction per BYTES_PER_REDUCTION bytes made or read, at most the rest
+// of the slice) ends the slice after the call instead (binary_SUITE:trapping starved its test
+// process for minutes without it).
+constexpr size_t BYTES_PER_REDUCTION = 64;
+constexpr int64_t CONTEXT_REDS = 4000;  // one time slice, erts' CONTEXT_REDS (vm/interp.hpp)
+
+void charge_bytes(Process* p, size_t bytes) {
+    int64_t reds = int64_t(bytes / BYTES_PER_REDUCTION);
+    p->slice_reds_used = std::max(p->slice_reds_used, std::min(p->slice_reds_used + reds, CONTEXT_REDS));
+}
+
 Term bytes_to_binary(Process* p, const std::vector<uint8_t>& bytes) {
+    charge_bytes(p, bytes.size());
     return make_binary(*p, bytes.data(), bytes.size());
 }
 
@@ -36,6 +52,7 @@ Term iolist_size_1(Process* p, const Term* a) {
 Term list_to_bitstring_1(Process* p, const Term* a) {
     BitBuffer buf;
     if (!(is_list(a[0]) || is_nil(a[0])) || !bitlist_to_bits(a[0], buf)) return p->badarg();
+    charge_bytes(p, buf.bytes.size());
     Term whole = make_binary(*p, buf.bytes.data(), buf.bytes.size());
     if ((buf.bits & 7) == 0) return whole;
     return make_sub_binary(*p, whole, 0, buf.bits);
@@ -45,6 +62,7 @@ Term binary_to_list_1(Process* p, const Term* a) {
     if (!is_binary(a[0])) return p->badarg();
     std::string scratch;
     std::string_view bytes = binary_bytes(a[0], scratch);
+    charge_bytes(p, bytes.size());
     return make_byte_list(*p, reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
 }
 
@@ -67,6 +85,7 @@ Term bitstring_to_list_1(Process* p, const Term* a) {
     if (rest) tail_term = cons_at(p->alloc(2), make_sub_binary(*p, a[0], v.bit_size - rest, rest), NIL);
     std::string scratch;
     std::string_view bytes = binary_bytes(a[0], scratch);
+    charge_bytes(p, bytes.size());
     return make_byte_list(*p, reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size(), tail_term);
 }
 
@@ -122,6 +141,7 @@ Term binary_to_term(Process* p, Term bin, Term options) {
     std::string scratch;
     std::string_view bytes = binary_bytes(bin, scratch);
     size_t used = 0;
+    charge_bytes(p, bytes.size());
     auto r = decode_external(*p, {reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()}, &used, opts);
     if (!r.ok()) return p->badarg();
     if (!want_used) return r.value();

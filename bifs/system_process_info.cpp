@@ -155,7 +155,15 @@ Term item_value(Process* p, Process* q, Term item) {
         for (Term m : q->mailbox) msgs.push_back(mine(m));
         return make_list_from(*p, msgs.data(), msgs.size());
     }
-    if (item == atom("dictionary")) return mine(q->dictionary);
+    if (item == atom("dictionary")) {
+        // In get/0's order (q->dictionary is newest first): OTP returns both from one table walk,
+        // and test_server matches get() against process_info(self(), dictionary).
+        std::vector<Term> entries;
+        list_elements(q->dictionary, entries);
+        std::reverse(entries.begin(), entries.end());
+        for (Term& e : entries) e = mine(e);
+        return make_list_from(*p, entries.data(), entries.size());
+    }
     if (item == atom("heap_size")) return make_small(SWord(q->hend - q->heap));
     if (item == atom("total_heap_size"))
         return make_small(SWord((q->hend - q->heap) + (q->old_hend - q->old_heap)));

@@ -54,6 +54,7 @@ value(self, catchlevel, V, _) -> is_integer(V);
 value(self, current_function, {M, F, A}, _) -> {M, is_atom(F), A};
 value(self, current_location, {M, F, A, L}, _) -> {M, is_atom(F), A, is_list(L)};
 value(self, current_stacktrace, V, _) -> is_list(V);
+value(_, dictionary, V, _) -> lists:sort(V);  % erl's order is its hash table's (atom indices)
 value(_, garbage_collection, V, _) -> [K || {K, _} <- V];
 value(_, garbage_collection_info, V, _) -> [{K, is_integer(X)} || {K, X} <- V];
 value(_, group_leader, V, _) -> V =:= group_leader();
