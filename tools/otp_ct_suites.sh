@@ -68,6 +68,9 @@ count_suite() {
 
 run() {
     local vm=$1; shift
+    # A path to beamvm (not a command on PATH such as erl) is made absolute: the suites run
+    # from their own directory.
+    case "$vm" in */*) vm=$(realpath "$vm") ;; esac
     local tag; tag=$(basename "${vm%% *}")
     local suites=("$@")
     [ ${#suites[@]} -gt 0 ] || mapfile -t suites < <(grep -v '^#' "$LIST" | awk '$2 == "run" {print $1}')
