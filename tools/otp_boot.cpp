@@ -64,7 +64,25 @@ int boot_otp(VM& vm, int schedulers, const std::vector<std::string>& user_args,
         Term items[2] = {atom("init"), init_arguments(a, ctx)};
         return make_list_from(a, items, 2);
     };
-    return run_vm(vm, schedulers, atom("erl_init"), atom("start"), make, &args, on_started, /*io_servers=*/false);
+    // Pids as erts gives them: init is <0.0.0>, erts' system processes follow (1-5),
+    // erl_init's prim_file helper is <0.6.0>; beamvm has no socket NIFs, so the number erl
+    // gives socket_registry is left out.
+    vm.number_pids_from(0, 6, 1);
+    auto as_init = [&vm](Process* init) {
+        init->group_leader = init->pid;  // until kernel starts `user`
+        vm.init_pid = init->pid;
+        // erts' system processes, idle in beamvm (code purging is native,
+        // bifs/system_code_loading.cpp; literal areas and dirty-process signals need no
+        // helpers), there because OTP code looks erts_code_purger up and lists processes.
+        for (const char* m : {"erts_code_purger", "erts_literal_area_collector", "erts_dirty_process_signal_handler",
+                              "erts_dirty_process_signal_handler", "erts_dirty_process_signal_handler"}) {
+            Process* sys = vm.new_process(vm.root(), 0, init->pid, true);
+            vm.setup_call(sys, atom(m), atom("start"), NIL);
+            vm.start_process(sys);
+            ProcessTable::release(sys);
+        }
+    };
+    return run_vm(vm, schedulers, atom("erl_init"), atom("start"), make, &args, on_started, as_init);
 }
 
 }  // namespace beam

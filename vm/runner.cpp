@@ -5,7 +5,8 @@
 namespace beam {
 
 int run_vm(VM& vm, int schedulers, Term module, Term function, Term (*make_args)(TermAllocator& a, void* ctx),
-           void* ctx, const std::function<void()>& on_started, bool io_servers) {
+           void* ctx, const std::function<void()>& on_started, const std::function<void(Process*)>& as_init) {
+    const bool io_servers = !as_init;
     vm.start(schedulers);
     // The I/O servers: `user` (stdout) is every process's group leader; `standard_error`.
     Term user = NIL;
@@ -26,25 +27,8 @@ int run_vm(VM& vm, int schedulers, Term module, Term function, Term (*make_args)
 
     LiteralArea scratch;
     Term args = make_args(scratch, ctx);
-    // Booted OTP: pids as erts gives them. init is <0.0.0>; erts' system processes follow
-    // (1-5); erl_init's prim_file helper is <0.6.0>; beamvm has no socket NIFs, so the two
-    // number erl gives socket_registry is left out.
-    if (!io_servers) vm.number_pids_from(0, 6, 1);
     Process* p = vm.new_process(vm.root(), 0, user);
-    if (!io_servers) {
-        p->group_leader = p->pid;
-        vm.init_pid = p->pid;
-        // Booted OTP: erts' system processes, idle in beamvm (code purging is native,
-        // bifs/system_code_loading.cpp; literal areas and dirty-process signals need no
-        // helpers), there because OTP code looks erts_code_purger up and lists processes.
-        for (const char* m : {"erts_code_purger", "erts_literal_area_collector", "erts_dirty_process_signal_handler",
-                              "erts_dirty_process_signal_handler", "erts_dirty_process_signal_handler"}) {
-            Process* sys = vm.new_process(vm.root(), 0, p->pid, true);
-            vm.setup_call(sys, atom(m), atom("start"), NIL);
-            vm.start_process(sys);
-            ProcessTable::release(sys);
-        }
-    }
+    if (as_init) as_init(p);
     vm.setup_call(p, module, function, args);
     vm.start_process(p);
     ProcessTable::release(p);

@@ -12,9 +12,11 @@ namespace beam {
 // Spawns Module:Function(Args...) as the first process, where Args is the list `make_args`
 // builds, and runs everything until the VM halts. Returns the exit status. `on_started` runs
 // once the schedulers and the I/O servers are up (beamvm --watch starts its watcher there).
-// Without `io_servers` (OTP booted: kernel starts `user` and `standard_error`), the first
-// process is its own group leader, as erts makes it.
+// With `as_init` (OTP booted: kernel starts `user` and `standard_error`), beamvm's I/O
+// servers are not started, and `as_init` sets up the first process (not yet runnable) as
+// erts' init before it runs.
 int run_vm(VM& vm, int schedulers, Term module, Term function, Term (*make_args)(TermAllocator& a, void* ctx),
-           void* ctx, const std::function<void()>& on_started = {}, bool io_servers = true);
+           void* ctx, const std::function<void()>& on_started = {},
+           const std::function<void(Process*)>& as_init = {});
 
 }  // namespace beam
