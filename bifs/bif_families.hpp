@@ -102,6 +102,7 @@ std::span<const BifSpec> erts_internal_bifs(); // bifs/system_erts_internal.cpp 
 std::span<const BifSpec> ets_bifs();           // ets/ets_admin.cpp (beam_runtime): every ets native
 std::span<const BifSpec> match_spec_bifs();    // bifs/system_match_spec.cpp (beam_runtime)
 std::span<const BifSpec> port_bifs();          // bifs/system_ports.cpp (beam_runtime)
+std::span<const BifSpec> trace_bifs();         // bifs/system_trace.cpp (beam_runtime)
 std::span<const BifSpec> re_bifs();            // re/re_natives.cpp (beam_runtime: traps into re.erl)
 
 }  // namespace beam

@@ -55,6 +55,7 @@ struct Registry {
         add(port_bifs());  // ports (issue 9)
         add(ets_bifs());
         add(re_bifs());
+        add(trace_bifs());
     }
 
     void add(std::span<const BifSpec> specs) {

@@ -1,6 +1,5 @@
-// Families of the erlang module that beamvm does not have yet and another issue owns: tracing
-// (trace/3, trace_pattern/2,3, trace_info/2,
-// trace_delivered/1, seq_trace*), system_monitor and system_profile. Each raises
+// Families of the erlang module that beamvm does not have yet: call tracing (trace_pattern/2,3),
+// seq_trace, system_monitor and system_profile (issue 12). Each raises
 // {not_implemented, 'erlang:F/A'} and says so on stderr (as vm/exception.cpp's
 // raise_not_implemented, which this library cannot reach), rather than
 // falling into erlang.beam's placeholder body and raising undef.
@@ -22,11 +21,8 @@ Term not_yet(Process* p, const char* what) {
 #define NOT_YET(fn, text) \
     Term fn(Process* p, const Term*) { return not_yet(p, text); }
 
-NOT_YET(trace_3, "erlang:trace/3")
 NOT_YET(trace_pattern_2, "erlang:trace_pattern/2")
 NOT_YET(trace_pattern_3, "erlang:trace_pattern/3")
-NOT_YET(trace_info_2, "erlang:trace_info/2")
-NOT_YET(trace_delivered_1, "erlang:trace_delivered/1")
 NOT_YET(seq_trace_2, "erlang:seq_trace/2")
 NOT_YET(seq_trace_info_1, "erlang:seq_trace_info/1")
 NOT_YET(seq_trace_print_1, "erlang:seq_trace_print/1")
@@ -36,19 +32,12 @@ NOT_YET(system_monitor_1, "erlang:system_monitor/1")
 NOT_YET(system_monitor_2, "erlang:system_monitor/2")
 NOT_YET(system_profile_0, "erlang:system_profile/0")
 NOT_YET(system_profile_2, "erlang:system_profile/2")
-// OTP's erl_tracer module (the default tracer module's NIFs): loaded at boot, called only
-// once tracing exists.
-NOT_YET(tracer_enabled_3, "erl_tracer:enabled/3")
-NOT_YET(tracer_trace_5, "erl_tracer:trace/5")
 
 #undef NOT_YET
 
 constexpr BifSpec table[] = {
-    {"erlang", "trace", 3, &trace_3},
     {"erlang", "trace_pattern", 2, &trace_pattern_2},
     {"erlang", "trace_pattern", 3, &trace_pattern_3},
-    {"erlang", "trace_info", 2, &trace_info_2},
-    {"erlang", "trace_delivered", 1, &trace_delivered_1},
     {"erlang", "seq_trace", 2, &seq_trace_2},
     {"erlang", "seq_trace_info", 1, &seq_trace_info_1},
     {"erlang", "seq_trace_print", 1, &seq_trace_print_1},
@@ -58,8 +47,6 @@ constexpr BifSpec table[] = {
     {"erlang", "system_monitor", 2, &system_monitor_2},
     {"erlang", "system_profile", 0, &system_profile_0},
     {"erlang", "system_profile", 2, &system_profile_2},
-    {"erl_tracer", "enabled", 3, &tracer_enabled_3},
-    {"erl_tracer", "trace", 5, &tracer_trace_5},
 };
 
 }  // namespace

@@ -6,6 +6,7 @@
 
 #include "bifs/bif_families.hpp"
 #include "bifs/bif_util.hpp"
+#include "vm/trace.hpp"
 #include "bifs/system_heap_options.hpp"
 #include "bifs/system_processes.hpp"
 #include "bifs/system_spawn.hpp"
@@ -99,6 +100,15 @@ int parse_spawn_opts(Term opts, SpawnOpts* o, bool request) {
 
 namespace {
 
+// {M, F, Args} of a child that has not run yet, for the spawn trace messages (the arguments
+// are on the child's heap; the trace message copies them at once).
+Term initial_call_term(Process* p, Process* child) {
+    const std::vector<Term>& x = child->saved_x;
+    if (x.size() == 3) return make_tuple(*p, {x[0], x[1], x[2]});
+    Term args = cons_at(p->alloc(2), x[0], cons_at(p->alloc(2), NIL, NIL));
+    return make_tuple(*p, {am::erlang, atom("apply"), args});
+}
+
 void add_link_local(Process* p, Term other) {
     auto& links = p->sched.links;
     if (std::find(links.begin(), links.end(), other) != links.end()) return;
@@ -121,6 +131,7 @@ Term do_spawn(Process* p, const SpawnOpts& o, Setup setup, Term req_ref = NON_VA
     Process* child = vm.new_process(o.ns ? *o.ns : *p->ns, o.min_heap, p->group_leader == NIL ? p->pid : p->group_leader);
     child->parent = p->pid;
     setup(child);
+    if (trace_flags_of(p) | trace_flags_of(child)) trace_on_spawn(p, child, initial_call_term(p, child));
     child->max_heap = o.max_heap;
     child->fullsweep_after = o.fullsweep_after;
     child->message_queue_off_heap = o.message_queue_off_heap;

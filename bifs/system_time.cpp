@@ -7,6 +7,7 @@
 #include "bifs/bif_families.hpp"
 #include "bifs/bif_util.hpp"
 #include "vm/bignum.hpp"
+#include "vm/clocks.hpp"
 #include "vm/copy_term.hpp"
 #include "vm/gc.hpp"
 #include "vm/term_refs.hpp"
@@ -40,13 +41,6 @@ int64_t convert(int64_t value, int64_t from, int64_t to) {
     return int64_t(q);
 }
 
-int64_t monotonic_ns() {
-    // OTP's monotonic clock starts at a large negative value; any fixed offset is valid.
-    static const int64_t start = duration_cast<nanoseconds>(steady_clock::now().time_since_epoch()).count();
-    return duration_cast<nanoseconds>(steady_clock::now().time_since_epoch()).count() - start -
-           int64_t(576460752303423488LL);
-}
-int64_t system_ns() { return duration_cast<nanoseconds>(system_clock::now().time_since_epoch()).count(); }
 
 Term int_term(Process* p, int64_t v) { return make_integer(*p, v); }
 
@@ -76,18 +70,8 @@ Term timestamp_term(Process* p, int64_t us) {
 }
 Term timestamp_0(Process* p, const Term*) { return timestamp_term(p, system_ns() / 1000); }
 
-// erlang:now/0 is unique and strictly increasing across the whole VM (OTP: get_now in
-// erl_time_sup.c): a call in the same microsecond as the last one answers the last value + 1.
-std::atomic<int64_t> last_now_us{0};
-Term now_0(Process* p, const Term*) {
-    int64_t us = system_ns() / 1000;
-    int64_t last = last_now_us.load(std::memory_order_relaxed);
-    int64_t next;
-    do {
-        next = us > last ? us : last + 1;
-    } while (!last_now_us.compare_exchange_weak(last, next, std::memory_order_relaxed));
-    return timestamp_term(p, next);
-}
+// erlang:now/0: unique and strictly increasing across the whole VM (vm/clocks.hpp).
+Term now_0(Process* p, const Term*) { return timestamp_term(p, unique_now_us()); }
 
 // erlang:convert_time_unit/3 is Erlang code in OTP's erlang.erl: a unit is a named one or
 // any positive integer (bignums too), Time any integer, and the result is rounded towards

@@ -343,6 +343,12 @@ bool port_set_data(VM& vm, Term port, Term data) {
     return true;
 }
 
+bool port_is_open(VM& vm, Term port) {
+    PortSystem& ps = ports_of(vm);
+    std::lock_guard lock(ps.mu);
+    return ps.find(port) != nullptr;
+}
+
 std::optional<Term> port_get_data(VM& vm, Process* proc, Term port) {
     PortSystem& ps = ports_of(vm);
     std::lock_guard lock(ps.mu);

@@ -87,6 +87,7 @@ void port_demonitor(VM& vm, Term port, const Word ref[3]);
 // port_info/1,2 items, built on `p`'s heap; nullopt if the port is gone.
 // erlang:port_set_data/2, port_get_data/1: false / nullopt when `port` is not open.
 bool port_set_data(VM& vm, Term port, Term data);
+bool port_is_open(VM& vm, Term port);
 std::optional<Term> port_get_data(VM& vm, Process* proc, Term port);
 std::optional<Term> port_info_item(VM& vm, Process* p, Term port, Term item);
 // erlang:ports/0 and system_info(port_count).

@@ -9,6 +9,7 @@
 #include "scheduler/aliases.hpp"
 #include "scheduler/ports.hpp"
 #include "scheduler/suspend.hpp"
+#include "vm/trace.hpp"
 #include "vm/interp_support.hpp"
 #include "vm/bignum.hpp"
 #include "vm/map.hpp"
@@ -159,6 +160,7 @@ SignalResult handle_signals(VM& vm, Process* p) {
             if (s->alias && !alias_accepts(p, s->alias)) break;  // an inactive alias: dropped
             p->mailbox_push(adopt_buffer(p, s->data));
             r.new_messages++;
+            if (trace_flags_of(p) & trace_flag::RECEIVE) trace_emit(p, atom("receive"), {p->mailbox.back()});
             break;
         case SignalKind::Exit: {
             Term reason = adopt_buffer(p, s->data);

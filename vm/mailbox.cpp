@@ -7,6 +7,7 @@
 #include "scheduler/signals.hpp"
 #include "vm/interp_support.hpp"
 #include "vm/term_refs.hpp"
+#include "vm/trace.hpp"
 #include "vm/vm.hpp"
 
 namespace beam {
@@ -17,6 +18,13 @@ constexpr SWord MAX_RECEIVE_AFTER_MS = 0xFFFFFFFF;
 
 static bool valid_receive_timeout(Term t) {
     return is_small(t) && small_value(t) >= 0 && small_value(t) <= MAX_RECEIVE_AFTER_MS;
+}
+
+// The send trace event: send_to_non_existing_process when `dest` is not a live process.
+static void trace_send(Process* p, Term dest, Term to, Term msg) {
+    Process* q = p->vm->procs.lookup(dest);
+    if (q) ProcessTable::release(q);
+    trace_emit(p, q ? atom("send") : atom("send_to_non_existing_process"), {msg, to});
 }
 
 Term send_message(Process* p, Term to, Term msg) {
@@ -38,8 +46,10 @@ Term send_message(Process* p, Term to, Term msg) {
     } else if (!is_pid(to)) {
         return p->badarg();
     }
+    if (trace_flags_of(p) & trace_flag::SEND) trace_send(p, dest, to, msg);
     if (dest == p->pid && !p->sched.self_via_inbox) {
         p->mailbox_push(msg);
+        if (trace_flags_of(p) & trace_flag::RECEIVE) trace_emit(p, atom("receive"), {msg});
         return msg;
     }
     post_message(*p->vm, dest, msg);

@@ -27,6 +27,7 @@
 namespace beam {
 
 struct Export;
+struct Tracer;
 
 class VM;
 class Namespace;
@@ -204,6 +205,10 @@ public:
     // (bifs/system_process_flags.cpp). No node ever comes up or goes down without distribution.
     std::unique_ptr<std::vector<std::pair<uint32_t, uint32_t>>> node_monitors;
     std::atomic<uint32_t> save_calls{0};                 // process_flag/3 may set it from another process
+
+    // ---- tracing (vm/trace.hpp: read and change them through its functions) ----
+    std::atomic<uint32_t> trace_flags{0};
+    std::atomic<std::shared_ptr<const Tracer>> tracer;
 };
 
 }  // namespace beam

@@ -39,6 +39,10 @@ Process* VM::new_process(Namespace& ns, size_t min_heap, Term group_leader, bool
     p->sched.state.store(run_state::RUNNING, std::memory_order_relaxed);
     *--p->stop = Term{reinterpret_cast<Word>(exit_code())};
     p->sched.system = system;
+    if (!system && new_process_trace.flags.load(std::memory_order_acquire)) {
+        std::lock_guard lock(trace_mutex);
+        set_trace(p, new_process_trace.flags.load(std::memory_order_relaxed), new_process_trace.tracer);
+    }
     procs.insert(p);
     if (scheds && !system) scheds->user_process_started();
     return p;

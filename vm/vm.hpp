@@ -22,6 +22,7 @@
 #include "vm/code_table.hpp"
 #include "vm/namespace_registry.hpp"
 #include "vm/result.hpp"
+#include "vm/trace.hpp"
 
 namespace beam {
 
@@ -101,6 +102,12 @@ public:
     // anything is loaded.
     bool otp_boot = false;
     Term init_pid = NIL;  // booted OTP: the first process, init
+
+    // Tracing (vm/trace.hpp): the flags and tracer trace(new | new_processes, ...) gives new
+    // processes, and trace(all, _, [cpu_timestamp]). The mutex guards new_process_trace.tracer.
+    std::mutex trace_mutex;
+    NewProcessTrace new_process_trace;
+    std::atomic<bool> cpu_timestamp{false};
 
     // erts_debug:set_internal_state(available_internal_state, Bool) (bifs/system_internal_state.cpp).
     bool internal_state_available = false;

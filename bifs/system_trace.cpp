@@ -1,0 +1,297 @@
+// erlang:trace/3, the process half of erlang:trace_info/2, erlang:trace_delivered/1, and
+// erl_tracer's two natives (OTP implements them as NIFs). vm/trace.hpp holds the model.
+#include "bifs/system_trace.hpp"
+
+#include <mutex>
+#include <utility>
+#include <vector>
+
+#include "bifs/bif.hpp"
+#include "bifs/bif_families.hpp"
+#include "bifs/bif_util.hpp"
+#include "scheduler/ports.hpp"
+#include "scheduler/signals.hpp"
+#include "vm/map.hpp"
+#include "vm/term_refs.hpp"
+#include "vm/trace.hpp"
+#include "vm/vm.hpp"
+
+namespace beam {
+
+namespace {
+
+using namespace trace_flag;
+
+struct FlagName {
+    const char* name;
+    uint32_t bit;
+};
+// In the reverse of the order erl's trace_info(P, flags) lists them.
+constexpr FlagName flag_names[] = {
+    {"send", SEND},
+    {"receive", RECEIVE},
+    {"set_on_spawn", SET_ON_SPAWN},
+    {"call", CALL},
+    {"return_to", RETURN_TO},
+    {"procs", PROCS},
+    {"set_on_first_spawn", SET_ON_FIRST_SPAWN},
+    {"set_on_link", SET_ON_LINK},
+    {"running", RUNNING},
+    {"garbage_collection", GARBAGE_COLLECTION},
+    {"timestamp", TIMESTAMP},
+    {"monotonic_timestamp", MONOTONIC_TIMESTAMP},
+    {"strict_monotonic_timestamp", STRICT_MONOTONIC_TIMESTAMP},
+    {"arity", ARITY},
+    {"silent", SILENT},
+    {"set_on_first_link", SET_ON_FIRST_LINK},
+    {"exiting", EXITING},
+    {"ports", PORTS},
+    {"running_ports", RUNNING_PORTS},
+    {"running_procs", RUNNING_PROCS},
+    {"scheduler_id", SCHEDULER_ID},
+};
+
+// OTP's TRACEE_FLAGS: what `all` sets.
+constexpr uint32_t ALL_FLAGS = SEND | RECEIVE | PROCS | PORTS | CALL | ARITY | RETURN_TO | SILENT |
+                               RUNNING | EXITING | GARBAGE_COLLECTION | TIMESTAMP | MONOTONIC_TIMESTAMP |
+                               STRICT_MONOTONIC_TIMESTAMP | SET_ON_SPAWN | SET_ON_FIRST_SPAWN | SET_ON_LINK |
+                               SET_ON_FIRST_LINK | RUNNING_PROCS | RUNNING_PORTS | SCHEDULER_ID;
+// Flags that make sense for a port (OTP's ERTS_PORT_TRACEE_FLAGS) and for both kinds.
+constexpr uint32_t MODIFIER_FLAGS = SILENT | TIMESTAMP | MONOTONIC_TIMESTAMP | STRICT_MONOTONIC_TIMESTAMP |
+                                    SCHEDULER_ID | RECEIVE | SEND;
+constexpr uint32_t PORT_FLAGS = MODIFIER_FLAGS | PORTS | RUNNING_PORTS;
+constexpr uint32_t PROC_FLAGS = (ALL_FLAGS & ~PORT_FLAGS) | MODIFIER_FLAGS;
+
+uint32_t flag_bit(Term a) {
+    if (a == am::all) return ALL_FLAGS;
+    for (const FlagName& f : flag_names)
+        if (a == atom(f.name)) return f.bit;
+    return 0;
+}
+
+struct ParsedFlags {
+    uint32_t mask = 0;
+    bool cpu_timestamp = false;
+    TracerRef tracer;
+    bool tracer_given = false;
+};
+
+// trace/3's flag list; false for anything erl refuses (badarg with cause badopt).
+bool parse_flags(Process* p, Term list, ParsedFlags& out) {
+    for (; is_list(list); list = tail(list)) {
+        Term item = head(list);
+        if (is_atom(item) && flag_bit(item)) {
+            out.mask |= flag_bit(item);
+        } else if (item == atom("cpu_timestamp")) {
+            out.cpu_timestamp = true;
+        } else if (is_tuple(item) && tuple_arity(item) >= 2 && tuple_elem(item, 0) == atom("tracer")) {
+            if (tuple_arity(item) == 2) {
+                out.tracer = make_tracer(p, tuple_elem(item, 1), NON_VALUE);
+            } else if (tuple_arity(item) == 3) {
+                out.tracer = make_tracer(p, tuple_elem(item, 1), tuple_elem(item, 2));
+            } else {
+                return false;
+            }
+            if (!out.tracer) return false;
+            out.tracer_given = true;
+        } else {
+            return false;
+        }
+    }
+    return is_nil(list);
+}
+
+// OTP's start_trace: false when the tracee already has another live tracer.
+bool start_trace(VM& vm, Process* tracee, const TracerRef& tracer, bool on, uint32_t mask) {
+    uint32_t flags = trace_flags_of(tracee);
+    TracerRef current = tracer_of(tracee);
+    if (tracer && (flags & ALL_FLAGS) && current && !current->same_as(*tracer)) {
+        if (tracer_alive(vm, *current)) return false;
+    }
+    flags = on ? (flags | mask) : (flags & ~mask);
+    if ((flags & ALL_FLAGS) == 0) {
+        set_trace(tracee, 0, nullptr);
+    } else {
+        set_trace(tracee, flags, tracer ? tracer : current);
+    }
+    return true;
+}
+
+Term trace_3(Process* p, const Term* a) {
+    Term spec = a[0], how = a[1];
+    ParsedFlags f;
+    if (!parse_flags(p, a[2], f)) {
+        p->badarg();
+        p->fcause = atom("badopt");
+        return NON_VALUE;
+    }
+    bool on;
+    if (how == am::false_) {
+        on = false;
+    } else if (how == am::true_) {
+        on = true;
+        if (!f.tracer) f.tracer = make_tracer(p, p->pid, NON_VALUE);
+    } else {
+        return p->badarg();
+    }
+    VM& vm = *p->vm;
+    if (is_pid(spec)) {
+        if (f.cpu_timestamp) return p->badarg();
+        Process* q = vm.procs.lookup(spec);
+        if (!q) return p->badarg();
+        bool ok = start_trace(vm, q, f.tracer, on, f.mask & PROC_FLAGS);
+        ProcessTable::release(q);
+        if (!ok) return p->badarg();
+        return make_small(1);
+    }
+    if (is_port(spec)) {
+        if (f.cpu_timestamp || !port_is_open(vm, spec)) return p->badarg();
+        // Port events are not traced yet: the port exists, so it counts as erl counts it.
+        return make_small(1);
+    }
+    bool existing = spec == am::all || spec == atom("existing") || spec == atom("processes") ||
+                    spec == atom("existing_processes") || spec == atom("ports") || spec == atom("existing_ports");
+    bool fresh = spec == am::all || spec == atom("new") || spec == atom("processes") ||
+                 spec == atom("new_processes") || spec == atom("ports") || spec == atom("new_ports");
+    if (!existing && !fresh) return p->badarg();
+    if (f.cpu_timestamp && spec != am::all) return p->badarg();
+    bool ports_only = spec == atom("ports") || spec == atom("existing_ports") || spec == atom("new_ports");
+    SWord matches = 0;
+    if (existing) {
+        bool procs = (f.mask & (PROC_FLAGS & ~MODIFIER_FLAGS)) && !ports_only;
+        bool mods = (f.mask & MODIFIER_FLAGS) && !ports_only;
+        if (procs || mods) {
+            for (Term pid : vm.procs.pids()) {
+                Process* q = vm.procs.lookup(pid);
+                if (!q) continue;
+                if (!q->sched.system && start_trace(vm, q, f.tracer, on, f.mask & PROC_FLAGS)) ++matches;
+                ProcessTable::release(q);
+            }
+        }
+    }
+    if (fresh && !ports_only && (f.mask & PROC_FLAGS)) {
+        std::lock_guard lock(vm.trace_mutex);
+        uint32_t flags = vm.new_process_trace.flags.load(std::memory_order_relaxed);
+        flags = on ? (flags | (f.mask & PROC_FLAGS)) : (flags & ~f.mask);
+        if ((flags & ALL_FLAGS) == 0) {
+            vm.new_process_trace.tracer = nullptr;
+            flags = 0;
+        } else if (f.tracer) {
+            vm.new_process_trace.tracer = f.tracer;
+        }
+        vm.new_process_trace.flags.store(flags, std::memory_order_release);
+    }
+    if (f.cpu_timestamp) vm.cpu_timestamp.store(on, std::memory_order_relaxed);
+    return make_small(matches);
+}
+
+Term flags_list(Process* p, uint32_t flags) {
+    Term list = NIL;
+    // erl lists them last flag first.
+    for (const FlagName& f : flag_names)
+        if (flags & f.bit) list = cons_at(p->alloc(2), atom(f.name), list);
+    return list;
+}
+
+// trace_info for a pid or for new / new_processes.
+Term process_trace_info(Process* p, uint32_t flags, const TracerRef& tracer, Term item) {
+    Term tracer_term = tracer ? tracer->to_term(*p) : NIL;
+    if (item == atom("flags")) return make_tuple(*p, {item, flags_list(p, flags)});
+    if (item == atom("tracer")) return make_tuple(*p, {item, tracer_term});
+    return p->badarg();
+}
+
+Term trace_info_2(Process* p, const Term* a) {
+    Term what = a[0], item = a[1];
+    VM& vm = *p->vm;
+    if (is_pid(what)) {
+        Process* q = vm.procs.lookup(what);
+        if (!q) return make_tuple(*p, {item, am::undefined});
+        uint32_t flags = trace_flags_of(q);
+        TracerRef tracer = tracer_of(q);
+        ProcessTable::release(q);
+        if (tracer && !tracer_alive(vm, *tracer)) flags = 0, tracer = nullptr;
+        return process_trace_info(p, flags & ALL_FLAGS, tracer, item);
+    }
+    if (what == atom("new") || what == atom("new_processes")) {
+        std::lock_guard lock(vm.trace_mutex);
+        return process_trace_info(p, vm.new_process_trace.flags.load(std::memory_order_relaxed),
+                                  vm.new_process_trace.tracer, item);
+    }
+    if (is_port(what) || what == atom("new_ports")) {
+        if (is_port(what) && !port_is_open(vm, what)) return make_tuple(*p, {item, am::undefined});
+        return process_trace_info(p, 0, nullptr, item);
+    }
+    return trace_info_function(p, what, item);
+}
+
+// trace_delivered(Tracee): beamvm delivers every trace message when it is made, so the
+// answer can go at once; it still comes as a message after the call returns, as on erl.
+Term trace_delivered_1(Process* p, const Term* a) {
+    Term what = a[0];
+    if (what != am::all && !is_pid(what)) return p->badarg();
+    Term ref = make_new_ref(*p);
+    p->mailbox_push(make_tuple(*p, {atom("trace_delivered"), what, ref}));
+    return ref;
+}
+
+// erl_tracer:enabled(TraceTag, TracerState, Tracee): `trace` while the tracer (a pid or port)
+// exists, `remove` once it is gone.
+Term tracer_enabled_3(Process* p, const Term* a) {
+    Tracer t;
+    t.module = atom("erl_tracer");
+    t.state = a[1];
+    if (!is_pid(a[1]) && !is_port(a[1])) return p->badarg();
+    return tracer_alive(*p->vm, t) ? atom("trace") : atom("remove");
+}
+
+// erl_tracer:trace(TraceTag, TracerState, Tracee, TraceTerm, Opts): sends the trace message
+// {trace[_ts], Tracee, TraceTag, TraceTerm[, Extra][, Timestamp]} to TracerState.
+Term tracer_trace_5(Process* p, const Term* a) {
+    Term tag = a[0], dest = a[1], tracee = a[2], data = a[3], opts = a[4];
+    if (!is_pid(dest) && !is_port(dest)) return p->badarg();
+    if (!is_map(opts)) return p->badarg();
+    std::vector<Term> elems{atom("trace"), tracee, tag, data};
+    auto opt = [&](const char* key) {
+        const Term* v = map_get(opts, atom(key));
+        return v ? *v : NON_VALUE;
+    };
+    Term extra = opt("extra");
+    if (is_value(extra)) elems.push_back(extra);
+    Term msr = opt("match_spec_result");
+    if (is_value(msr) && msr != am::true_) elems.push_back(msr);
+    Term ts = opt("timestamp");
+    if (is_value(ts)) {
+        uint32_t flag = ts == atom("monotonic") ? MONOTONIC_TIMESTAMP
+                        : ts == atom("strict_monotonic") ? STRICT_MONOTONIC_TIMESTAMP
+                        : ts == atom("cpu_timestamp") ? CPU_TIMESTAMP
+                                                      : TIMESTAMP;
+        elems[0] = atom("trace_ts");
+        elems.push_back(trace_timestamp(*p, flag));
+    }
+    Term msg = make_tuple_from(*p, elems.data(), elems.size());
+    if (is_pid(dest)) {
+        if (dest == p->pid) {
+            p->mailbox_push(msg);
+        } else {
+            post_message(*p->vm, dest, msg);
+        }
+    } else {
+        port_send(*p->vm, p, dest, make_tuple(*p, {p->pid, make_tuple(*p, {atom("command"), msg})}));
+    }
+    return am::ok;
+}
+
+constexpr BifSpec table[] = {
+    {"erlang", "trace", 3, &trace_3},
+    {"erlang", "trace_info", 2, &trace_info_2},
+    {"erlang", "trace_delivered", 1, &trace_delivered_1},
+    {"erl_tracer", "enabled", 3, &tracer_enabled_3},
+    {"erl_tracer", "trace", 5, &tracer_trace_5},
+};
+
+}  // namespace
+
+std::span<const BifSpec> trace_bifs() { return table; }
+
+}  // namespace beam

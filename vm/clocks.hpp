@@ -1,0 +1,38 @@
+// The VM's clocks, shared by the time BIFs and trace timestamps.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+
+namespace beam {
+
+// erlang:monotonic_time/0 in nanoseconds. OTP's monotonic clock starts at a large negative
+// value; any fixed offset is valid.
+inline int64_t monotonic_ns() {
+    using namespace std::chrono;
+    static const int64_t start = duration_cast<nanoseconds>(steady_clock::now().time_since_epoch()).count();
+    return duration_cast<nanoseconds>(steady_clock::now().time_since_epoch()).count() - start -
+           int64_t(576460752303423488LL);
+}
+
+inline int64_t system_ns() {
+    using namespace std::chrono;
+    return duration_cast<nanoseconds>(system_clock::now().time_since_epoch()).count();
+}
+
+// erlang:now/0 in microseconds: unique and strictly increasing across the whole VM (OTP:
+// get_now in erl_time_sup.c): a call in the same microsecond as the last one answers the last
+// value + 1. Trace timestamps (the `timestamp` flag) use the same clock.
+inline int64_t unique_now_us() {
+    static std::atomic<int64_t> last{0};
+    int64_t us = system_ns() / 1000;
+    int64_t prev = last.load(std::memory_order_relaxed);
+    int64_t next;
+    do {
+        next = us > prev ? us : prev + 1;
+    } while (!last.compare_exchange_weak(prev, next, std::memory_order_relaxed));
+    return next;
+}
+
+}  // namespace beam

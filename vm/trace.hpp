@@ -1,0 +1,112 @@
+// Process tracing (erlang:trace/3): which events of a process are traced, who receives the
+// trace messages, and how a message is built and delivered.
+//
+// A traced process carries its flags in Process::trace_flags (an atomic bit set: the hot paths
+// test one bit with a relaxed load and pay nothing else while tracing is off) and its tracer in
+// Process::tracer. The tracer is a module and a state, as OTP's erl_tracer behaviour has it:
+// `{tracer, Pid}` is erl_tracer with the pid as state. beamvm runs erl_tracer natively
+// (bifs/trace_erl_tracer.cpp); other tracer modules must be NIF modules on erl and are refused.
+//
+// Trace messages are sent by the traced process itself (or by the process acting on it, for
+// spawn and link events), as ordinary messages: a tracer sees them in the order they were made.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <initializer_list>
+#include <memory>
+
+#include "vm/copy_term.hpp"
+#include "vm/term.hpp"
+
+namespace beam {
+
+class Process;
+class VM;
+
+namespace trace_flag {
+inline constexpr uint32_t SEND = 1u << 0;
+inline constexpr uint32_t RECEIVE = 1u << 1;
+inline constexpr uint32_t PROCS = 1u << 2;
+inline constexpr uint32_t PORTS = 1u << 3;
+inline constexpr uint32_t CALL = 1u << 4;
+inline constexpr uint32_t ARITY = 1u << 5;
+inline constexpr uint32_t RETURN_TO = 1u << 6;
+inline constexpr uint32_t SILENT = 1u << 7;
+inline constexpr uint32_t RUNNING = 1u << 8;
+inline constexpr uint32_t EXITING = 1u << 9;
+inline constexpr uint32_t GARBAGE_COLLECTION = 1u << 10;
+inline constexpr uint32_t TIMESTAMP = 1u << 11;
+inline constexpr uint32_t CPU_TIMESTAMP = 1u << 12;
+inline constexpr uint32_t MONOTONIC_TIMESTAMP = 1u << 13;
+inline constexpr uint32_t STRICT_MONOTONIC_TIMESTAMP = 1u << 14;
+inline constexpr uint32_t SET_ON_SPAWN = 1u << 15;
+inline constexpr uint32_t SET_ON_FIRST_SPAWN = 1u << 16;
+inline constexpr uint32_t SET_ON_LINK = 1u << 17;
+inline constexpr uint32_t SET_ON_FIRST_LINK = 1u << 18;
+inline constexpr uint32_t RUNNING_PROCS = 1u << 19;
+inline constexpr uint32_t RUNNING_PORTS = 1u << 20;
+inline constexpr uint32_t SCHEDULER_ID = 1u << 21;
+inline constexpr uint32_t VISIBLE = 1u << 22;  // not silent: set on a process while tracing it
+inline constexpr uint32_t ANY_TIMESTAMP =
+    TIMESTAMP | CPU_TIMESTAMP | MONOTONIC_TIMESTAMP | STRICT_MONOTONIC_TIMESTAMP;
+// Flags that are copied to a spawned or linked process by the set_on_* flags.
+inline constexpr uint32_t INHERITED = ~0u & ~VISIBLE;
+}  // namespace trace_flag
+
+// Who receives a process's trace messages: Module:trace/5 with State. `{tracer, Pid}` is
+// module erl_tracer with the pid (an immediate) as state; any other state is copied off-heap.
+struct Tracer {
+    Term module = NIL;
+    Term state = NIL;
+    MessageBuffer state_copy;  // owns `state` when it is not immediate
+    Tracer() = default;
+    Tracer(const Tracer&) = delete;
+    Tracer& operator=(const Tracer&) = delete;
+    ~Tracer();
+    // The tracer as trace_info reports it: Pid or Port for erl_tracer, {Module, State} else.
+    Term to_term(class TermAllocator& a) const;
+    bool same_as(const Tracer& other) const;
+    // erl_tracer with a pid or port state: where the message goes. NIL for other modules.
+    Term destination() const;
+};
+using TracerRef = std::shared_ptr<const Tracer>;
+
+// Builds a tracer from trace/3's `{tracer, Pid | Port}` or `{tracer, Module, State}` option
+// values (state NON_VALUE for the first form). Null if the value is not acceptable (badarg).
+TracerRef make_tracer(Process* caller, Term module_or_pid, Term state);
+
+// True if `tracer` can still receive (its pid or port exists). A tracer that cannot is
+// removed from the processes it traces when they next emit an event, as erl does.
+bool tracer_alive(VM& vm, const Tracer& tracer);
+
+// The flags and tracer of a process, read and changed only through these (thread-safe).
+uint32_t trace_flags_of(const Process* p);
+TracerRef tracer_of(const Process* p);
+// Replaces both: flags 0 removes the tracer.
+void set_trace(Process* p, uint32_t flags, TracerRef tracer);
+
+// Emits `{trace, Tracee, What, Extra...}` (`trace_ts` with the timestamp the flags ask for
+// appended) from `tracee` to its tracer. Call it only when the event's flag is set. Called on
+// the tracee's behalf: by the tracee itself, or by the process whose action it describes.
+void trace_emit(Process* tracee, Term what, std::initializer_list<Term> extra);
+// The same with an explicit tracer and flags (meta tracing has a tracer of its own).
+void trace_emit_to(Process* tracee, const Tracer& tracer, uint32_t flags, Term what,
+                   std::initializer_list<Term> extra);
+
+// spawn and link: copies the set_on_* inheritance to `child` as OTP does (set_on_first_*
+// clears itself from the parent) and emits the parent's and child's procs events.
+void trace_on_spawn(Process* parent, Process* child, Term mfa_args);
+void trace_on_link(Process* p, Process* other);
+
+// The timestamp term for `flags` (the first of timestamp, monotonic, strict_monotonic,
+// cpu_timestamp set), or NON_VALUE when none is set.
+Term trace_timestamp(TermAllocator& a, uint32_t flags);
+
+// Process flags default for new processes: trace(new | new_processes, ...). The VM holds them.
+struct NewProcessTrace {
+    std::atomic<uint32_t> flags{0};
+    TracerRef tracer;  // guarded by the VM's trace mutex
+};
+
+}  // namespace beam
