@@ -461,11 +461,11 @@ void Schedulers::run_one(Scheduler& s, Process* p) {
             return;
         }
         if (runnable && !halting()) {
+            if (vm_->sysprof.flags.load(std::memory_order_relaxed) & profile_flag::RUNNABLE_PROCS) [[unlikely]]
+                profile_process(p, true, p->sched.waiting);
             p->sched.waiting = false;
             Term* x = s.x.data();
             for (uint32_t i = 0; i < p->arity; ++i) x[i] = p->saved_x[i];
-            if (vm_->sysprof.flags.load(std::memory_order_relaxed) & profile_flag::RUNNABLE_PROCS) [[unlikely]]
-                profile_process(p, true);
             bool timed = vm_->sysmon.flags.load(std::memory_order_relaxed) & sysmon_flag::LONG_SCHEDULE;
             const Word* in_pc = p->pc;
             int64_t slice_start = timed ? monotonic_ns() : 0;

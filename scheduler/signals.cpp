@@ -327,7 +327,7 @@ Term crash_reason(Process* p) {
 void exit_process(VM& vm, Process* p, Term reason) {
     ProcessSched& ps = p->sched;
     if (vm.sysprof.flags.load(std::memory_order_relaxed) & profile_flag::RUNNABLE_PROCS) [[unlikely]]
-        profile_process(p, false);
+        profile_process_exit(p);
     ps.state.fetch_or(run_state::EXITED, std::memory_order_acq_rel);
     if (ps.timer_set) vm.timers.cancel(ps.timer_id);
     vm.timers.cancel_for(p->pid);  // send_after/start_timer to a pid die with it

@@ -147,24 +147,35 @@ void sysmon_busy_port(Process* p, Term port) {
     tell_monitor(*p->vm, p->pid, make_tuple(scratch, {atom("monitor"), p->pid, atom("busy_port"), port}));
 }
 
-void profile_process(Process* p, bool active) {
+namespace {
+
+void report_process(Process* p, bool active, bool woken, bool exiting) {
     VM& vm = *p->vm;
     SystemProfile& sp = vm.sysprof;
     std::lock_guard lock(sp.mutex);
     if (!(sp.flags.load(std::memory_order_relaxed) & profile_flag::RUNNABLE_PROCS)) return;
     uint32_t state = sp.generation << 1 | (active ? 1 : 0);
-    // A state from an earlier generation counts as inactive: a process was last reported
-    // before this profiling session began.
-    uint32_t seen = p->profile_state >> 1 == sp.generation ? p->profile_state : sp.generation << 1;
-    if (seen == state) return;
+    if (p->profile_state >> 1 == sp.generation) {
+        if (p->profile_state == state) return;  // no change
+    } else if (active && !woken) {
+        // First seen in this session, runnable all along: already active, nothing to report.
+        p->profile_state = state;
+        return;
+    }
     p->profile_state = state;
     if (sp.profiler == p->pid) return;  // the profiler is not profiled
     LiteralArea scratch;
-    Term where = mfa_at(vm, scratch, p->pc);
+    Term where = exiting ? NON_VALUE : mfa_at(vm, scratch, p->pc);
     Term ts = trace_timestamp(scratch, sp.timestamp);
     tell_profiler_locked(vm, make_tuple(scratch, {atom("profile"), p->pid, active ? atom("active") : atom("inactive"),
                                                   is_value(where) ? where : make_small(0), ts}));
 }
+
+}  // namespace
+
+void profile_process(Process* p, bool active, bool woken) { report_process(p, active, woken, false); }
+
+void profile_process_exit(Process* p) { report_process(p, false, false, true); }
 
 void profile_scheduler(VM& vm, int id, bool active) {
     SystemProfile& sp = vm.sysprof;

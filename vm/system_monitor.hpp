@@ -62,9 +62,13 @@ void sysmon_after_slice(Process* p, int64_t ns, const void* in_pc, const void* o
 // `p` was suspended on the busy port `port`.
 void sysmon_busy_port(Process* p, Term port);
 
-// runnable_procs: `p` became runnable (active) or waits with nothing to do, or exits
-// (inactive). Called by `p`'s scheduler only; repeated states are not reported twice.
-void profile_process(Process* p, bool active);
+// runnable_procs: `p` runs again after waiting (active; `woken`: it waited for a message, as
+// opposed to having been runnable all along), waits with nothing to do, or exits (inactive).
+// Called by whoever runs `p`; repeated states are not reported twice, and a process that was
+// already runnable when profiling began counts as active without a report, as on erl.
+void profile_process(Process* p, bool active, bool woken = true);
+// The same for a process that exits: inactive, at no function (erl reports 0).
+void profile_process_exit(Process* p);
 // scheduler: scheduler `id` (1-based) goes to sleep or wakes up.
 void profile_scheduler(VM& vm, int id, bool active);
 
