@@ -49,7 +49,7 @@ Term send_message(Process* p, Term to, Term msg) {
     }
     if (trace_flags_of(p) & trace_flag::SEND) trace_send(p, dest, to, msg);
     Term seq_token = NIL;
-    if (p->seq_trace) [[unlikely]] seq_token = seq_trace_outgoing(p, dest, msg);
+    if (p->seq_trace) [[unlikely]] seq_token = seq_trace_outgoing(p, dest, dest, msg);
     if (dest == p->pid && !p->sched.self_via_inbox) {
         p->mailbox_push(msg, seq_token);
         if (trace_flags_of(p) & trace_flag::RECEIVE) trace_emit(p, atom("receive"), {msg});

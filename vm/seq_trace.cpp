@@ -136,7 +136,7 @@ Term seq_current_token(const Process* p) {
     return st->token;
 }
 
-Term seq_trace_outgoing(Process* p, Term dest, Term msg) {
+Term seq_trace_outgoing(Process* p, Term dest, Term shown_to, Term msg) {
     SeqTrace& st = seq_state(p);
     if (st.token == NIL) return NIL;
     // A message to no process goes nowhere: erl neither counts nor reports it.
@@ -145,18 +145,56 @@ Term seq_trace_outgoing(Process* p, Term dest, Term msg) {
         if (!q) return NIL;
         ProcessTable::release(q);
     }
-    if (update_serial(p, st)) output(p, st.token, seq_flag::SEND, atom("send"), dest, msg);
+    if (update_serial(p, st)) output(p, st.token, seq_flag::SEND, atom("send"), shown_to, msg);
     return st.token;
 }
 
-void seq_post_message(Process* p, Term dest, Term msg, Term token) {
-    VM& vm = *p->vm;
+void seq_fill_signal(Process* p, Signal* s, Term msg, Term token) {
+    if (token == NIL) {
+        s->seq = seq_kind::NO_TOKEN;
+        s->data = copy_to_buffer(msg);
+        return;
+    }
     LiteralArea scratch;
-    Term wrapped = make_tuple(scratch, {msg, token, make_small(SWord(current_epoch(p)))});
-    auto* s = new Signal{SignalKind::Message};
     s->seq = seq_kind::TOKEN;
-    s->data = copy_to_buffer(wrapped);
-    if (!deliver_signal(vm, dest, s)) release_signal(s);
+    s->data = copy_to_buffer(make_tuple(scratch, {msg, token, make_small(SWord(current_epoch(p)))}));
+}
+
+void seq_post_message(Process* p, Term dest, Term msg, Term token) {
+    auto* s = new Signal{SignalKind::Message};
+    seq_fill_signal(p, s, msg, token);
+    if (!deliver_signal(*p->vm, dest, s)) release_signal(s);
+}
+
+void seq_trace_spawn(Process* parent, Process* child, Term initial, Term opts, Term tag, Term ref, bool async) {
+    SeqTrace& ps = seq_state(parent);
+    ps.spawn_reply_token = NIL;
+    if (ps.token == NIL) return;
+    update_serial(parent, ps);
+    Term args = tuple_elem(initial, 2);
+    SWord arity = 0;
+    for (Term l = args; is_list(l); l = tail(l)) ++arity;
+    LiteralArea scratch;
+    Term mfa = make_tuple(scratch, {tuple_elem(initial, 0), tuple_elem(initial, 1), make_small(arity)});
+    Term gl = parent->group_leader == NIL ? parent->pid : parent->group_leader;
+    Term request = make_tuple(scratch, {atom("spawn_request"), ref, parent->pid, gl, mfa, opts, tag, args});
+    output(parent, ps.token, seq_flag::SEND, atom("send"), child->pid, request);
+    output(parent, ps.token, seq_flag::RECEIVE, atom("receive"), child->pid, request);
+    // The child starts from the request's token, as if it had received it.
+    SeqTrace& cs = seq_state(child);
+    cs.token = copy_term(ps.token, *child);
+    cs.clock = cs.lastcnt = uint64_t(small_value(tuple_elem(ps.token, T_SERIAL)));
+    update_serial(child, cs);
+    Term reply = make_tuple(scratch, {tag, ref, am::ok, child->pid});
+    output(child, cs.token, seq_flag::SEND, atom("send"), parent->pid, reply);
+    if (async) {
+        ps.spawn_reply_token = copy_term(cs.token, *parent);
+        return;
+    }
+    // spawn/1..4 and friends: the reply is not a message, but erl reports it as received.
+    uint64_t serial = uint64_t(small_value(tuple_elem(cs.token, T_SERIAL)));
+    ps.lastcnt = ps.clock = serial;
+    output(parent, cs.token, seq_flag::RECEIVE, atom("receive"), parent->pid, reply);
 }
 
 void seq_link_exit(Process* p, Term linked, Term reason) {

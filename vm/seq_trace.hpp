@@ -60,6 +60,7 @@ struct SeqTrace {
     uint64_t lastcnt = 0;   // the serial of the last token received
     uint64_t epoch = 0;     // the reset_seq_trace generation this state belongs to
     std::deque<Term> tokens;  // one per mailbox message (see above); GC roots
+    Term spawn_reply_token = NIL;  // seq_trace_spawn to spawn_request's reply, within one BIF
 };
 
 // VM-wide: the sequential tracer and the reset epoch.
@@ -73,11 +74,20 @@ SeqTrace& seq_state(Process* p);
 // The token `p` carries now ([] if none). Safe on another (borrowed) process.
 Term seq_current_token(const Process* p);
 
-// Sending with Process::seq_trace set: updates the serial and reports `send` if the sender
-// has a token; returns the token the message carries ([] for none).
-Term seq_trace_outgoing(Process* p, Term dest, Term msg);
+// Sending with Process::seq_trace set: updates the serial and reports `send` (to `shown_to`:
+// the pid, or the alias a message goes through) if the sender has a token; returns the token
+// the message carries ([] for none).
+Term seq_trace_outgoing(Process* p, Term dest, Term shown_to, Term msg);
 // Delivers `msg` to the local process `dest` with `token` (not []).
 void seq_post_message(Process* p, Term dest, Term msg, Term token);
+// Makes `s` a message signal carrying `msg` and `token` ([]: none, from a process).
+void seq_fill_signal(Process* p, Signal* s, Term msg, Term token);
+// spawn by a process with seq_trace state (bifs/system_processes.cpp), before the child runs:
+// the child inherits the token, and the spawn request and its reply are reported as erl
+// reports them ({spawn_request, Ref, Parent, GroupLeader, {M, F, Arity}, Opts, Tag, Args}, and
+// {Tag, Ref, ok, Child}). `initial` is {M, F, Args}. For spawn_request (`async`), the reply is
+// a real message: the token it carries is left in SeqTrace::spawn_reply_token for the caller.
+void seq_trace_spawn(Process* parent, Process* child, Term initial, Term opts, Term tag, Term ref, bool async);
 // A dying process with seq_trace state tells the process `linked` (a pid or port) that it
 // exits: erl sends the link's exit signal with the dying process's token.
 void seq_link_exit(Process* p, Term linked, Term reason);
