@@ -123,9 +123,18 @@ Term bad_spawn_options(Process* p) {
     return NON_VALUE;
 }
 
-// A spawn by a token holder: the child inherits the token (vm/seq_trace.hpp). The request's
-// options as erl's spawn BIFs pass them on (link, monitor).
+// A spawn by a token holder: the child inherits the token (vm/seq_trace.hpp). The request as
+// spawn_request made it, or with the options erl's spawn BIFs pass on (link, monitor).
 void seq_spawn(Process* p, Process* child, const SpawnOpts& o, Term req_ref) {
+    Term tag = is_value(o.reply_tag) ? o.reply_tag : atom("spawn_reply");
+    if (is_value(o.request_call)) {
+        // As erl starts it: erts_internal:spawn_init({M, F, Args}).
+        const Term& c = o.request_call;
+        Term mfa = make_tuple(*p, {tuple_elem(c, 0), tuple_elem(c, 1), tuple_elem(c, 2)});
+        Term initial = make_tuple(*p, {atom("erts_internal"), atom("spawn_init"), make_list_from(*p, &mfa, 1)});
+        seq_trace_spawn(p, child, initial, tuple_elem(c, 3), tag, req_ref, true);
+        return;
+    }
     Term opts = NIL;
     if (o.monitor) {
         Term monitor = atom("monitor");
@@ -137,7 +146,6 @@ void seq_spawn(Process* p, Process* child, const SpawnOpts& o, Term req_ref) {
     }
     bool async = is_value(req_ref);
     Term ref = async ? req_ref : make_new_ref(*p);
-    Term tag = is_value(o.reply_tag) ? o.reply_tag : atom("spawn_reply");
     seq_trace_spawn(p, child, initial_call_term(p, child), opts, tag, ref, async);
 }
 

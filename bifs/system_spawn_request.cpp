@@ -44,6 +44,7 @@ Term erts_spawn_request_4(Process* p, const Term* a) {
         if (o.reply_error) reply(p, o, ref, atom("error"), atom("badopt"));
         return ref;
     }
+    if (p->seq_trace) [[unlikely]] o.request_call = make_tuple(*p, {a[0], a[1], a[2], a[3]});
     Term r = spawn_mfa(p, a[0], a[1], a[2], o, ref);
     if (is_non_value(r)) return r;
     Term pid = is_tuple(r) ? tuple_elem(r, 0) : r;

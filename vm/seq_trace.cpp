@@ -191,9 +191,12 @@ void seq_trace_spawn(Process* parent, Process* child, Term initial, Term opts, T
         ps.spawn_reply_token = copy_term(cs.token, *parent);
         return;
     }
-    // spawn/1..4 and friends: the reply is not a message, but erl reports it as received.
+    // spawn/1..4 and friends: the reply is not a message, but erl reports it as received. The
+    // parent's counters then take the serial as OTP 25.2.3 stores it: the tagged word of the
+    // small integer (erl_process.c reads SEQ_TRACE_T_SERIAL without unsigned_val), i.e.
+    // serial * 16 + 15. Observable in every later serial, so beamvm does the same.
     uint64_t serial = uint64_t(small_value(tuple_elem(cs.token, T_SERIAL)));
-    ps.lastcnt = ps.clock = serial;
+    ps.lastcnt = ps.clock = serial << 4 | 0xF;
     output(parent, cs.token, seq_flag::RECEIVE, atom("receive"), parent->pid, reply);
 }
 
