@@ -42,6 +42,7 @@ Term send_message(Process* p, Term to, Term msg) {
         send_to_alias(p, to, msg);
         return msg;
     } else if (is_local_port(to)) {
+        if (p->seq_trace) [[unlikely]] seq_trace_to_port(p, to, msg);
         port_send(*p->vm, p, to, msg);
         return msg;
     } else if (!is_pid(to)) {

@@ -149,6 +149,11 @@ Term seq_trace_outgoing(Process* p, Term dest, Term shown_to, Term msg) {
     return st.token;
 }
 
+void seq_trace_to_port(Process* p, Term port, Term msg) {
+    SeqTrace& st = seq_state(p);
+    if (update_serial(p, st)) output(p, st.token, seq_flag::SEND, atom("send"), port, msg);
+}
+
 void seq_fill_signal(Process* p, Signal* s, Term msg, Term token) {
     if (token == NIL) {
         s->seq = seq_kind::NO_TOKEN;

@@ -78,6 +78,9 @@ Term seq_current_token(const Process* p);
 // the pid, or the alias a message goes through) if the sender has a token; returns the token
 // the message carries ([] for none).
 Term seq_trace_outgoing(Process* p, Term dest, Term shown_to, Term msg);
+// Port ! Msg by a process with seq_trace state: counted and reported as sent (ports take no
+// token).
+void seq_trace_to_port(Process* p, Term port, Term msg);
 // Delivers `msg` to the local process `dest` with `token` (not []).
 void seq_post_message(Process* p, Term dest, Term msg, Term token);
 // Makes `s` a message signal carrying `msg` and `token` ([]: none, from a process).
