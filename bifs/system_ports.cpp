@@ -13,6 +13,7 @@
 #include "vm/term_refs.hpp"
 #include "scheduler/ports.hpp"
 #include "vm/binary.hpp"
+#include "vm/trace.hpp"
 #include "vm/vm.hpp"
 
 namespace beam {
@@ -185,6 +186,7 @@ Term erts_open_port_2(Process* p, const Term* a) {
     int err = 0;
     auto port = port_open(*p->vm, p, s, &err);
     if (!port) return posix_atom(err);
+    trace_procs(p, "link", *port);  // the owner is linked to its new port, as erl traces it
     return *port;
 }
 

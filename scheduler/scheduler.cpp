@@ -5,6 +5,7 @@
 
 #include "scheduler/signals.hpp"
 #include "vm/interp.hpp"
+#include "vm/trace.hpp"
 #include "vm/vm.hpp"
 
 namespace beam {
@@ -424,6 +425,8 @@ void Schedulers::run_one(Scheduler& s, Process* p) {
         int signal_prio = p->sched.signal_prio.exchange(ProcessSched::NO_SIGNAL_PRIO, std::memory_order_acq_rel);
         SignalResult sr = handle_signals(*vm_, p);
         if (sr.exit) {
+            // erl schedules a process in to exit (an `in` event at the function it waited in).
+            if (trace_flags_of(p) & (trace_flag::RUNNING | trace_flag::RUNNING_PROCS)) trace_sched(p, "in");
             exit_process(*vm_, p, sr.reason);
             return;
         }
@@ -448,7 +451,11 @@ void Schedulers::run_one(Scheduler& s, Process* p) {
             p->sched.waiting = false;
             Term* x = s.x.data();
             for (uint32_t i = 0; i < p->arity; ++i) x[i] = p->saved_x[i];
+            constexpr uint32_t SCHED = trace_flag::RUNNING | trace_flag::RUNNING_PROCS;
+            if (trace_flags_of(p) & SCHED) trace_sched(p, "in");
             RunStatus rs = execute(p, x);
+            if ((rs == RunStatus::Yielded || rs == RunStatus::Waiting) && (trace_flags_of(p) & SCHED))
+                trace_sched(p, "out");
             switch (rs) {
             case RunStatus::Yielded: {
                 p->saved_x.assign(x, x + p->arity);

@@ -160,15 +160,17 @@ SignalResult handle_signals(VM& vm, Process* p) {
             if (s->alias && !alias_accepts(p, s->alias)) break;  // an inactive alias: dropped
             p->mailbox_push(adopt_buffer(p, s->data));
             r.new_messages++;
-            if (trace_flags_of(p) & trace_flag::RECEIVE) trace_emit(p, atom("receive"), {p->mailbox.back()});
             break;
         case SignalKind::Exit: {
             Term reason = adopt_buffer(p, s->data);
             if (s->linked) {
                 auto it = std::find(ps.links.begin(), ps.links.end(), s->from);
                 if (it == ps.links.end()) break;  // unlinked meanwhile: ignore
-                std::lock_guard lock(ps.info_mutex);
-                ps.links.erase(it);
+                {
+                    std::lock_guard lock(ps.info_mutex);
+                    ps.links.erase(it);
+                }
+                trace_procs(p, "getting_unlinked", s->from);
             }
             if (reason == am::kill && !s->linked) {
                 r.exit = true;
@@ -184,13 +186,20 @@ SignalResult handle_signals(VM& vm, Process* p) {
         }
         case SignalKind::Link:
             if (std::find(ps.links.begin(), ps.links.end(), s->from) == ps.links.end()) {
-                std::lock_guard lock(ps.info_mutex);
-                ps.links.push_back(s->from);
+                {
+                    std::lock_guard lock(ps.info_mutex);
+                    ps.links.push_back(s->from);
+                }
+                trace_procs(p, "getting_linked", s->from);
             }
             break;
         case SignalKind::Unlink: {
-            std::lock_guard lock(ps.info_mutex);
-            erase_if_first(ps.links, [&](Term t) { return t == s->from; });
+            bool was_linked;
+            {
+                std::lock_guard lock(ps.info_mutex);
+                was_linked = erase_if_first(ps.links, [&](Term t) { return t == s->from; });
+            }
+            if (was_linked) trace_procs(p, "getting_unlinked", s->from);
             break;
         }
         case SignalKind::Monitor: {
@@ -228,6 +237,7 @@ SignalResult handle_signals(VM& vm, Process* p) {
             if (ps.timer_set && s->timer_id == ps.timer_id) {
                 ps.timer_set = false;
                 p->timed_out = true;
+                trace_receive(p, am::timeout);  // erl traces a receive's timeout as a message
             }
             break;
         case SignalKind::GroupLeader:
@@ -328,7 +338,9 @@ void exit_process(VM& vm, Process* p, Term reason) {
         std::lock_guard lock(ps.info_mutex);
         name = ps.registered_name;
     }
-    if (name != NIL) vm.procs.unregister_name(p->ns, name, p->pid);
+    uint32_t traced = trace_flags_of(p);
+    if (traced & trace_flag::PROCS) trace_emit(p, atom("exit"), {reason});
+    if (name != NIL && vm.procs.unregister_name(p->ns, name, p->pid)) trace_procs(p, "unregister", name);
 
     if (vm.scheds) vm.scheds->release_multi_scheduling(p->pid);
     ets_owner_exited(vm, p);  // its tables go to their heirs or are deleted (ets/ets_registry.hpp)
@@ -357,6 +369,7 @@ void exit_process(VM& vm, Process* p, Term reason) {
     for (Signal* s : ps.leftover) refuse(vm, p, s, reason);
     ps.leftover.clear();
     for (Signal* s : late) refuse(vm, p, s, reason);
+    if (traced & trace_flag::EXITING) trace_emit(p, atom("out_exited"), {make_small(0)});
     bool user = !ps.system;
     // Booted OTP: everything hangs on init; without it the node is gone (erl would go on with
     // nothing to run).

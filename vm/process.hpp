@@ -23,6 +23,7 @@
 #include "vm/recv_markers.hpp"
 #include "scheduler/process_sched.hpp"
 #include "vm/term.hpp"
+#include "vm/trace.hpp"
 
 namespace beam {
 
@@ -149,9 +150,12 @@ public:
 
     // ---- mailbox (GC roots) ----
     // Change it only through these two, which keep the length other processes may read.
+    // Every message entering the queue (ordinary, EXIT, DOWN, replies) passes here, so the
+    // 'receive' trace event is emitted here, after the message is in.
     void mailbox_push(Term msg) {
         mailbox.push_back(msg);
         mailbox_len.store(mailbox.size(), std::memory_order_relaxed);
+        if (trace_flags.load(std::memory_order_relaxed) & trace_flag::RECEIVE) trace_receive(this, msg);
     }
     void mailbox_erase(size_t i) {
         mailbox.erase(mailbox.begin() + long(i));

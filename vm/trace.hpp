@@ -16,6 +16,7 @@
 #include <initializer_list>
 #include <memory>
 
+#include "vm/atom_table.hpp"
 #include "vm/copy_term.hpp"
 #include "vm/term.hpp"
 
@@ -93,6 +94,24 @@ void trace_emit(Process* tracee, Term what, std::initializer_list<Term> extra);
 // The same with an explicit tracer and flags (meta tracing has a tracer of its own).
 void trace_emit_to(Process* tracee, const Tracer& tracer, uint32_t flags, Term what,
                    std::initializer_list<Term> extra);
+
+// Scheduling events of the running and exiting flags: `{trace, P, in | out | out_exited,
+// {M, F, A} | 0}`. The caller tests the flag.
+void trace_sched(Process* p, const char* what);
+
+// The garbage_collection events, installed as the collector's trace sink by the VM.
+void trace_gc(Process* p, const char* what, size_t words);
+
+// The common one-argument events: `{trace, P, What, Arg}` when `p` has `flag` set.
+inline void trace_event(Process* p, uint32_t flag, Term what, Term arg) {
+    if (trace_flags_of(p) & flag) trace_emit(p, what, {arg});
+}
+// A message entering p's queue (every kind: ordinary, EXIT, DOWN, port data, timeout).
+inline void trace_receive(Process* p, Term msg) { trace_event(p, trace_flag::RECEIVE, atom("receive"), msg); }
+// The procs events: link, unlink, getting_linked, getting_unlinked, exit, register, unregister.
+inline void trace_procs(Process* p, const char* what, Term arg) {
+    if (trace_flags_of(p) & trace_flag::PROCS) trace_emit(p, atom(what), {arg});
+}
 
 // spawn and link: copies the set_on_* inheritance to `child` as OTP does (set_on_first_*
 // clears itself from the parent) and emits the parent's and child's procs events.

@@ -13,10 +13,14 @@
 
 #include "loader/transform.hpp"
 #include "vm/atom_table.hpp"
+#include "vm/gc.hpp"
 
 namespace beam {
 
-VM::VM() : root_(std::make_unique<Namespace>(this, nullptr, atom("root"))) { procs.set_root(root_.get()); }
+VM::VM() : root_(std::make_unique<Namespace>(this, nullptr, atom("root"))) {
+    procs.set_root(root_.get());
+    set_gc_trace_sink(&trace_gc);
+}
 // The namespaces (members declared before root_) leave their parent when freed: they go first.
 VM::~VM() {
     ports.reset();  // stops the I/O thread before the processes it posts to go
