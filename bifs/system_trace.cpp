@@ -101,6 +101,13 @@ bool parse_flags(Process* p, Term list, ParsedFlags& out) {
     return is_nil(list);
 }
 
+// erts logs this when trace/3 meets a process traced by another tracer, then raises badarg.
+Term one_tracer_per_process(Process* p) {
+    Term text = make_string(*p, "** can only have one tracer per process\n");
+    send_to_system_logger(p, "error", "~s~n", cons_at(p->alloc(2), text, NIL));
+    return p->badarg();
+}
+
 // OTP's start_trace: false when the tracee already has another live tracer.
 bool start_trace(VM& vm, Process* tracee, const TracerRef& tracer, bool on, uint32_t mask) {
     uint32_t flags = trace_flags_of(tracee);
@@ -141,7 +148,7 @@ Term trace_3(Process* p, const Term* a) {
         if (!q) return p->badarg();
         bool ok = start_trace(vm, q, f.tracer, on, f.mask & PROC_FLAGS);
         ProcessTable::release(q);
-        if (!ok) return p->badarg();
+        if (!ok) return one_tracer_per_process(p);
         return make_small(1);
     }
     if (is_port(spec)) {
@@ -205,8 +212,9 @@ Term trace_info_2(Process* p, const Term* a) {
     Term what = a[0], item = a[1];
     VM& vm = *p->vm;
     if (is_pid(what)) {
+        if (item != atom("flags") && item != atom("tracer")) return p->badarg();
         Process* q = vm.procs.lookup(what);
-        if (!q) return make_tuple(*p, {item, am::undefined});
+        if (!q) return am::undefined;  // erl: the bare atom for a process that is gone
         uint32_t flags = trace_flags_of(q);
         TracerRef tracer = tracer_of(q);
         ProcessTable::release(q);
@@ -215,11 +223,17 @@ Term trace_info_2(Process* p, const Term* a) {
     }
     if (what == atom("new") || what == atom("new_processes")) {
         std::lock_guard lock(vm.trace_mutex);
-        return process_trace_info(p, vm.new_process_trace.flags.load(std::memory_order_relaxed),
-                                  vm.new_process_trace.tracer, item);
+        NewProcessTrace& t = vm.new_process_trace;
+        if (t.tracer && !tracer_alive(vm, *t.tracer)) {
+            // The tracer is gone: new processes are no longer traced (erl's new_clear).
+            t.tracer = nullptr;
+            t.flags.store(0, std::memory_order_release);
+        }
+        return process_trace_info(p, t.flags.load(std::memory_order_relaxed), t.tracer, item);
     }
     if (is_port(what) || what == atom("new_ports")) {
-        if (is_port(what) && !port_is_open(vm, what)) return make_tuple(*p, {item, am::undefined});
+        if (is_port(what) && item != atom("flags") && item != atom("tracer")) return p->badarg();
+        if (is_port(what) && !port_is_open(vm, what)) return am::undefined;
         return process_trace_info(p, 0, nullptr, item);
     }
     return trace_info_function(p, what, item);

@@ -170,7 +170,9 @@ SignalResult handle_signals(VM& vm, Process* p) {
                     std::lock_guard lock(ps.info_mutex);
                     ps.links.erase(it);
                 }
-                trace_procs(p, "getting_unlinked", s->from);
+                // erl traces getting_unlinked only for a process the signal does not end.
+                if (p->trap_exit || (reason == am::normal && !s->normal_kills))
+                    trace_procs(p, "getting_unlinked", s->from);
             }
             if (reason == am::kill && !s->linked) {
                 r.exit = true;
