@@ -113,7 +113,7 @@ Term item_value(Process* p, Process* q, Term item) {
     if (item == atom("message_queue_data")) return message_queue_data_term(q->message_queue_off_heap);
     if (item == atom("catchlevel")) return make_small(SWord(q->catches));
     if (item == atom("parent")) return q->parent;
-    if (item == atom("trace")) return make_small(0);                 // no tracing yet
+    if (item == atom("trace")) return make_small(SWord(trace_flags_as_erl(trace_flags_of(q))));
     if (item == atom("sequential_trace_token")) return NIL;          // no seq_trace yet
     if (item == atom("magic_ref")) return NIL;                       // no NIF resources
     if (item == atom("binary")) return binaries_list(p, q);

@@ -146,7 +146,7 @@ Term trace_3(Process* p, const Term* a) {
         if (f.cpu_timestamp) return p->badarg();
         Process* q = vm.procs.lookup(spec);
         if (!q) return p->badarg();
-        bool ok = start_trace(vm, q, f.tracer, on, f.mask & PROC_FLAGS);
+        bool ok = start_trace(vm, q, f.tracer, on, f.mask);
         ProcessTable::release(q);
         if (!ok) return one_tracer_per_process(p);
         return make_small(1);
@@ -171,7 +171,7 @@ Term trace_3(Process* p, const Term* a) {
             for (Term pid : vm.procs.pids()) {
                 Process* q = vm.procs.lookup(pid);
                 if (!q) continue;
-                if (!q->sched.system && start_trace(vm, q, f.tracer, on, f.mask & PROC_FLAGS)) ++matches;
+                if (!q->sched.system && start_trace(vm, q, f.tracer, on, f.mask)) ++matches;
                 ProcessTable::release(q);
             }
         }
@@ -239,13 +239,16 @@ Term trace_info_2(Process* p, const Term* a) {
     return trace_info_function(p, what, item);
 }
 
-// trace_delivered(Tracee): beamvm delivers every trace message when it is made, so the
-// answer can go at once; it still comes as a message after the call returns, as on erl.
+// trace_delivered(Tracee): beamvm posts every trace message when it is made, so the answer
+// can go at once, for any pid (alive, dead, traced or not) or `all`. It goes through the
+// caller's signal queue, behind the trace messages already there, so a tracer that calls it
+// sees them first, as on erl.
 Term trace_delivered_1(Process* p, const Term* a) {
     Term what = a[0];
     if (what != am::all && !is_pid(what)) return p->badarg();
     Term ref = make_new_ref(*p);
-    p->mailbox_push(make_tuple(*p, {atom("trace_delivered"), what, ref}));
+    p->sched.self_via_inbox = true;  // later messages to itself stay behind it
+    post_message(*p->vm, p->pid, make_tuple(*p, {atom("trace_delivered"), what, ref}));
     return ref;
 }
 

@@ -35,7 +35,7 @@ static bool valid_receive_timeout(Term t) {
 
 Term send_message(Process* p, Term to, Term msg) {
     bool traced = trace_flags_of(p) & (trace_flag::SEND | trace_flag::RECEIVE);
-    if (traced && (trace_flags_of(p) & trace_flag::SEND) && !is_small(to) && !is_nil(to)) trace_send(p, to, msg);
+    if (traced && (trace_flags_of(p) & trace_flag::SEND)) trace_send(p, to, msg);
     Term dest = to;
     if (is_atom(to)) {
         dest = p->vm->procs.whereis(p->ns, to);

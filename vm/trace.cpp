@@ -2,6 +2,7 @@
 #include "vm/trace.hpp"
 
 #include <ctime>
+#include <utility>
 #include <vector>
 
 #include "bifs/bif_util.hpp"
@@ -151,6 +152,24 @@ void trace_gc(Process* p, const char* what, size_t words) {
     Term info = gc_info_list(scratch, p);
     Term word = make_tuple(scratch, {atom("wordsize"), make_small(SWord(words))});
     trace_emit(p, atom(what), {cons_at(scratch.alloc(2), word, info)});
+}
+
+uint64_t trace_flags_as_erl(uint32_t flags) {
+    using namespace trace_flag;
+    // erl_process.h: three timestamp-type bits, then F_TRACE_FLAG(N) = 1 << (3 + N).
+    static constexpr std::pair<uint32_t, uint64_t> bits[] = {
+        {TIMESTAMP, 1},           {STRICT_MONOTONIC_TIMESTAMP, 2}, {MONOTONIC_TIMESTAMP, 4},
+        {SEND, 1 << 4},           {RECEIVE, 1 << 5},               {SET_ON_SPAWN, 1 << 6},
+        {SET_ON_FIRST_SPAWN, 1 << 7}, {SET_ON_LINK, 1 << 8},       {SET_ON_FIRST_LINK, 1 << 9},
+        {CALL, 1 << 10},          {PROCS, 1 << 11},                {RUNNING, 1 << 13},
+        {GARBAGE_COLLECTION, 1 << 14}, {ARITY, 1 << 15},           {RETURN_TO, 1 << 16},
+        {SILENT, 1 << 17},        {RUNNING_PORTS, 1 << 20},        {RUNNING_PROCS, 1 << 21},
+        {PORTS, 1 << 22},         {SCHEDULER_ID, 1 << 23},         {EXITING, 1 << 24},
+    };
+    uint64_t out = 0;
+    for (auto [ours, theirs] : bits)
+        if (flags & ours) out |= theirs;
+    return out;
 }
 
 void trace_emit(Process* tracee, Term what, std::initializer_list<Term> extra) {

@@ -122,6 +122,9 @@ void trace_on_link(Process* p, Process* other);
 // cpu_timestamp set), or NON_VALUE when none is set.
 Term trace_timestamp(TermAllocator& a, uint32_t flags);
 
+// The flags as erl numbers them (process_info(P, trace)).
+uint64_t trace_flags_as_erl(uint32_t flags);
+
 // Process flags default for new processes: trace(new | new_processes, ...). The VM holds them.
 struct NewProcessTrace {
     std::atomic<uint32_t> flags{0};
