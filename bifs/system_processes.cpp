@@ -131,7 +131,7 @@ Term do_spawn(Process* p, const SpawnOpts& o, Setup setup, Term req_ref = NON_VA
     Process* child = vm.new_process(o.ns ? *o.ns : *p->ns, o.min_heap, p->group_leader == NIL ? p->pid : p->group_leader);
     child->parent = p->pid;
     setup(child);
-    if (trace_flags_of(p) | trace_flags_of(child)) trace_on_spawn(p, child, initial_call_term(p, child));
+    if (trace_flags_of(p) | trace_flags_of(child)) trace_on_spawn(p, child, initial_call_term(p, child), o.link);
     child->max_heap = o.max_heap;
     child->fullsweep_after = o.fullsweep_after;
     child->message_queue_off_heap = o.message_queue_off_heap;
@@ -144,11 +144,6 @@ Term do_spawn(Process* p, const SpawnOpts& o, Setup setup, Term req_ref = NON_VA
     if (o.link) {
         add_link_local(p, child->pid);
         child->sched.links.push_back(p->pid);
-        if (trace_flags_of(p)) {
-            trace_procs(p, "link", child->pid);
-            // set_on_link applies to spawn_link as to link/1 (erl_process.c, SPO_LINK).
-            trace_on_link(p, child);
-        }
         trace_procs(child, "getting_linked", p->pid);
     }
     if (o.monitor) {
@@ -238,13 +233,8 @@ Term link_1(Process* p, const Term* a) {
     if (!is_pid(other)) return p->badarg();
     if (other == p->pid) return am::true_;
     // erl traces `link` whether or not the link existed, before the other side hears of it.
+    // set_on_link is not applied here: OTP 25 applies it to spawn_link only (do_spawn).
     trace_procs(p, "link", other);
-    if (trace_flags_of(p) & (trace_flag::SET_ON_LINK | trace_flag::SET_ON_FIRST_LINK)) {
-        if (Process* q = p->vm->procs.lookup(other)) {
-            trace_on_link(p, q);
-            ProcessTable::release(q);
-        }
-    }
     auto* s = new Signal{SignalKind::Link};
     s->from = p->pid;
     if (!deliver_signal(*p->vm, other, s)) {

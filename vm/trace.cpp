@@ -184,40 +184,30 @@ void trace_emit(Process* tracee, Term what, std::initializer_list<Term> extra) {
     trace_emit_to(tracee, *tracer, trace_flags_of(tracee), what, extra);
 }
 
-void trace_on_spawn(Process* parent, Process* child, Term mfa_args) {
+void trace_on_spawn(Process* parent, Process* child, Term mfa_args, bool link) {
     using namespace trace_flag;
     uint32_t pflags = trace_flags_of(parent);
     if (pflags != 0) {
         TracerRef tracer = tracer_of(parent);
         if (pflags & PROCS) trace_emit(parent, atom("spawn"), {child->pid, mfa_args});
+        if (link && (pflags & PROCS)) trace_emit(parent, atom("link"), {child->pid});
         // As erl_process.c: set_on_spawn gives the child every flag of the parent;
         // set_on_first_spawn does so once and then clears both set_on_spawn flags on both.
-        if (tracer && (pflags & (SET_ON_SPAWN | SET_ON_FIRST_SPAWN))) {
-            uint32_t given = trace_flags_of(child) | (pflags & INHERITED);
-            if (pflags & SET_ON_FIRST_SPAWN) {
-                given &= ~(SET_ON_SPAWN | SET_ON_FIRST_SPAWN);
-                parent->trace_flags.fetch_and(~(SET_ON_SPAWN | SET_ON_FIRST_SPAWN), std::memory_order_acq_rel);
+        // set_on_link and set_on_first_link do the same for a spawn_link.
+        auto give = [&](uint32_t on, uint32_t on_first) {
+            uint32_t flags = trace_flags_of(parent);
+            if (!tracer || !(flags & (on | on_first))) return;
+            uint32_t given = trace_flags_of(child) | (flags & INHERITED);
+            if (flags & on_first) {
+                given &= ~(on | on_first);
+                parent->trace_flags.fetch_and(~(on | on_first), std::memory_order_acq_rel);
             }
             set_trace(child, given, tracer);
-        }
+        };
+        give(SET_ON_SPAWN, SET_ON_FIRST_SPAWN);
+        if (link) give(SET_ON_LINK, SET_ON_FIRST_LINK);
     }
     if (trace_flags_of(child) & PROCS) trace_emit(child, atom("spawned"), {parent->pid, mfa_args});
-}
-
-void trace_on_link(Process* p, Process* other) {
-    using namespace trace_flag;
-    uint32_t pflags = trace_flags_of(p);
-    if (!(pflags & (SET_ON_LINK | SET_ON_FIRST_LINK))) return;
-    TracerRef tracer = tracer_of(p);
-    if (!tracer) return;
-    // As erl's link signal: the linked process gets every flag of the linker and its tracer;
-    // set_on_first_link does so once, clearing both set_on_link flags on both sides.
-    uint32_t given = pflags & INHERITED;
-    if (pflags & SET_ON_FIRST_LINK) {
-        given &= ~(SET_ON_LINK | SET_ON_FIRST_LINK);
-        p->trace_flags.fetch_and(~(SET_ON_LINK | SET_ON_FIRST_LINK), std::memory_order_acq_rel);
-    }
-    set_trace(other, trace_flags_of(other) | given, tracer);
 }
 
 }  // namespace beam

@@ -113,10 +113,10 @@ inline void trace_procs(Process* p, const char* what, Term arg) {
     if (trace_flags_of(p) & trace_flag::PROCS) trace_emit(p, atom(what), {arg});
 }
 
-// spawn and link: copies the set_on_* inheritance to `child` as OTP does (set_on_first_*
-// clears itself from the parent) and emits the parent's and child's procs events.
-void trace_on_spawn(Process* parent, Process* child, Term mfa_args);
-void trace_on_link(Process* p, Process* other);
+// spawn: the parent's spawn (and link, for spawn_link) events, the set_on_spawn and (for
+// spawn_link) set_on_link inheritance as OTP 25 does it, then the child's spawned event. The
+// child's getting_linked is the caller's to emit, after this.
+void trace_on_spawn(Process* parent, Process* child, Term mfa_args, bool link);
 
 // The timestamp term for `flags` (the first of timestamp, monotonic, strict_monotonic,
 // cpu_timestamp set), or NON_VALUE when none is set.

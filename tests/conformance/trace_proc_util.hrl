@@ -5,6 +5,8 @@
 %% Collecting waits for no timer: the tracees are pinged (their signals handled in order), then
 %% erlang:trace_delivered(all) guarantees every trace message made so far is in our queue.
 
+-compile([nowarn_unused_function]).
+
 agent() ->
     receive
         {do, F, From} ->
