@@ -343,6 +343,10 @@ void exit_process(VM& vm, Process* p, Term reason) {
     uint32_t traced = trace_flags_of(p);
     if (traced & trace_flag::PROCS) trace_emit(p, atom("exit"), {reason});
     if (name != NIL && vm.procs.unregister_name(p->ns, name, p->pid)) trace_procs(p, "unregister", name);
+    // erl emits out_exited last, once its exit is complete; here it goes before the links and
+    // monitors hear of the death, so a tracer that waits for a DOWN or EXIT has it already
+    // (erl's trace_delivered waits for the exit instead).
+    if (traced & trace_flag::EXITING) trace_emit(p, atom("out_exited"), {make_small(0)});
 
     if (vm.scheds) vm.scheds->release_multi_scheduling(p->pid);
     ets_owner_exited(vm, p);  // its tables go to their heirs or are deleted (ets/ets_registry.hpp)
@@ -371,7 +375,6 @@ void exit_process(VM& vm, Process* p, Term reason) {
     for (Signal* s : ps.leftover) refuse(vm, p, s, reason);
     ps.leftover.clear();
     for (Signal* s : late) refuse(vm, p, s, reason);
-    if (traced & trace_flag::EXITING) trace_emit(p, atom("out_exited"), {make_small(0)});
     bool user = !ps.system;
     // Booted OTP: everything hangs on init; without it the node is gone (erl would go on with
     // nothing to run).
