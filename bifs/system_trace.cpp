@@ -26,29 +26,30 @@ struct FlagName {
     const char* name;
     uint32_t bit;
 };
-// In the reverse of the order erl's trace_info(P, flags) lists them.
+// In the reverse of the order erl's trace_info(P, flags) lists them (erl_bif_trace.c conses
+// them in this order).
 constexpr FlagName flag_names[] = {
+    {"timestamp", TIMESTAMP},
+    {"strict_monotonic_timestamp", STRICT_MONOTONIC_TIMESTAMP},
+    {"monotonic_timestamp", MONOTONIC_TIMESTAMP},
     {"send", SEND},
     {"receive", RECEIVE},
     {"set_on_spawn", SET_ON_SPAWN},
     {"call", CALL},
-    {"return_to", RETURN_TO},
     {"procs", PROCS},
     {"set_on_first_spawn", SET_ON_FIRST_SPAWN},
     {"set_on_link", SET_ON_LINK},
-    {"running", RUNNING},
-    {"garbage_collection", GARBAGE_COLLECTION},
-    {"timestamp", TIMESTAMP},
-    {"monotonic_timestamp", MONOTONIC_TIMESTAMP},
-    {"strict_monotonic_timestamp", STRICT_MONOTONIC_TIMESTAMP},
-    {"arity", ARITY},
-    {"silent", SILENT},
     {"set_on_first_link", SET_ON_FIRST_LINK},
+    {"running", RUNNING},
     {"exiting", EXITING},
+    {"garbage_collection", GARBAGE_COLLECTION},
+    {"arity", ARITY},
+    {"return_to", RETURN_TO},
+    {"silent", SILENT},
+    {"scheduler_id", SCHEDULER_ID},
     {"ports", PORTS},
     {"running_ports", RUNNING_PORTS},
     {"running_procs", RUNNING_PROCS},
-    {"scheduler_id", SCHEDULER_ID},
 };
 
 // OTP's TRACEE_FLAGS: what `all` sets.
