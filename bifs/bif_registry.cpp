@@ -56,6 +56,7 @@ struct Registry {
         add(ets_bifs());
         add(re_bifs());
         add(trace_bifs());
+        add(trace_pattern_bifs());
     }
 
     void add(std::span<const BifSpec> specs) {

@@ -149,6 +149,8 @@ Namespace::Commit Namespace::commit(std::unique_ptr<ModuleCode>& code) {
     if (slot.current) slot.old = std::move(slot.current);
     slot.current = std::move(code);
     refresh_exports(module);
+    if (vm_->call_tracing.on_load_set.load(std::memory_order_acquire))
+        apply_on_load_pattern(*vm_, *this, *slot.current);
     return Commit::Loaded;
 }
 
@@ -168,6 +170,8 @@ std::unique_ptr<ModuleCode> Namespace::finish_on_load(Term module, bool keep) {
     if (slot.current) slot.old = std::move(slot.current);
     slot.current = std::move(mc);
     refresh_exports(module);
+    if (vm_->call_tracing.on_load_set.load(std::memory_order_acquire))
+        apply_on_load_pattern(*vm_, *this, *slot.current);
     return nullptr;
 }
 

@@ -18,6 +18,8 @@
 #include "vm/module.hpp"
 #include "vm/binary.hpp"
 #include "vm/term_order.hpp"
+#include "vm/breakpoints.hpp"
+#include "vm/trace_calls.hpp"
 
 namespace beam {
 

@@ -11,6 +11,7 @@
 #include "vm/system_flags.hpp"
 #include "vm/term_order.hpp"
 #include "vm/term_print.hpp"
+#include "vm/trace_calls.hpp"
 
 namespace beam {
 
@@ -18,8 +19,8 @@ namespace {
 
 class Run {
 public:
-    Run(const MatchSpec& ms, Process* p, Term object, bool effects)
-        : ms_(ms), p_(p), object_(object), effects_(effects), slots_(ms.slots, NIL) {}
+    Run(const MatchSpec& ms, Process* p, Term object, bool effects, const MsTraceCall* call)
+        : ms_(ms), p_(p), object_(object), effects_(effects), call_(call), slots_(ms.slots, NIL) {}
 
     MsOutcome run() {
         Term target = object_;
@@ -185,8 +186,9 @@ private:
         }
     }
 
-    // The trace dialect's forms. Their effects on tracing arrive with tracing itself; here
-    // they give what they give for a call that is not traced (erlang:match_spec_test/3).
+    // The trace dialect's forms. Without effects (erlang:match_spec_test/3) they give what
+    // they give for a call that is not traced; the actions on tracing are in
+    // vm/trace_calls.cpp (ms_trace_action).
     Term special(const MsNode& n) {
         std::string_view name = atom_name(n.term);
         std::vector<Term> args;
@@ -206,7 +208,8 @@ private:
             std::fflush(stdout);
             return am::true_;
         }
-        if (name == "caller" || name == "caller_line") return am::undefined;
+        if (name == "caller") return call_ && is_value(call_->caller) ? call_->caller : am::undefined;
+        if (name == "caller_line") return am::undefined;
         if (name == "is_seq_trace") return am::false_;
         if (name == "get_seq_token") return NIL;
         if (name == "get_tcw") return make_small(SWord(system_flags().trace_control_word.load()));
@@ -217,13 +220,15 @@ private:
                                : system_flags().trace_control_word.load();
             return make_small(SWord(old));
         }
-        return am::true_;  // enable_trace, disable_trace, trace, silent, process_dump, set_seq_token
+        // enable_trace, disable_trace, trace, silent, process_dump, set_seq_token
+        return ms_trace_action(p_, name, args, effects_ && call_);
     }
 
     const MatchSpec& ms_;
     Process* p_;
     Term object_;
     bool effects_;
+    const MsTraceCall* call_;
     Term args_tuple_ = NIL;
     std::vector<Term> slots_;
     const MsClause* clause_ = nullptr;
@@ -234,8 +239,8 @@ private:
 
 }  // namespace
 
-MsOutcome run_match_spec(const MatchSpec& ms, Process* p, Term object, bool effects) {
-    return Run(ms, p, object, effects).run();
+MsOutcome run_match_spec(const MatchSpec& ms, Process* p, Term object, bool effects, const MsTraceCall* call) {
+    return Run(ms, p, object, effects, call).run();
 }
 
 }  // namespace beam

@@ -209,6 +209,9 @@ public:
     // ---- tracing (vm/trace.hpp: read and change them through its functions) ----
     std::atomic<uint32_t> trace_flags{0};
     std::atomic<std::shared_ptr<const Tracer>> tracer;
+    // A call-tracing frame (return_trace, return_to) was pushed on its stack at some time:
+    // exceptions look for them as they unwind (vm/trace_calls.hpp). Owner only.
+    bool call_trace_frames = false;
 };
 
 }  // namespace beam

@@ -22,6 +22,7 @@
 #include "vm/code_table.hpp"
 #include "vm/namespace_registry.hpp"
 #include "vm/result.hpp"
+#include "vm/breakpoints.hpp"
 #include "vm/trace.hpp"
 
 namespace beam {
@@ -108,6 +109,8 @@ public:
     std::mutex trace_mutex;
     NewProcessTrace new_process_trace;
     std::atomic<bool> cpu_timestamp{false};
+    // Call tracing: trace_pattern's breakpoints (vm/breakpoints.hpp).
+    CallTracing call_tracing;
 
     // erts_debug:set_internal_state(available_internal_state, Bool) (bifs/system_internal_state.cpp).
     bool internal_state_available = false;

@@ -1,0 +1,56 @@
+// What happens when a traced function is called (vm/breakpoints.hpp has how it is set up):
+// call, return_from, exception_from and return_to messages, meta tracing, call counts and
+// times, and the stack frames that make returns and exceptions visible.
+//
+// Frames pushed on the stack of the called function (all words are terms the GC can scan):
+//   return trace  [cp return_trace][{M,F,A}][flags][meta tracer pid/port or []]  then the
+//                 return address the function would have returned to
+//   return_to     [cp return_to_trace]  then that return address
+// The return_trace and return_to_trace "instructions" live outside any module's code, so
+// stack traces (which only name return addresses inside modules) never show them; the
+// stack walkers skip them explicitly so that their frame-merging rule sees through them.
+#pragma once
+
+#include <string_view>
+#include <vector>
+
+#include "vm/module.hpp"
+#include "vm/term.hpp"
+
+namespace beam {
+
+class Process;
+
+// Stack words the tracing of one call may push (the interpreter checks for them first).
+inline constexpr size_t TRACE_FRAME_WORDS = 8;
+
+// trace_breakpoint: traces the call of fi (arguments in x) and returns the handler word the
+// breakpoint replaced.
+Word breakpoint_hit(Process* p, Term* x, const FunctionInfo* fi);
+// trace_export: traces a call through a globally traced export; returns where to continue.
+const Word* export_trace_hit(Process* p, Term* x, const ExportTrace* t);
+// The return_trace frame at E (E[0] = {M,F,A}, E[1] = flags, E[2] = tracer) was returned
+// through with `value`.
+void trace_return(Process* p, const Term* E, Term value);
+// A return_to frame was returned through: execution continues at `cp`.
+void trace_return_to(Process* p, const Word* cp);
+// An exception of class `cls` and reason `value` unwinds the stack from p->stop to `to` (the
+// frame of the catch, or the stack's end): exception_from for each exception_trace frame
+// passed, and return_to for the function that catches, as erl.
+void trace_unwind(Process* p, Term cls, Term value, const Term* to, bool caught);
+
+// The code addresses the trace frames return to, and whether a stack word is one of them.
+const Word* return_trace_address();
+const Word* return_to_trace_address();
+bool is_trace_frame_cp(Term t);
+
+// BIFs called directly (call_bif) when some BIF is traced: traces the call as if it had gone
+// through its export entry. Returns false if nothing was traced for it.
+bool trace_bif_call(Process* p, Term* x, const struct BifSpec* spec, bool body_call);
+
+// A trace pattern's match-spec action on tracing (silent, enable_trace, disable_trace, trace,
+// process_dump, set_seq_token), for the running process p. Without effects (match_spec_test)
+// every action only answers true.
+Term ms_trace_action(Process* p, std::string_view name, const std::vector<Term>& args, bool effects);
+
+}  // namespace beam
