@@ -9,6 +9,7 @@
 #include "bifs/bif_families.hpp"
 #include "bifs/bif_util.hpp"
 #include "bifs/system_trace.hpp"
+#include "vm/bignum.hpp"
 #include "vm/breakpoints.hpp"
 #include "vm/code_table.hpp"
 #include "vm/copy_term.hpp"
@@ -72,7 +73,7 @@ TraceMatchSpecRef make_pattern_spec(Term pattern, bool* bad) {
         *bad = true;
         return nullptr;
     }
-    ms->compiled = compiled.take_value();
+    ms->compiled = std::move(compiled.value());
     ms->source = copy_term(pattern, ms->area);
     return ms;
 }
@@ -222,41 +223,48 @@ void set_on_load(CallTracing& ct, BreakOp op, const PatternFlags& pf, const Trac
     ct.on_load_set.store(ct.on_load.set, std::memory_order_release);
 }
 
+// badarg with erl's cause: which argument was wrong (match_spec, badopt, call_count, none).
+Term bad(Process* p, const char* cause) {
+    p->badarg();
+    p->fcause = atom(cause);
+    return NON_VALUE;
+}
+
 Term trace_pattern(Process* p, Term mfa, Term pattern, Term flag_list) {
     BreakOp op = BreakOp::On;
     if (pattern == am::false_) op = BreakOp::Off;
     else if (pattern == atom("restart")) op = BreakOp::Restart;
     else if (pattern == atom("pause")) op = BreakOp::Pause;
-    bool bad = false;
-    TraceMatchSpecRef ms = op == BreakOp::Off ? nullptr : make_pattern_spec(pattern, &bad);
-    if (bad) return p->badarg();
+    bool bad_spec = false;
+    TraceMatchSpecRef ms = op == BreakOp::Off ? nullptr : make_pattern_spec(pattern, &bad_spec);
+    if (bad_spec) return bad(p, "match_spec");
     PatternFlags pf;
-    if (!parse_pattern_flags(p, flag_list, pf)) return p->badarg();
+    if (!parse_pattern_flags(p, flag_list, pf)) return bad(p, "badopt");
     // A match specification needs local or meta tracing to act on.
-    if (ms && ms->compiled && !pf.local && !pf.meta && (pf.count || pf.time)) return p->badarg();
+    if (ms && ms->compiled && !pf.local && !pf.meta && (pf.count || pf.time)) return bad(p, "call_count");
     if (mfa == atom("on_load")) {
         set_on_load(p->vm->call_tracing, op, pf, ms);
         return make_small(0);
     }
     if (is_tuple(mfa)) {
-        if (tuple_arity(mfa) != 3) return p->badarg();
+        if (tuple_arity(mfa) != 3) return bad(p, "none");
         Term spec[3] = {tuple_elem(mfa, 0), tuple_elem(mfa, 1), tuple_elem(mfa, 2)};
         if (!is_atom(spec[0]) || !is_atom(spec[1]) || (!is_small(spec[2]) && spec[2] != atom("_")))
-            return p->badarg();
+            return bad(p, "none");
         int specified = 0;
         while (specified < 3 && spec[specified] != atom("_")) ++specified;
         for (int i = specified; i < 3; ++i)
-            if (spec[i] != atom("_")) return p->badarg();
+            if (spec[i] != atom("_")) return bad(p, "none");
         return make_small(set_pattern(p, spec, specified, op, pf, ms));
     }
     if (mfa == atom("send") || mfa == atom("receive")) {
-        if (pf.global || pf.breakpoint() || op == BreakOp::Restart || op == BreakOp::Pause) return p->badarg();
+        if (pf.global || pf.breakpoint() || op == BreakOp::Restart || op == BreakOp::Pause) return bad(p, "none");
         // Send and receive trace patterns filter process events (another part of issue 12):
         // only the default, every message traced, is there.
         if (ms && ms->compiled) return p->error(make_tuple(*p, {atom("not_implemented"), atom("erlang:trace_pattern/3")}));
         return make_small(1);
     }
-    return p->badarg();
+    return bad(p, "none");
 }
 
 Term trace_pattern_2(Process* p, const Term* a) { return trace_pattern(p, a[0], a[1], NIL); }
@@ -291,7 +299,7 @@ Term trace_info_function(Process* p, Term what, Term item) {
         CallTracing& ct = p->vm->call_tracing;
         std::lock_guard lock(ct.mutex);
         const CallTracing::OnLoad& d = ct.on_load;
-        Term traced = !d.set ? am::false_ : d.flags == 0 ? am::global : (d.flags & bp_flag::LOCAL) ? atom("local") : am::false_;
+        Term traced = !d.set ? am::false_ : d.flags == 0 ? atom("global") : (d.flags & bp_flag::LOCAL) ? atom("local") : am::false_;
         if (item == atom("traced")) return make_tuple(*p, {item, traced});
         if (item == atom("match_spec")) return make_tuple(*p, {item, traced == am::false_ ? am::false_ : spec_source(p, d.ms)});
         return make_tuple(*p, {item, am::false_});
@@ -318,7 +326,7 @@ Term trace_info_function(Process* p, Term what, Term item) {
     Term count = am::false_, time = am::false_;
     bool any = false;
     if (t && t->active()) {
-        traced = am::global;
+        traced = atom("global");
         match_spec = spec_source(p, t->ms.load());
         any = true;
     } else if (Breakpoint* bp = fi ? breakpoint_of(*fi) : nullptr) {

@@ -138,9 +138,13 @@ void push_frames(Process* p, uint32_t want, Term m, Term f, uint32_t arity, Term
 struct ReservedFrames {
     Process* p;
     Term* top;
+    bool held = true;
     explicit ReservedFrames(Process* proc) : p(proc), top(proc->stop) { p->stop -= TRACE_FRAME_WORDS; }
-    ~ReservedFrames() { p->stop = top; }
-    void release() { p->stop = top; }
+    ~ReservedFrames() { release(); }
+    void release() {
+        if (held) p->stop = top;
+        held = false;
+    }
 };
 
 void count_time(Process* p, Breakpoint& bp) {

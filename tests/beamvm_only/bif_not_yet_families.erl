@@ -1,4 +1,4 @@
-%% The erlang functions of the families beamvm does not have yet (call tracing, seq_trace,
+%% The erlang functions of the families beamvm does not have yet (seq_trace,
 %% system_monitor, system_profile; bifs/not_yet_families.cpp) raise
 %% {not_implemented, 'erlang:F/A'} naming themselves, never undef. erl implements them, so
 %% there is nothing to compare with: each check says what beamvm must raise.
@@ -6,8 +6,7 @@
 -export([main/0]).
 
 functions() ->
-    [{trace_pattern, 2},
-     {trace_pattern, 3}, {seq_trace, 2},
+    [{seq_trace, 2},
      {seq_trace_info, 1}, {seq_trace_print, 1}, {seq_trace_print, 2},
      {system_monitor, 0}, {system_monitor, 1}, {system_monitor, 2}, {system_profile, 0},
      {system_profile, 2}].
