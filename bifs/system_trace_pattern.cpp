@@ -14,6 +14,7 @@
 #include "vm/code_table.hpp"
 #include "vm/copy_term.hpp"
 #include "vm/process.hpp"
+#include "vm/trace_calls.hpp"
 #include "vm/vm.hpp"
 
 namespace beam {
@@ -185,8 +186,11 @@ SWord set_pattern(Process* p, const Term spec[3], int specified, BreakOp op, con
         }
     }
     for (auto [mc, fi] : functions) {
+        bool was_bif = traces_bif(*fi);
         if (op != BreakOp::Off && !pf.breakpoint()) clear_local(*fi);  // global replaces local
         else set_local(*mc, *fi, op, pf, ms);
+        bool is_bif = traces_bif(*fi);
+        if (was_bif != is_bif) ct.bifs_traced.fetch_add(is_bif ? 1 : -1, std::memory_order_relaxed);
     }
     return SWord(pf.breakpoint() ? functions.size() : exports.size());
 }

@@ -20,6 +20,7 @@
 #include "vm/term_order.hpp"
 #include "vm/breakpoints.hpp"
 #include "vm/trace_calls.hpp"
+#include "vm/vm.hpp"
 
 namespace beam {
 
@@ -152,6 +153,20 @@ namespace {
         }                                                               \
         x[0] = r_;                                                      \
     } while (0)
+// While some BIF is traced (vm/breakpoints.hpp): one predictable branch on the BIF call path.
+#define BIF_TRACING(p) __builtin_expect((p)->vm->call_tracing.bifs_traced.load(std::memory_order_relaxed) != 0, 0)
+// A BIF bound at load time that is traced is called like an Erlang function, through where
+// traced_bif_target says; `frame` sets up the call as the instruction's kind of call does.
+#define CALL_TRACED_BIF(spec_word, frame)                              \
+    do {                                                                \
+        if (BIF_TRACING(p)) {                                           \
+            const BifSpec* tspec_ = reinterpret_cast<const BifSpec*>(spec_word); \
+            if (const Word* tt_ = traced_bif_target(p, tspec_)) {       \
+                frame;                                                  \
+                CALL_TO(tt_, tspec_->arity);                            \
+            }                                                           \
+        }                                                               \
+    } while (0)
 #define BIF_CALL0(spec_word, dst) CALL_BIF_TO(spec_word, x, dst)
 
 // Guard context (fail label set): failure jumps to it. Body context: failure raises.
@@ -214,6 +229,9 @@ namespace {
         SWAPIN;                                                      \
         if (!t_) RAISE();                                            \
         if (t_[0] == bif_body_word()) {                              \
+            if (BIF_TRACING(p))                                      \
+                if (const Word* tt_ = traced_bif_target(p, reinterpret_cast<const BifSpec*>(t_[1]))) \
+                    CALL_TO(tt_, n_apply_);                          \
             const Word* next_ = (pushed) ? cp_of(E[0]) : nullptr;    \
             if (pushed) E += 1;                                      \
             --reds;                                                  \

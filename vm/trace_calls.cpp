@@ -8,6 +8,7 @@
 #include "vm/binary.hpp"
 #include "vm/breakpoints.hpp"
 #include "vm/clocks.hpp"
+#include "vm/code_table.hpp"
 #include "vm/interp.hpp"
 #include "vm/process.hpp"
 #include "vm/trace.hpp"
@@ -256,6 +257,23 @@ void trace_unwind(Process* p, Term cls, Term value, const Term* to, bool caught)
     }
     if (caught && return_to && (trace_flags_of(p) & trace_flag::RETURN_TO))
         trace_emit(p, atom("return_to"), {function_mfa(p, return_to - 1)});
+}
+
+bool traces_bif(const FunctionInfo& fi) {
+    static const Word bif_body = handler_word(Op::bif_body_p);
+    Breakpoint* bp = breakpoint_of(fi);
+    return bp && bp->flags.load(std::memory_order_acquire) != 0 && bp->original == bif_body;
+}
+
+const Word* traced_bif_target(Process* p, const BifSpec* spec) {
+    Term m = atom(spec->module), f = atom(spec->name);
+    Export* e = p->ns->export_entry(m, f, spec->arity);
+    if (ExportTrace* t = std::atomic_ref<ExportTrace*>(e->trace).load(std::memory_order_acquire); t && t->active())
+        return t->stub;
+    if (ModuleCode* mc = p->ns->current(m))
+        for (const FunctionInfo& fi : mc->functions)
+            if (fi.name == f && fi.arity == spec->arity && traces_bif(fi)) return fi.entry;
+    return nullptr;
 }
 
 Term ms_trace_action(Process* p, std::string_view name, const std::vector<Term>& args, bool effects) {

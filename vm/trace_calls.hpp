@@ -44,9 +44,13 @@ const Word* return_trace_address();
 const Word* return_to_trace_address();
 bool is_trace_frame_cp(Term t);
 
-// BIFs called directly (call_bif) when some BIF is traced: traces the call as if it had gone
-// through its export entry. Returns false if nothing was traced for it.
-bool trace_bif_call(Process* p, Term* x, const struct BifSpec* spec, bool body_call);
+// While some BIF is traced (CallTracing::bifs_traced), a BIF bound at load time (call_bif,
+// apply of a BIF) asks here where to go instead: the trace stub of its export when it is
+// traced globally, the entry of its function in the module's code when that has a
+// breakpoint (local, meta, call_count), or nullptr to call it directly as usual.
+const Word* traced_bif_target(Process* p, const struct BifSpec* spec);
+// Whether fi is a BIF's function (its body is bif_body) with a breakpoint set.
+bool traces_bif(const FunctionInfo& fi);
 
 // A trace pattern's match-spec action on tracing (silent, enable_trace, disable_trace, trace,
 // process_dump, set_seq_token), for the running process p. Without effects (match_spec_test)
