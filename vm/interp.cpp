@@ -133,11 +133,13 @@ namespace {
 // Arguments in x0..x(arity-1); the result replaces x0. A BIF that traps (Process::trap)
 // continues as a call of its Erlang target: `frame` makes that call a body call (push the
 // return address) or a tail call (nothing, or drop the caller's frame).
-#define CALL_BIF_X(spec_word, frame)                                    \
+#define CALL_BIF_X(spec_word, frame) CALL_BIF_X_AT(spec_word, frame, I)
+// `pc`: where the BIF sees itself called from (process_info's current_function).
+#define CALL_BIF_X_AT(spec_word, frame, at_)                             \
     do {                                                                \
         const BifSpec* spec_ = reinterpret_cast<const BifSpec*>(spec_word); \
         SWAPOUT;                                                        \
-        p->pc = I;                                                      \
+        p->pc = (at_);                                                  \
         Term r_ = spec_->fn(p, x);                                      \
         SWAPIN;                                                         \
         if (is_non_value(r_)) {                                         \

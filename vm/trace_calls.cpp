@@ -117,9 +117,21 @@ uint32_t call_trace(Process* p, Term* x, Term m, Term f, uint32_t arity, const T
 }
 
 // Pushes the frames `want` asks for on the stack (the space was reserved by the caller).
+// True if the trace frames on top of the stack include a return_to frame already (a tail
+// call of a traced function from another): one return_to message will do, as erl.
+bool return_to_pending(const Process* p) {
+    for (const Term* s = p->stop; s < p->hend && is_cp(*s);) {
+        const Word* cp = cp_of(*s);
+        if (cp == trace_code().return_to_trace) return true;
+        if (cp != trace_code().return_trace) return false;
+        s += 4;
+    }
+    return false;
+}
+
 void push_frames(Process* p, uint32_t want, Term m, Term f, uint32_t arity, Term meta_dest) {
     Term* E = p->stop;
-    if ((want & WANT_RETURN_TO) && !(is_cp(E[0]) && cp_of(E[0]) == trace_code().return_to_trace)) {
+    if ((want & WANT_RETURN_TO) && !return_to_pending(p)) {
         E -= 1;
         E[0] = make_cp(trace_code().return_to_trace);
     }
@@ -257,6 +269,12 @@ void trace_unwind(Process* p, Term cls, Term value, const Term* to, bool caught)
     }
     if (caught && return_to && (trace_flags_of(p) & trace_flag::RETURN_TO))
         trace_emit(p, atom("return_to"), {function_mfa(p, return_to - 1)});
+}
+
+const Word* caller_return_address(const Process* p, const Term* E) {
+    if (!is_cp(E[0]) || !is_trace_frame_cp(E[0])) return cp_of(E[0]);
+    const Term* s = real_return_slot(p, E);
+    return s ? cp_of(*s) : cp_of(E[0]);
 }
 
 bool traces_bif(const FunctionInfo& fi) {

@@ -43,6 +43,8 @@ void trace_unwind(Process* p, Term cls, Term value, const Term* to, bool caught)
 const Word* return_trace_address();
 const Word* return_to_trace_address();
 bool is_trace_frame_cp(Term t);
+// The return address at E (the top of a stack), call tracing's frames skipped.
+const Word* caller_return_address(const Process* p, const Term* E);
 
 // While some BIF is traced (CallTracing::bifs_traced), a BIF bound at load time (call_bif,
 // apply of a BIF) asks here where to go instead: the trace stub of its export when it is
