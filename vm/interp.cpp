@@ -164,6 +164,7 @@ namespace {
         if (BIF_TRACING(p)) {                                           \
             const BifSpec* tspec_ = reinterpret_cast<const BifSpec*>(spec_word); \
             if (const Word* tt_ = traced_bif_target(p, tspec_)) {       \
+                p->traced_bif_caller = I;                               \
                 frame;                                                  \
                 CALL_TO(tt_, tspec_->arity);                            \
             }                                                           \
@@ -232,8 +233,10 @@ namespace {
         if (!t_) RAISE();                                            \
         if (t_[0] == bif_body_word()) {                              \
             if (BIF_TRACING(p))                                      \
-                if (const Word* tt_ = traced_bif_target(p, reinterpret_cast<const BifSpec*>(t_[1]))) \
+                if (const Word* tt_ = traced_bif_target(p, reinterpret_cast<const BifSpec*>(t_[1]))) { \
+                    p->traced_bif_caller = I;                        \
                     CALL_TO(tt_, n_apply_);                          \
+                }                                                    \
             const Word* next_ = (pushed) ? cp_of(E[0]) : nullptr;    \
             if (pushed) E += 1;                                      \
             --reds;                                                  \

@@ -212,6 +212,8 @@ public:
     // A call-tracing frame (return_trace, return_to) was pushed on its stack at some time:
     // exceptions look for them as they unwind (vm/trace_calls.hpp). Owner only.
     bool call_trace_frames = false;
+    // A traced BIF bound at load time is being called from here (vm/trace_calls.hpp).
+    const Word* traced_bif_caller = nullptr;
 };
 
 }  // namespace beam

@@ -2,6 +2,8 @@
 // specification, counters, and the frames that report returns and exceptions.
 #include "vm/trace_calls.hpp"
 
+#include <utility>
+
 #include "bifs/bif.hpp"
 #include "bifs/bif_util.hpp"
 #include "bifs/system_trace.hpp"
@@ -26,9 +28,12 @@ constexpr uint32_t WANT_RETURN = 1, WANT_EXCEPTION = 2, WANT_RETURN_TO = 4;
 struct TraceCode {
     Word return_trace[1];
     Word return_to_trace[1];
+    Word return_to_bif_trace[1];
 };
 const TraceCode& trace_code() {
-    static const TraceCode c{{handler_word(Op::return_trace)}, {handler_word(Op::return_to_trace)}};
+    static const TraceCode c{{handler_word(Op::return_trace)},
+                             {handler_word(Op::return_to_trace)},
+                             {handler_word(Op::return_to_bif_trace)}};
     return c;
 }
 
@@ -47,6 +52,7 @@ const Term* real_return_slot(const Process* p, const Term* s) {
         const Word* cp = cp_of(*s);
         if (cp == trace_code().return_trace) s += 4;
         else if (cp == trace_code().return_to_trace) s += 1;
+        else if (cp == trace_code().return_to_bif_trace) s += 2;
         else return s;
     }
     return nullptr;
@@ -123,15 +129,27 @@ bool return_to_pending(const Process* p) {
     for (const Term* s = p->stop; s < p->hend && is_cp(*s);) {
         const Word* cp = cp_of(*s);
         if (cp == trace_code().return_to_trace) return true;
+        if (cp == trace_code().return_to_bif_trace) {
+            s += 2;
+            continue;
+        }
         if (cp != trace_code().return_trace) return false;
         s += 4;
     }
     return false;
 }
 
-void push_frames(Process* p, uint32_t want, Term m, Term f, uint32_t arity, Term meta_dest) {
+// `bif_caller`: a BIF bound at load time is traced, called from this code address. erl
+// reports its return to that function even when the call was a tail call (the BIF runs
+// inside its caller there).
+void push_frames(Process* p, uint32_t want, Term m, Term f, uint32_t arity, Term meta_dest,
+                 const Word* bif_caller = nullptr) {
     Term* E = p->stop;
-    if ((want & WANT_RETURN_TO) && !return_to_pending(p)) {
+    if ((want & WANT_RETURN_TO) && bif_caller) {
+        E -= 2;
+        E[0] = make_cp(trace_code().return_to_bif_trace);
+        E[1] = function_mfa(p, bif_caller);
+    } else if ((want & WANT_RETURN_TO) && !return_to_pending(p)) {
         E -= 1;
         E[0] = make_cp(trace_code().return_to_trace);
     }
@@ -172,10 +190,12 @@ const Word* return_to_trace_address() { return trace_code().return_to_trace; }
 bool is_trace_frame_cp(Term t) {
     if (!is_cp(t)) return false;
     const Word* cp = cp_of(t);
-    return cp == trace_code().return_trace || cp == trace_code().return_to_trace;
+    return cp == trace_code().return_trace || cp == trace_code().return_to_trace ||
+           cp == trace_code().return_to_bif_trace;
 }
 
 Word breakpoint_hit(Process* p, Term* x, const FunctionInfo* fi) {
+    const Word* bif_caller = std::exchange(p->traced_bif_caller, nullptr);
     Breakpoint* bp = breakpoint_of(*fi);
     uint32_t flags = bp->flags.load(std::memory_order_acquire);
     ModuleCode* mc = p->vm->code_at(fi->entry);
@@ -202,7 +222,7 @@ Word breakpoint_hit(Process* p, Term* x, const FunctionInfo* fi) {
             (trace_flags_of(p) & trace_flag::CALL))
             count_time(p, *bp);
         reserve.release();
-        if (want) push_frames(p, want, m, fi->name, fi->arity, NON_VALUE);
+        if (want) push_frames(p, want, m, fi->name, fi->arity, NON_VALUE, bif_caller);
         if (meta_want & (WANT_RETURN | WANT_EXCEPTION))
             push_frames(p, meta_want & (WANT_RETURN | WANT_EXCEPTION), m, fi->name, fi->arity, meta_dest);
     }
@@ -210,6 +230,7 @@ Word breakpoint_hit(Process* p, Term* x, const FunctionInfo* fi) {
 }
 
 const Word* export_trace_hit(Process* p, Term* x, const ExportTrace* t) {
+    p->traced_bif_caller = nullptr;
     const Word* target = t->target.load(std::memory_order_acquire);
     Export* e = t->exp;
     ReservedFrames reserve(p);
@@ -238,6 +259,10 @@ void trace_return_to(Process* p, const Word* cp) {
     trace_emit(p, atom("return_to"), {mfa});
 }
 
+void trace_return_to_bif(Process* p, Term mfa) {
+    if (trace_flags_of(p) & trace_flag::RETURN_TO) trace_emit(p, atom("return_to"), {mfa});
+}
+
 void trace_unwind(Process* p, Term cls, Term value, const Term* to, bool caught) {
     const Word* rt = trace_code().return_trace;
     const Word* rto = trace_code().return_to_trace;
@@ -262,6 +287,8 @@ void trace_unwind(Process* p, Term cls, Term value, const Term* to, bool caught)
         } else if (cp == rto) {
             after_return_to = true;
             return_to = nullptr;
+        } else if (cp == trace_code().return_to_bif_trace) {
+            s += 1;
         } else {
             return_to = after_return_to ? cp : nullptr;
             after_return_to = false;

@@ -6,6 +6,7 @@
 //   return trace  [cp return_trace][{M,F,A}][flags][meta tracer pid/port or []]  then the
 //                 return address the function would have returned to
 //   return_to     [cp return_to_trace]  then that return address
+//   return_to of a BIF bound at load time  [cp return_to_bif_trace][{M,F,A} of its caller]
 // The return_trace and return_to_trace "instructions" live outside any module's code, so
 // stack traces (which only name return addresses inside modules) never show them; the
 // stack walkers skip them explicitly so that their frame-merging rule sees through them.
@@ -34,6 +35,8 @@ const Word* export_trace_hit(Process* p, Term* x, const ExportTrace* t);
 void trace_return(Process* p, const Term* E, Term value);
 // A return_to frame was returned through: execution continues at `cp`.
 void trace_return_to(Process* p, const Word* cp);
+// A traced BIF's return_to frame [return_to_bif_trace][{M,F,A}] was returned through.
+void trace_return_to_bif(Process* p, Term mfa);
 // An exception of class `cls` and reason `value` unwinds the stack from p->stop to `to` (the
 // frame of the catch, or the stack's end): exception_from for each exception_trace frame
 // passed, and return_to for the function that catches, as erl.
