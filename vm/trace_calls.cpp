@@ -144,24 +144,28 @@ bool return_to_pending(const Process* p) {
 // inside its caller there).
 void push_frames(Process* p, uint32_t want, Term m, Term f, uint32_t arity, Term meta_dest,
                  const Word* bif_caller = nullptr) {
-    Term* E = p->stop;
+    // The stack pointer moves before each frame's terms are made, so that the heap words
+    // they take cannot be the frame's own (Process::alloc keeps below p->stop).
     if ((want & WANT_RETURN_TO) && bif_caller) {
-        E -= 2;
+        Term* E = p->stop -= 2;
         E[0] = make_cp(trace_code().return_to_bif_trace);
+        E[1] = NIL;
         E[1] = function_mfa(p, bif_caller);
+        p->call_trace_frames = true;
     } else if ((want & WANT_RETURN_TO) && !return_to_pending(p)) {
-        E -= 1;
+        Term* E = p->stop -= 1;
         E[0] = make_cp(trace_code().return_to_trace);
+        p->call_trace_frames = true;
     }
     if (want & (WANT_RETURN | WANT_EXCEPTION)) {
-        E -= 4;
+        Term* E = p->stop -= 4;
         E[0] = make_cp(trace_code().return_trace);
-        E[1] = make_tuple(*p, {m, f, make_small(arity)});
+        E[1] = NIL;
         E[2] = make_small((want & WANT_EXCEPTION ? RT_EXCEPTION : 0) | (is_value(meta_dest) ? RT_META : 0));
         E[3] = is_value(meta_dest) ? meta_dest : NIL;
+        E[1] = make_tuple(*p, {m, f, make_small(arity)});
+        p->call_trace_frames = true;
     }
-    if (E != p->stop) p->call_trace_frames = true;
-    p->stop = E;
 }
 
 // The words the interpreter checked for stay free for push_frames while the match spec and

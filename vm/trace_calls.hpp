@@ -23,7 +23,7 @@ namespace beam {
 class Process;
 
 // Stack words the tracing of one call may push (the interpreter checks for them first).
-inline constexpr size_t TRACE_FRAME_WORDS = 8;
+inline constexpr size_t TRACE_FRAME_WORDS = 12;  // two return frames and a return_to
 
 // trace_breakpoint: traces the call of fi (arguments in x) and returns the handler word the
 // breakpoint replaced.
