@@ -300,6 +300,7 @@ Term trace_flags_action(Process* p, std::string_view name, const std::vector<Ter
     VM& vm = *p->vm;
     bool with_pid = (name == "trace") ? args.size() == 3 : args.size() == 2;
     Term target = with_pid ? args[0] : p->pid;
+    if (is_atom(target)) target = vm.procs.whereis(p->ns, target);  // a registered name
     Process* q = target == p->pid ? p : (is_pid(target) ? vm.procs.lookup(target) : nullptr);
     if (!q) return NON_VALUE;
     auto done = [&](Term r) {

@@ -84,7 +84,8 @@ struct MsOutcome {
 
 // A traced call a trace pattern's spec runs for (vm/trace_calls.cpp): what caller() gives.
 struct MsTraceCall {
-    Term caller = NON_VALUE;  // {M, F, A} of the calling function, or undefined
+    Term caller = NON_VALUE;       // {M, F, A} of the calling function, or undefined
+    Term caller_line = NON_VALUE;  // {M, F, A, {File, Line}}, or undefined
 };
 
 // Runs the clauses in order on `object` in process `p` (results built on its heap). In the

@@ -209,7 +209,7 @@ private:
             return am::true_;
         }
         if (name == "caller") return call_ && is_value(call_->caller) ? call_->caller : am::undefined;
-        if (name == "caller_line") return am::undefined;
+        if (name == "caller_line") return call_ && is_value(call_->caller_line) ? call_->caller_line : am::undefined;
         if (name == "is_seq_trace") return am::false_;
         if (name == "get_seq_token") return NIL;
         if (name == "get_tcw") return make_small(SWord(system_flags().trace_control_word.load()));

@@ -58,11 +58,27 @@ const Term* real_return_slot(const Process* p, const Term* s) {
     return nullptr;
 }
 
-// caller(): the function the traced call returns to.
-Term caller_of(Process* p) {
-    const Term* s = real_return_slot(p, p->stop);
-    if (!s) return am::undefined;
-    return function_mfa(p, cp_of(*s) - 1);
+// The code address a traced call returns into: the calling BIF instruction for a traced BIF
+// bound at load time (it runs inside its caller), else the return address at `top` (the
+// stack's top at the call) past call tracing's frames. Null if there is none.
+const Word* calling_pc(const Process* p, const Term* top, const Word* bif_caller) {
+    if (bif_caller) return bif_caller;
+    const Term* s = real_return_slot(p, top);
+    return s ? cp_of(*s) - 1 : nullptr;
+}
+
+// caller() and caller_line(): {M, F, A} and {M, F, A, {File, Line}} of the calling function.
+void callers(Process* p, const Word* pc, MsTraceCall& call) {
+    call.caller = call.caller_line = am::undefined;
+    ModuleCode* mc = pc ? p->vm->code_at(pc) : nullptr;
+    const FunctionInfo* fi = mc ? mc->function_at(pc) : nullptr;
+    if (!fi) return;
+    call.caller = make_tuple(*p, {mc->name, fi->name, make_small(fi->arity)});
+    const LineRecord* lr = mc->line_at(pc);
+    Term loc = am::undefined;
+    if (lr && lr->line != 0 && lr->file < mc->files.size())
+        loc = make_tuple(*p, {mc->files[lr->file], make_small(lr->line)});
+    call.caller_line = make_tuple(*p, {mc->name, fi->name, make_small(fi->arity), loc});
 }
 
 // A meta tracer (always erl_tracer with a pid or port here) as a Tracer to emit to.
@@ -77,25 +93,31 @@ struct MetaTracer {
 // One call's trace, for the process's own tracer (meta null) or a meta tracer: runs the
 // match spec, emits the call message, and says which frames to push (OTP's erts_call_trace).
 uint32_t call_trace(Process* p, Term* x, Term m, Term f, uint32_t arity, const TraceMatchSpec* ms, bool local,
-                    const Tracer* meta) {
+                    const Tracer* meta, const Word* caller_pc) {
     using namespace trace_flag;
+    // The process's tracer as it was before the match spec ran: the spec may take it away
+    // (disable_trace), and the call is still reported to it (erl).
+    TracerRef tracer;
     if (!meta) {
         uint32_t pflags = trace_flags_of(p);
         if (!(pflags & CALL)) return 0;
-        TracerRef tracer = tracer_of(p);
+        tracer = tracer_of(p);
         if (!tracer) return 0;
         if (!tracer_alive(*p->vm, *tracer)) {
             set_trace(p, 0, nullptr);
             return 0;
         }
-    } else if (p->sensitive || !tracer_alive(*p->vm, *meta)) {
+        // erl_tracer:enabled/3 discards what a process would trace to itself.
+        if (tracer->destination() == p->pid) return 0;
+    } else if (p->sensitive || !tracer_alive(*p->vm, *meta) || meta->destination() == p->pid) {
         return 0;
     }
     Term args = make_list_from(*p, x, arity);
     Term pam = am::true_;
     uint32_t want = 0;
     if (ms && ms->compiled) {
-        MsTraceCall call{caller_of(p)};
+        MsTraceCall call;
+        callers(p, caller_pc, call);
         MsOutcome out = run_match_spec(*ms->compiled, p, args, true, &call);
         pam = out.matched ? out.result : am::false_;
         if (out.return_trace) want |= WANT_RETURN;
@@ -116,8 +138,8 @@ uint32_t call_trace(Process* p, Term* x, Term m, Term f, uint32_t arity, const T
         if (pam == am::true_) trace_emit_to(p, *meta, flags, what, {mfa});
         else trace_emit_to(p, *meta, flags, what, {mfa, pam});
     } else {
-        if (pam == am::true_) trace_emit(p, what, {mfa});
-        else trace_emit(p, what, {mfa, pam});
+        if (pam == am::true_) trace_emit_to(p, *tracer, flags, what, {mfa});
+        else trace_emit_to(p, *tracer, flags, what, {mfa, pam});
     }
     return want;
 }
@@ -207,16 +229,22 @@ Word breakpoint_hit(Process* p, Term* x, const FunctionInfo* fi) {
     uint32_t want = 0, meta_want = 0;
     Term meta_dest = NON_VALUE;
     {
+        const Word* caller_pc = calling_pc(p, p->stop, bif_caller);
         ReservedFrames reserve(p);
         if (flags & bp_flag::LOCAL) {
             TraceMatchSpecRef ms = bp->local_ms.load(std::memory_order_acquire);
-            want = call_trace(p, x, m, fi->name, fi->arity, ms.get(), true, nullptr);
+            want = call_trace(p, x, m, fi->name, fi->arity, ms.get(), true, nullptr, caller_pc);
         }
         if (flags & bp_flag::META) {
             TracerRef tracer = bp->meta_tracer.load(std::memory_order_acquire);
+            if (tracer && !tracer_alive(*p->vm, *tracer)) {
+                // A meta tracer that is gone leaves the breakpoint without one (erl).
+                bp->meta_tracer.compare_exchange_strong(tracer, nullptr);
+                tracer = nullptr;
+            }
             if (tracer) {
                 TraceMatchSpecRef ms = bp->meta_ms.load(std::memory_order_acquire);
-                meta_want = call_trace(p, x, m, fi->name, fi->arity, ms.get(), true, tracer.get());
+                meta_want = call_trace(p, x, m, fi->name, fi->arity, ms.get(), true, tracer.get(), caller_pc);
                 meta_dest = tracer->destination();
             }
         }
@@ -237,9 +265,10 @@ const Word* export_trace_hit(Process* p, Term* x, const ExportTrace* t) {
     p->traced_bif_caller = nullptr;
     const Word* target = t->target.load(std::memory_order_acquire);
     Export* e = t->exp;
+    const Word* caller_pc = calling_pc(p, p->stop, nullptr);
     ReservedFrames reserve(p);
     TraceMatchSpecRef ms = t->ms.load(std::memory_order_acquire);
-    uint32_t want = call_trace(p, x, e->module, e->function, e->arity, ms.get(), false, nullptr);
+    uint32_t want = call_trace(p, x, e->module, e->function, e->arity, ms.get(), false, nullptr, caller_pc);
     reserve.release();
     if (want) push_frames(p, want, e->module, e->function, e->arity, NON_VALUE);
     return target;
@@ -249,7 +278,7 @@ void trace_return(Process* p, const Term* E, Term value) {
     SWord fl = small_value(E[1]);
     if (fl & RT_META) {
         MetaTracer meta(E[2]);
-        if (tracer_alive(*p->vm, meta.t)) trace_emit_to(p, meta.t, trace_flag::TIMESTAMP, atom("return_from"), {E[0], value});
+        if (tracer_alive(*p->vm, meta.t) && E[2] != p->pid) trace_emit_to(p, meta.t, trace_flag::TIMESTAMP, atom("return_from"), {E[0], value});
         return;
     }
     if (trace_flags_of(p) & trace_flag::CALL) trace_emit(p, atom("return_from"), {E[0], value});
