@@ -3,6 +3,8 @@
 
 #include "vm/interp.hpp"
 #include "vm/module.hpp"
+#include "vm/trace_calls.hpp"
+#include "vm/vm.hpp"
 
 namespace beam {
 
@@ -25,6 +27,18 @@ void update_entry(FunctionInfo& fi, Breakpoint& bp) {
     uint32_t flags = bp.flags.load(std::memory_order_acquire);
     std::atomic_ref<Word> entry(*const_cast<Word*>(fi.entry));
     entry.store(flags ? breakpoint_word : bp.original, std::memory_order_release);
+}
+
+void clear_breakpoints(VM& vm, ModuleCode& mc) {
+    std::lock_guard lock(vm.call_tracing.mutex);
+    if (mc.breakpoints.empty()) return;  // never traced
+    for (FunctionInfo& fi : mc.functions) {
+        Breakpoint* bp = breakpoint_of(fi);
+        if (!bp || bp->flags.load(std::memory_order_acquire) == 0) continue;
+        if (traces_bif(fi)) vm.call_tracing.bifs_traced.fetch_sub(1, std::memory_order_relaxed);
+        bp->flags.store(0, std::memory_order_release);
+        update_entry(fi, *bp);
+    }
 }
 
 bool ExportTrace::active() const { return exp->address.load(std::memory_order_acquire) == stub; }

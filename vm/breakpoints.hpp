@@ -109,6 +109,9 @@ void update_entry(FunctionInfo& fi, Breakpoint& bp);
 ExportTrace* ensure_export_trace(CallTracing& ct, Export* e);
 // Global tracing on (the export now goes through its stub) or off.
 void set_export_trace(ExportTrace& t, bool on);
+// A version that stops being current loses its breakpoints (erl clears them on load and
+// delete_module). Called with the namespace's lock held.
+void clear_breakpoints(VM& vm, ModuleCode& mc);
 // A version just made current in ns gets trace_pattern(on_load, ...)'s pattern, if one is
 // set (bifs/system_trace_pattern.cpp). Called with the namespace's lock held.
 void apply_on_load_pattern(VM& vm, Namespace& ns, ModuleCode& mc);

@@ -26,6 +26,8 @@
 
 namespace beam {
 
+struct FunctionInfo;
+
 struct Export;
 struct Tracer;
 
@@ -214,6 +216,9 @@ public:
     bool call_trace_frames = false;
     // A traced BIF bound at load time is being called from here (vm/trace_calls.hpp).
     const Word* traced_bif_caller = nullptr;
+    // call_time: the call_time-traced function running now and since when (monotonic ns).
+    const FunctionInfo* call_time_fn = nullptr;
+    int64_t call_time_since = 0;
 };
 
 }  // namespace beam

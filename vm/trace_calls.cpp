@@ -29,11 +29,13 @@ struct TraceCode {
     Word return_trace[1];
     Word return_to_trace[1];
     Word return_to_bif_trace[1];
+    Word return_time_trace[1];
 };
 const TraceCode& trace_code() {
     static const TraceCode c{{handler_word(Op::return_trace)},
                              {handler_word(Op::return_to_trace)},
-                             {handler_word(Op::return_to_bif_trace)}};
+                             {handler_word(Op::return_to_bif_trace)},
+                             {handler_word(Op::return_time_trace)}};
     return c;
 }
 
@@ -52,7 +54,7 @@ const Term* real_return_slot(const Process* p, const Term* s) {
         const Word* cp = cp_of(*s);
         if (cp == trace_code().return_trace) s += 4;
         else if (cp == trace_code().return_to_trace) s += 1;
-        else if (cp == trace_code().return_to_bif_trace) s += 2;
+        else if (cp == trace_code().return_to_bif_trace || cp == trace_code().return_time_trace) s += 2;
         else return s;
     }
     return nullptr;
@@ -151,7 +153,7 @@ bool return_to_pending(const Process* p) {
     for (const Term* s = p->stop; s < p->hend && is_cp(*s);) {
         const Word* cp = cp_of(*s);
         if (cp == trace_code().return_to_trace) return true;
-        if (cp == trace_code().return_to_bif_trace) {
+        if (cp == trace_code().return_to_bif_trace || cp == trace_code().return_time_trace) {
             s += 2;
             continue;
         }
@@ -204,9 +206,34 @@ struct ReservedFrames {
     }
 };
 
-void count_time(Process* p, Breakpoint& bp) {
-    std::lock_guard lock(bp.time_mutex);
-    bp.times[p->pid.raw].count++;
+// call_time: adds the time since the process's last call_time event to the function running
+// until now, and `calls` to its count.
+void charge_time(Process* p, const FunctionInfo* fi, int64_t now, uint64_t calls) {
+    Breakpoint* bp = fi ? breakpoint_of(*fi) : nullptr;
+    if (!bp) return;
+    uint32_t flags = bp->flags.load(std::memory_order_acquire);
+    if ((flags & (bp_flag::TIME | bp_flag::TIME_PAUSED)) != bp_flag::TIME) return;
+    std::lock_guard lock(bp->time_mutex);
+    CallTime& ct = bp->times[p->pid.raw];
+    ct.count += calls;
+    if (now > p->call_time_since) ct.ns += uint64_t(now - p->call_time_since);
+}
+
+// A call of fi, traced for call_time (OTP's erts_trace_time_call): the caller's time so far
+// is charged to it, and a frame remembers it so that the return charges fi and resumes it.
+void time_call(Process* p, const FunctionInfo* fi) {
+    int64_t now = monotonic_ns();
+    const FunctionInfo* prev = p->call_time_fn;
+    if (prev) charge_time(p, prev, now, 0);
+    p->call_time_fn = fi;
+    p->call_time_since = now;
+    charge_time(p, fi, now, 1);
+    Term* E = p->stop;
+    if (is_trace_frame_cp(E[0])) return;  // erl keeps one frame there
+    E = p->stop -= 2;
+    E[0] = make_cp(trace_code().return_time_trace);
+    E[1] = prev ? make_small(SWord(reinterpret_cast<uintptr_t>(prev))) : NIL;
+    p->call_trace_frames = true;
 }
 
 }  // namespace
@@ -217,7 +244,7 @@ bool is_trace_frame_cp(Term t) {
     if (!is_cp(t)) return false;
     const Word* cp = cp_of(t);
     return cp == trace_code().return_trace || cp == trace_code().return_to_trace ||
-           cp == trace_code().return_to_bif_trace;
+           cp == trace_code().return_to_bif_trace || cp == trace_code().return_time_trace;
 }
 
 Word breakpoint_hit(Process* p, Term* x, const FunctionInfo* fi) {
@@ -250,13 +277,13 @@ Word breakpoint_hit(Process* p, Term* x, const FunctionInfo* fi) {
         }
         if ((flags & (bp_flag::COUNT | bp_flag::COUNT_PAUSED)) == bp_flag::COUNT)
             bp->count.fetch_add(1, std::memory_order_relaxed);
-        if ((flags & (bp_flag::TIME | bp_flag::TIME_PAUSED)) == bp_flag::TIME &&
-            (trace_flags_of(p) & trace_flag::CALL))
-            count_time(p, *bp);
+        bool timed = (flags & (bp_flag::TIME | bp_flag::TIME_PAUSED)) == bp_flag::TIME &&
+                     (trace_flags_of(p) & trace_flag::CALL);
         reserve.release();
         if (want) push_frames(p, want, m, fi->name, fi->arity, NON_VALUE, bif_caller);
         if (meta_want & (WANT_RETURN | WANT_EXCEPTION))
             push_frames(p, meta_want & (WANT_RETURN | WANT_EXCEPTION), m, fi->name, fi->arity, meta_dest);
+        if (timed) time_call(p, fi);
     }
     return bp->original;
 }
@@ -292,6 +319,13 @@ void trace_return_to(Process* p, const Word* cp) {
     trace_emit(p, atom("return_to"), {mfa});
 }
 
+void trace_return_time(Process* p, Term prev) {
+    int64_t now = monotonic_ns();
+    charge_time(p, p->call_time_fn, now, 0);
+    p->call_time_fn = is_small(prev) ? reinterpret_cast<const FunctionInfo*>(uintptr_t(small_value(prev))) : nullptr;
+    p->call_time_since = now;
+}
+
 void trace_return_to_bif(Process* p, Term mfa) {
     if (trace_flags_of(p) & trace_flag::RETURN_TO) trace_emit(p, atom("return_to"), {mfa});
 }
@@ -320,7 +354,7 @@ void trace_unwind(Process* p, Term cls, Term value, const Term* to, bool caught)
         } else if (cp == rto) {
             after_return_to = true;
             return_to = nullptr;
-        } else if (cp == trace_code().return_to_bif_trace) {
+        } else if (cp == trace_code().return_to_bif_trace || cp == trace_code().return_time_trace) {
             s += 1;
         } else {
             return_to = after_return_to ? cp : nullptr;

@@ -7,6 +7,7 @@
 //                 return address the function would have returned to
 //   return_to     [cp return_to_trace]  then that return address
 //   return_to of a BIF bound at load time  [cp return_to_bif_trace][{M,F,A} of its caller]
+//   call_time     [cp return_time_trace][the caller's FunctionInfo* as a small, or []]
 // The return_trace and return_to_trace "instructions" live outside any module's code, so
 // stack traces (which only name return addresses inside modules) never show them; the
 // stack walkers skip them explicitly so that their frame-merging rule sees through them.
@@ -35,6 +36,9 @@ const Word* export_trace_hit(Process* p, Term* x, const ExportTrace* t);
 void trace_return(Process* p, const Term* E, Term value);
 // A return_to frame was returned through: execution continues at `cp`.
 void trace_return_to(Process* p, const Word* cp);
+// A call_time frame [return_time_trace][previous FunctionInfo* as a small, or []] was
+// returned through.
+void trace_return_time(Process* p, Term prev);
 // A traced BIF's return_to frame [return_to_bif_trace][{M,F,A}] was returned through.
 void trace_return_to_bif(Process* p, Term mfa);
 // An exception of class `cls` and reason `value` unwinds the stack from p->stop to `to` (the
