@@ -206,6 +206,14 @@ struct ReservedFrames {
     }
 };
 
+// A process whose tracer is gone stops being traced (erl_tracer:enabled/3 says remove).
+bool process_tracer_alive(Process* p) {
+    TracerRef tracer = tracer_of(p);
+    if (tracer && tracer_alive(*p->vm, *tracer)) return true;
+    set_trace(p, 0, nullptr);
+    return false;
+}
+
 // call_time: adds the time since the process's last call_time event to the function running
 // until now, and `calls` to its count.
 void charge_time(Process* p, const FunctionInfo* fi, int64_t now, uint64_t calls) {
@@ -278,7 +286,7 @@ Word breakpoint_hit(Process* p, Term* x, const FunctionInfo* fi) {
         if ((flags & (bp_flag::COUNT | bp_flag::COUNT_PAUSED)) == bp_flag::COUNT)
             bp->count.fetch_add(1, std::memory_order_relaxed);
         bool timed = (flags & (bp_flag::TIME | bp_flag::TIME_PAUSED)) == bp_flag::TIME &&
-                     (trace_flags_of(p) & trace_flag::CALL);
+                     (trace_flags_of(p) & trace_flag::CALL) && process_tracer_alive(p);
         reserve.release();
         if (want) push_frames(p, want, m, fi->name, fi->arity, NON_VALUE, bif_caller);
         if (meta_want & (WANT_RETURN | WANT_EXCEPTION))
