@@ -81,18 +81,20 @@ Term trace_timestamp(TermAllocator& a, uint32_t flags) {
         return make_tuple(a, {make_small(us / 1'000'000'000'000), make_small(us / 1'000'000 % 1'000'000),
                               make_small(us % 1'000'000)});
     };
-    if (flags & STRICT_MONOTONIC_TIMESTAMP) {
-        static std::atomic<uint64_t> unique{1};
-        return make_tuple(a, {make_integer(a, monotonic_ns()),
-                              make_integer_u(a, unique.fetch_add(1, std::memory_order_relaxed))});
-    }
-    if (flags & MONOTONIC_TIMESTAMP) return make_integer(a, monotonic_ns());
+    // As erl: timestamp (erlang:now() style, or CPU time) wins over strict_monotonic, which
+    // wins over monotonic.
     if (flags & CPU_TIMESTAMP) {
         timespec ts{};
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
         return now_tuple(int64_t(ts.tv_sec) * 1'000'000 + ts.tv_nsec / 1000);
     }
     if (flags & TIMESTAMP) return now_tuple(unique_now_us());
+    if (flags & STRICT_MONOTONIC_TIMESTAMP) {
+        static std::atomic<uint64_t> unique{1};
+        return make_tuple(a, {make_integer(a, monotonic_ns()),
+                              make_integer_u(a, unique.fetch_add(1, std::memory_order_relaxed))});
+    }
+    if (flags & MONOTONIC_TIMESTAMP) return make_integer(a, monotonic_ns());
     return NON_VALUE;
 }
 

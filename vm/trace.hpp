@@ -99,8 +99,8 @@ void trace_emit_to(Process* tracee, const Tracer& tracer, uint32_t flags, Term w
 void trace_on_spawn(Process* parent, Process* child, Term mfa_args);
 void trace_on_link(Process* p, Process* other);
 
-// The timestamp term for `flags` (the first of timestamp, monotonic, strict_monotonic,
-// cpu_timestamp set), or NON_VALUE when none is set.
+// The timestamp term for `flags` (cpu_timestamp, else timestamp, else strict_monotonic, else
+// monotonic, as erl chooses), or NON_VALUE when none is set.
 Term trace_timestamp(TermAllocator& a, uint32_t flags);
 
 // Process flags default for new processes: trace(new | new_processes, ...). The VM holds them.
