@@ -206,7 +206,7 @@ Term trace_info_2(Process* p, const Term* a) {
     VM& vm = *p->vm;
     if (is_pid(what)) {
         Process* q = vm.procs.lookup(what);
-        if (!q) return make_tuple(*p, {item, am::undefined});
+        if (!q) return am::undefined;  // erl: a process that is gone has no flags at all
         uint32_t flags = trace_flags_of(q);
         TracerRef tracer = tracer_of(q);
         ProcessTable::release(q);
