@@ -107,6 +107,7 @@ public:
     // processes, and trace(all, _, [cpu_timestamp]). The mutex guards new_process_trace.tracer.
     std::mutex trace_mutex;
     NewProcessTrace new_process_trace;
+    NewProcessTrace new_port_trace;  // trace(new_ports | new | all, ...): what new ports get
     std::atomic<bool> cpu_timestamp{false};
 
     // erts_debug:set_internal_state(available_internal_state, Bool) (bifs/system_internal_state.cpp).
