@@ -56,6 +56,9 @@ struct Registry {
         add(ets_bifs());
         add(re_bifs());
         add(trace_bifs());
+        add(seq_trace_bifs());
+        add(system_monitor_bifs());
+        add(system_profile_bifs());
     }
 
     void add(std::span<const BifSpec> specs) {

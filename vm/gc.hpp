@@ -24,6 +24,14 @@ void garbage_collect_hibernate(Process* p, Term* x, unsigned live);
 // literals of a module version being purged, which are freed afterwards (design notes §5).
 void garbage_collect_literals(Process* p, Term* x, unsigned live, const LiteralArea& area);
 
+// What the runtime has the GC report (system_monitor's long_gc and large_heap,
+// vm/system_monitor.cpp): `wants` answers, before a collection, which reports are on (0: none,
+// and nothing else is done); `report` is called after it with the start time (monotonic ns,
+// or 0 if long_gc was not on). Set once when a VM is made; unit tests of the GC run without.
+using GcWantsHook = uint32_t (*)(const Process* p);
+using GcReportHook = void (*)(Process* p, int64_t start_ns);
+void set_gc_report_hooks(GcWantsHook wants, GcReportHook report);
+
 // process_info(P, garbage_collection_info): OTP's keys in its order, sizes in words (vm/gc_info.cpp).
 Term gc_info_list(TermAllocator& a, const Process* q);
 // Words of the off-heap binaries q references (OTP's binary virtual heap).

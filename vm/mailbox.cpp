@@ -6,6 +6,7 @@
 #include "scheduler/ports.hpp"
 #include "scheduler/signals.hpp"
 #include "vm/interp_support.hpp"
+#include "vm/seq_trace.hpp"
 #include "vm/term_refs.hpp"
 #include "vm/trace.hpp"
 #include "vm/vm.hpp"
@@ -49,21 +50,28 @@ Term send_message(Process* p, Term to, Term msg) {
         send_to_alias(p, to, msg);
         return msg;
     } else if (is_local_port(to)) {
+        if (p->seq_trace) [[unlikely]] seq_trace_to_port(p, to, msg);
         port_send(*p->vm, p, to, msg);
         return msg;
     } else if (!is_pid(to)) {
         return p->badarg();
     }
+    Term seq_token = NIL;
+    if (p->seq_trace) [[unlikely]] seq_token = seq_trace_outgoing(p, dest, dest, msg);
     if (dest == p->pid) {
         // A message to oneself traced as received goes through the signal queue, as on erl,
         // so its 'receive' event comes when the process takes it in.
         if (traced && (trace_flags_of(p) & trace_flag::RECEIVE)) p->sched.self_via_inbox = true;
         if (!p->sched.self_via_inbox) {
-            p->mailbox_push(msg);
+            p->mailbox_push(msg, seq_token);
             return msg;
         }
     }
-    post_message(*p->vm, dest, msg);
+    if (seq_token != NIL) [[unlikely]] {
+        seq_post_message(p, dest, msg, seq_token);
+        return msg;
+    }
+    post_message(*p->vm, dest, msg, seq_kind::NO_TOKEN);
     return msg;
 }
 
@@ -94,6 +102,7 @@ static void stop_timer(Process* p) {
 }
 
 void remove_message(Process* p) {
+    if (p->seq_trace) [[unlikely]] seq_trace_receive(p, p->mailbox_save);
     p->mailbox_erase(p->mailbox_save);
     p->mailbox_save = 0;
     stop_timer(p);

@@ -1,6 +1,8 @@
 // Module loading (prepare: parse + transform, then commit) and the code path.
 #include "vm/vm.hpp"
 
+#include "vm/gc.hpp"
+
 #include "bifs/bif.hpp"
 
 #include "scheduler/os_signals.hpp"
@@ -19,6 +21,7 @@ namespace beam {
 
 VM::VM() : root_(std::make_unique<Namespace>(this, nullptr, atom("root"))) {
     procs.set_root(root_.get());
+    set_gc_report_hooks(&sysmon_gc_flags, &sysmon_after_gc);  // system_monitor (vm/system_monitor.hpp)
     set_gc_trace_sink(&trace_gc);
 }
 // The namespaces (members declared before root_) leave their parent when freed: they go first.

@@ -22,6 +22,8 @@
 #include "vm/code_table.hpp"
 #include "vm/namespace_registry.hpp"
 #include "vm/result.hpp"
+#include "vm/seq_trace.hpp"
+#include "vm/system_monitor.hpp"
 #include "vm/trace.hpp"
 
 namespace beam {
@@ -109,6 +111,9 @@ public:
     NewProcessTrace new_process_trace;
     NewProcessTrace new_port_trace;  // trace(new_ports | new | all, ...): what new ports get
     std::atomic<bool> cpu_timestamp{false};
+    SeqTraceSystem seq_trace;  // the sequential tracer and reset epoch (vm/seq_trace.hpp)
+    SystemMonitor sysmon;      // erlang:system_monitor/2's settings (vm/system_monitor.hpp)
+    SystemProfile sysprof;     // erlang:system_profile/2's settings
 
     // erts_debug:set_internal_state(available_internal_state, Bool) (bifs/system_internal_state.cpp).
     bool internal_state_available = false;

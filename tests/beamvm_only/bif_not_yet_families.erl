@@ -1,16 +1,12 @@
-%% The erlang functions of the families beamvm does not have yet (tracing,
-%% system_monitor, system_profile; bifs/not_yet_families.cpp) raise
+%% The erlang functions of the families beamvm does not have yet (call tracing;
+%% bifs/not_yet_families.cpp) raise
 %% {not_implemented, 'erlang:F/A'} naming themselves, never undef. erl implements them, so
 %% there is nothing to compare with: each check says what beamvm must raise.
 -module(bif_not_yet_families).
 -export([main/0]).
 
 functions() ->
-    [{trace, 3}, {trace_pattern, 2},
-     {trace_pattern, 3}, {trace_info, 2}, {trace_delivered, 1}, {seq_trace, 2},
-     {seq_trace_info, 1}, {seq_trace_print, 1}, {seq_trace_print, 2},
-     {system_monitor, 0}, {system_monitor, 1}, {system_monitor, 2}, {system_profile, 0},
-     {system_profile, 2}].
+    [{trace_pattern, 2}, {trace_pattern, 3}].
 
 main() ->
     Exports = erlang:module_info(exports),
