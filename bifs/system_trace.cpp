@@ -267,11 +267,12 @@ Term trace_info_2(Process* p, const Term* a) {
     if (what == atom("new") || what == atom("new_processes")) return defaults_info(vm.new_process_trace);
     if (what == atom("new_ports")) return defaults_info(vm.new_port_trace);
     if (is_port(what)) {
-        if (item != atom("flags") && item != atom("tracer")) return p->badarg();
+        // erl looks the port up before the item (a pid's item first).
         uint32_t flags = 0;
         TracerRef tracer;
         if (!port_trace_state(vm, what, [&](uint32_t& fl, TracerRef& t) { flags = fl, tracer = t; }))
             return am::undefined;
+        if (item != atom("flags") && item != atom("tracer")) return p->badarg();
         if (tracer && !tracer_alive(vm, *tracer)) flags = 0, tracer = nullptr;
         return process_trace_info(p, flags & ALL_FLAGS, tracer, item);
     }
