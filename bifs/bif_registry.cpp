@@ -59,6 +59,7 @@ struct Registry {
         add(seq_trace_bifs());
         add(system_monitor_bifs());
         add(system_profile_bifs());
+        add(trace_pattern_bifs());
     }
 
     void add(std::span<const BifSpec> specs) {

@@ -351,4 +351,35 @@ constexpr BifSpec table[] = {
 
 std::span<const BifSpec> trace_bifs() { return table; }
 
+// The match-spec actions enable_trace/1,2, disable_trace/1,2 and trace/2,3 of a traced call
+// (vm/trace_calls.cpp), run by p. The tracer given is p's own unless trace/2,3 names one.
+Term trace_flags_action(Process* p, std::string_view name, const std::vector<Term>& args) {
+    VM& vm = *p->vm;
+    bool with_pid = (name == "trace") ? args.size() == 3 : args.size() == 2;
+    Term target = with_pid ? args[0] : p->pid;
+    if (is_atom(target)) target = vm.procs.whereis(p->ns, target);  // a registered name
+    Process* q = target == p->pid ? p : (is_pid(target) ? vm.procs.lookup(target) : nullptr);
+    if (!q) return NON_VALUE;
+    auto done = [&](Term r) {
+        if (q != p) ProcessTable::release(q);
+        return r;
+    };
+    TracerRef own = tracer_of(p);
+    if (name != "trace") {
+        uint32_t bit = flag_bit(args[with_pid ? 1 : 0]) & PROC_FLAGS;
+        if (!bit) return done(NON_VALUE);
+        if (name == "enable_trace" && !own) return done(am::true_);
+        start_trace(vm, q, name == "enable_trace" ? own : nullptr, name == "enable_trace", bit);
+        return done(am::true_);
+    }
+    ParsedFlags off, on;
+    if (!parse_flags(p, args[with_pid ? 1 : 0], off) || !parse_flags(p, args[with_pid ? 2 : 1], on))
+        return done(NON_VALUE);
+    uint32_t before = trace_flags_of(q);
+    TracerRef tracer = on.tracer ? on.tracer : own;
+    if (off.mask) start_trace(vm, q, nullptr, false, off.mask & PROC_FLAGS);
+    if (on.mask && tracer) start_trace(vm, q, tracer, true, on.mask & PROC_FLAGS);
+    return done(make_bool(trace_flags_of(q) != before));
+}
+
 }  // namespace beam

@@ -147,8 +147,11 @@ Namespace::Commit Namespace::commit(std::unique_ptr<ModuleCode>& code) {
     }
     Term module = code->name;
     if (slot.current) slot.old = std::move(slot.current);
+    if (slot.old) clear_breakpoints(*vm_, *slot.old);  // as erl: old code is not traced
     slot.current = std::move(code);
     refresh_exports(module);
+    if (vm_->call_tracing.on_load_set.load(std::memory_order_acquire))
+        apply_on_load_pattern(*vm_, *this, *slot.current);
     return Commit::Loaded;
 }
 
@@ -166,8 +169,11 @@ std::unique_ptr<ModuleCode> Namespace::finish_on_load(Term module, bool keep) {
     std::unique_ptr<ModuleCode> mc = std::move(slot.on_load);
     if (!keep || (slot.current && slot.old)) return mc;
     if (slot.current) slot.old = std::move(slot.current);
+    if (slot.old) clear_breakpoints(*vm_, *slot.old);
     slot.current = std::move(mc);
     refresh_exports(module);
+    if (vm_->call_tracing.on_load_set.load(std::memory_order_acquire))
+        apply_on_load_pattern(*vm_, *this, *slot.current);
     return nullptr;
 }
 
@@ -178,6 +184,7 @@ bool Namespace::delete_module(Term module) {
     // As OTP, a module once loaded stays known: deleting it again (no code) still succeeds.
     if (it->second.current) {
         it->second.old = std::move(it->second.current);
+        clear_breakpoints(*vm_, *it->second.old);
         refresh_exports(module);
     }
     return true;

@@ -13,6 +13,7 @@
 #include "vm/interp_support.hpp"
 #include "vm/map.hpp"
 #include "vm/system_flags.hpp"
+#include "vm/trace_calls.hpp"
 #include "vm/vm.hpp"
 
 namespace beam {
@@ -62,7 +63,7 @@ Term build_trace(Process* p, const Word* pc) {
     const Word* prev = nullptr;
     size_t depth = std::max<size_t>(1, system_flags().backtrace_depth.load(std::memory_order_relaxed));
     for (Term* s = p->stop; s < p->hend && frames.size() < depth; ++s) {
-        if (!is_cp(*s)) continue;
+        if (!is_cp(*s) || is_trace_frame_cp(*s)) continue;
         if (cp_of(*s) == prev) continue;
         prev = cp_of(*s);
         // A return address points after the call; the call itself carries the location.
@@ -85,7 +86,7 @@ Term current_stacktrace(Process* p, const Process* q) {
     const Word* prev = q->pc;
     size_t depth = std::max<size_t>(1, system_flags().backtrace_depth.load(std::memory_order_relaxed));
     for (Term* s = q->stop; s < q->hend && frames.size() < depth; ++s) {
-        if (!is_cp(*s) || cp_of(*s) == prev) continue;  // as build_trace
+        if (!is_cp(*s) || is_trace_frame_cp(*s) || cp_of(*s) == prev) continue;  // as build_trace
         prev = cp_of(*s);
         f = frame_at(p, cp_of(*s) - 1, NON_VALUE);
         if (is_value(f)) frames.push_back(f);
@@ -148,7 +149,10 @@ const Word* handle_exception(Process* p, Term* x, const Word* pc) {
     p->fcause = NON_VALUE;
     p->fskip_pc_frame = false;
     p->ftrace_preset = false;
-    if (p->catches == 0) return nullptr;
+    if (p->catches == 0) {
+        if (p->call_trace_frames) trace_unwind(p, cls, p->fvalue, p->hend, false);
+        return nullptr;
+    }
     // Find the innermost catch marker; the frame holding it starts just above the previous
     // return address (or at the stack pointer if none was passed).
     Term* frame_base = p->stop;
@@ -156,6 +160,8 @@ const Word* handle_exception(Process* p, Term* x, const Word* pc) {
         if (is_cp(*s)) {
             frame_base = s + 1;
         } else if (is_catch(*s)) {
+            // Call tracing's frames passed on the way report the exception (exception_trace).
+            if (p->call_trace_frames) trace_unwind(p, cls, p->fvalue, s, true);
             p->stop = frame_base;
             x[0] = NON_VALUE;
             x[1] = cls;
@@ -164,6 +170,7 @@ const Word* handle_exception(Process* p, Term* x, const Word* pc) {
             return catch_address(*s);
         }
     }
+    if (p->call_trace_frames) trace_unwind(p, cls, p->fvalue, p->hend, false);
     return nullptr;
 }
 

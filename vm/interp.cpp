@@ -18,6 +18,9 @@
 #include "vm/module.hpp"
 #include "vm/binary.hpp"
 #include "vm/term_order.hpp"
+#include "vm/breakpoints.hpp"
+#include "vm/trace_calls.hpp"
+#include "vm/vm.hpp"
 
 namespace beam {
 
@@ -130,11 +133,13 @@ namespace {
 // Arguments in x0..x(arity-1); the result replaces x0. A BIF that traps (Process::trap)
 // continues as a call of its Erlang target: `frame` makes that call a body call (push the
 // return address) or a tail call (nothing, or drop the caller's frame).
-#define CALL_BIF_X(spec_word, frame)                                    \
+#define CALL_BIF_X(spec_word, frame) CALL_BIF_X_AT(spec_word, frame, I)
+// `pc`: where the BIF sees itself called from (process_info's current_function).
+#define CALL_BIF_X_AT(spec_word, frame, at_)                             \
     do {                                                                \
         const BifSpec* spec_ = reinterpret_cast<const BifSpec*>(spec_word); \
         SWAPOUT;                                                        \
-        p->pc = I;                                                      \
+        p->pc = (at_);                                                  \
         Term r_ = spec_->fn(p, x);                                      \
         SWAPIN;                                                         \
         if (is_non_value(r_)) {                                         \
@@ -149,6 +154,21 @@ namespace {
             RAISE();                                                    \
         }                                                               \
         x[0] = r_;                                                      \
+    } while (0)
+// While some BIF is traced (vm/breakpoints.hpp): one predictable branch on the BIF call path.
+#define BIF_TRACING(p) __builtin_expect((p)->vm->call_tracing.bifs_traced.load(std::memory_order_relaxed) != 0, 0)
+// A BIF bound at load time that is traced is called like an Erlang function, through where
+// traced_bif_target says; `frame` sets up the call as the instruction's kind of call does.
+#define CALL_TRACED_BIF(spec_word, frame)                              \
+    do {                                                                \
+        if (BIF_TRACING(p)) {                                           \
+            const BifSpec* tspec_ = reinterpret_cast<const BifSpec*>(spec_word); \
+            if (const Word* tt_ = traced_bif_target(p, tspec_)) {       \
+                p->traced_bif_caller = I;                               \
+                frame;                                                  \
+                CALL_TO(tt_, tspec_->arity);                            \
+            }                                                           \
+        }                                                               \
     } while (0)
 #define BIF_CALL0(spec_word, dst) CALL_BIF_TO(spec_word, x, dst)
 
@@ -212,6 +232,9 @@ namespace {
         SWAPIN;                                                      \
         if (!t_) RAISE();                                            \
         if (t_[0] == bif_body_word()) {                              \
+            if (BIF_TRACING(p))                                      \
+                if (const Word* tt_ = traced_bif_target(p, reinterpret_cast<const BifSpec*>(t_[1]))) \
+                    CALL_TO(tt_, n_apply_);                          \
             const Word* next_ = (pushed) ? cp_of(E[0]) : nullptr;    \
             if (pushed) E += 1;                                      \
             --reds;                                                  \

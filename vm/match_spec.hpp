@@ -82,10 +82,17 @@ struct MsOutcome {
     bool exception_trace = false;
 };
 
+// A traced call a trace pattern's spec runs for (vm/trace_calls.cpp): what caller() gives.
+struct MsTraceCall {
+    Term caller = NON_VALUE;       // {M, F, A} of the calling function, or undefined
+    Term caller_line = NON_VALUE;  // {M, F, A, {File, Line}}, or undefined
+};
+
 // Runs the clauses in order on `object` in process `p` (results built on its heap). In the
 // trace dialect `object` is the list of call arguments.
-// `effects`: whether trace actions change anything (set_tcw, ...); erlang:match_spec_test/3
-// runs without them, as erl's does.
-MsOutcome run_match_spec(const MatchSpec& ms, Process* p, Term object, bool effects = false);
+// `effects`: whether trace actions change anything (set_tcw, silent, enable_trace, ...);
+// erlang:match_spec_test/3 runs without them, as erl's does. `call` is the traced call.
+MsOutcome run_match_spec(const MatchSpec& ms, Process* p, Term object, bool effects = false,
+                         const MsTraceCall* call = nullptr);
 
 }  // namespace beam

@@ -12,6 +12,7 @@
 #include "vm/system_flags.hpp"
 #include "vm/term_order.hpp"
 #include "vm/term_print.hpp"
+#include "vm/trace_calls.hpp"
 
 namespace beam {
 
@@ -19,8 +20,8 @@ namespace {
 
 class Run {
 public:
-    Run(const MatchSpec& ms, Process* p, Term object, bool effects)
-        : ms_(ms), p_(p), object_(object), effects_(effects), slots_(ms.slots, NIL) {}
+    Run(const MatchSpec& ms, Process* p, Term object, bool effects, const MsTraceCall* call)
+        : ms_(ms), p_(p), object_(object), effects_(effects), call_(call), slots_(ms.slots, NIL) {}
 
     MsOutcome run() {
         Term target = object_;
@@ -186,8 +187,9 @@ private:
         }
     }
 
-    // The trace dialect's forms. Their effects on tracing arrive with tracing itself; here
-    // they give what they give for a call that is not traced (erlang:match_spec_test/3).
+    // The trace dialect's forms. Without effects (erlang:match_spec_test/3) they give what
+    // they give for a call that is not traced; the actions on tracing are in
+    // vm/trace_calls.cpp (ms_trace_action).
     Term special(const MsNode& n) {
         std::string_view name = atom_name(n.term);
         std::vector<Term> args;
@@ -207,7 +209,8 @@ private:
             std::fflush(stdout);
             return am::true_;
         }
-        if (name == "caller" || name == "caller_line") return am::undefined;
+        if (name == "caller") return call_ && is_value(call_->caller) ? call_->caller : am::undefined;
+        if (name == "caller_line") return call_ && is_value(call_->caller_line) ? call_->caller_line : am::undefined;
         // seq_trace's token (vm/seq_trace.hpp); set_seq_token changes it only when the spec
         // runs for real (erl's match_spec_test/3 leaves the token alone).
         if (name == "is_seq_trace") return make_bool(p_ && seq_current_token(p_) != NIL);
@@ -224,13 +227,15 @@ private:
                                : system_flags().trace_control_word.load();
             return make_small(SWord(old));
         }
-        return am::true_;  // enable_trace, disable_trace, trace, silent, process_dump
+        // enable_trace, disable_trace, trace, silent, process_dump, set_seq_token
+        return ms_trace_action(p_, name, args, effects_ && call_);
     }
 
     const MatchSpec& ms_;
     Process* p_;
     Term object_;
     bool effects_;
+    const MsTraceCall* call_;
     Term args_tuple_ = NIL;
     std::vector<Term> slots_;
     const MsClause* clause_ = nullptr;
@@ -241,8 +246,8 @@ private:
 
 }  // namespace
 
-MsOutcome run_match_spec(const MatchSpec& ms, Process* p, Term object, bool effects) {
-    return Run(ms, p, object, effects).run();
+MsOutcome run_match_spec(const MatchSpec& ms, Process* p, Term object, bool effects, const MsTraceCall* call) {
+    return Run(ms, p, object, effects, call).run();
 }
 
 }  // namespace beam

@@ -14,6 +14,8 @@
 namespace beam {
 
 struct BifSpec;
+struct Breakpoint;
+struct ExportTrace;
 struct ModuleCode;
 class Namespace;
 
@@ -39,6 +41,8 @@ struct Export {
     // namespace's table of such translations.
     Namespace* owner = nullptr;
     uint32_t index = UINT32_MAX;
+    // Global call tracing (vm/breakpoints.hpp): read and set through std::atomic_ref.
+    ExportTrace* trace = nullptr;
 
     bool is_loaded() const { return address.load(std::memory_order_acquire) != stub; }
 };
@@ -89,6 +93,9 @@ struct FunctionInfo {
     const Word* entry;  // first instruction of the body (where calls land)
     Term name;
     uint32_t arity;
+    // Its call-tracing breakpoint once it has been traced (vm/breakpoints.hpp), owned by
+    // ModuleCode::breakpoints; read and set through std::atomic_ref.
+    Breakpoint* bp = nullptr;
 };
 struct LineRecord {
     const Word* address;  // first instruction that carries this location
@@ -115,6 +122,9 @@ struct ModuleCode {
     std::atomic<bool> nifs_loaded{false};  // erlang:load_nif/2 succeeded for this version
     // Operand tables of complex instructions (bit syntax), owned here, pointed to by the code.
     std::vector<std::shared_ptr<void>> side_tables;
+    // Call-tracing breakpoints of its functions (vm/breakpoints.hpp), made under the VM's
+    // CallTracing::mutex and freed with the version.
+    std::vector<std::shared_ptr<Breakpoint>> breakpoints;
 
     const FunctionInfo* function_at(const Word* pc) const;
     const LineRecord* line_at(const Word* pc) const;

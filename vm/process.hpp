@@ -27,6 +27,8 @@
 
 namespace beam {
 
+struct FunctionInfo;
+
 struct Export;
 struct Tracer;
 struct SeqTrace;
@@ -226,6 +228,14 @@ public:
     uint32_t profile_state = 0;
     void seq_mailbox_push(Term token);
     void seq_mailbox_erase(size_t i);
+    // A call-tracing frame (return_trace, return_to) was pushed on its stack at some time:
+    // exceptions look for them as they unwind (vm/trace_calls.hpp). Owner only.
+    bool call_trace_frames = false;
+    // A traced BIF bound at load time is being called from here (vm/trace_calls.hpp).
+    const Word* traced_bif_caller = nullptr;
+    // call_time: the call_time-traced function running now and since when (monotonic ns).
+    const FunctionInfo* call_time_fn = nullptr;
+    int64_t call_time_since = 0;
 };
 
 }  // namespace beam

@@ -112,6 +112,9 @@ void trace_emit_to(Process* tracee, const Tracer& tracer, uint32_t flags, Term w
 void trace_emit_id(VM& vm, Term tracee, const Tracer& tracer, uint32_t flags, Term what,
                    std::initializer_list<Term> extra) {
     Term dest = tracer.destination();
+    // trace(all, true, [cpu_timestamp]) makes every `timestamp` a CPU-time one.
+    if ((flags & trace_flag::TIMESTAMP) && vm.cpu_timestamp.load(std::memory_order_relaxed))
+        flags |= trace_flag::CPU_TIMESTAMP;
     LiteralArea scratch;
     std::vector<Term> elems;
     elems.reserve(4 + extra.size());

@@ -122,8 +122,8 @@ void trace_emit_id(VM& vm, Term tracee, const Tracer& tracer, uint32_t flags, Te
 // child's getting_linked is the caller's to emit, after this.
 void trace_on_spawn(Process* parent, Process* child, Term mfa_args, bool link);
 
-// The timestamp term for `flags` (the first of timestamp, monotonic, strict_monotonic,
-// cpu_timestamp set), or NON_VALUE when none is set.
+// The timestamp term for `flags` (cpu_timestamp, else timestamp, else strict_monotonic, else
+// monotonic, as erl chooses), or NON_VALUE when none is set.
 Term trace_timestamp(TermAllocator& a, uint32_t flags);
 
 // The flags as erl numbers them (process_info(P, trace)).
