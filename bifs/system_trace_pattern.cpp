@@ -2,6 +2,7 @@
 // call traced and how (vm/breakpoints.hpp holds the breakpoints, vm/trace_calls.cpp what a
 // traced call does). Mirrors OTP's erl_bif_trace.c (trace_pattern, trace_info_func).
 #include <algorithm>
+#include <cstdio>
 #include <mutex>
 #include <vector>
 
@@ -15,6 +16,7 @@
 #include "vm/copy_term.hpp"
 #include "vm/process.hpp"
 #include "vm/trace_calls.hpp"
+#include "vm/trace_message_patterns.hpp"
 #include "vm/vm.hpp"
 
 namespace beam {
@@ -65,13 +67,14 @@ bool parse_pattern_flags(Process* p, Term list, PatternFlags& f) {
     return is_nil(list);
 }
 
-TraceMatchSpecRef make_pattern_spec(Term pattern, bool* bad) {
-    *bad = false;
+// *bad: 1 for a specification erl refuses (badarg), 2 for one nested too deeply (system_limit).
+TraceMatchSpecRef make_pattern_spec(Term pattern, int* bad) {
+    *bad = 0;
     auto ms = std::make_shared<TraceMatchSpec>();
     if (is_nil(pattern) || pattern == am::true_ || pattern == atom("restart") || pattern == atom("pause")) return ms;
     auto compiled = compile_match_spec(pattern, MsDialect::Trace);
     if (!compiled.ok()) {
-        *bad = true;
+        *bad = compiled.error().message.find("Excessive nesting") != std::string::npos ? 2 : 1;
         return nullptr;
     }
     ms->compiled = std::move(compiled.value());
@@ -239,8 +242,9 @@ Term trace_pattern(Process* p, Term mfa, Term pattern, Term flag_list) {
     if (pattern == am::false_) op = BreakOp::Off;
     else if (pattern == atom("restart")) op = BreakOp::Restart;
     else if (pattern == atom("pause")) op = BreakOp::Pause;
-    bool bad_spec = false;
+    int bad_spec = 0;
     TraceMatchSpecRef ms = op == BreakOp::Off ? nullptr : make_pattern_spec(pattern, &bad_spec);
+    if (bad_spec == 2) return p->error(atom("system_limit"));
     if (bad_spec) return bad(p, "match_spec");
     PatternFlags pf;
     if (!parse_pattern_flags(p, flag_list, pf)) return bad(p, "badopt");
@@ -263,9 +267,14 @@ Term trace_pattern(Process* p, Term mfa, Term pattern, Term flag_list) {
     }
     if (mfa == atom("send") || mfa == atom("receive")) {
         if (pf.global || pf.breakpoint() || op == BreakOp::Restart || op == BreakOp::Pause) return bad(p, "none");
-        // Send and receive trace patterns filter process events (another part of issue 12):
-        // only the default, every message traced, is there.
-        if (ms && ms->compiled) return p->error(make_tuple(*p, {atom("not_implemented"), atom("erlang:trace_pattern/3")}));
+        if (ms && ms->compiled && spec_uses_caller(pattern)) return bad(p, "match_spec");
+        MessageTracePattern& pat = mfa == atom("send") ? p->vm->send_trace_pattern : p->vm->receive_trace_pattern;
+        if (ms && ms->compiled && mfa == atom("receive")) {
+            std::fprintf(stderr, "beamvm: erlang:trace_pattern/3 with a 'receive' match specification is not implemented\n");
+            return p->error(make_tuple(*p, {atom("not_implemented"), atom("erlang:trace_pattern/3")}));
+        }
+        pat.spec.store(ms && ms->compiled ? ms : nullptr, std::memory_order_release);
+        pat.on.store(op != BreakOp::Off, std::memory_order_release);
         return make_small(1);
     }
     return bad(p, "none");
@@ -297,6 +306,11 @@ Term trace_info_function(Process* p, Term what, Term item) {
     static const Term items[] = {atom("traced"), atom("match_spec"), atom("meta"), atom("meta_match_spec"),
                                  atom("call_count"), atom("call_time"), am::all};
     bool known_item = std::find(std::begin(items), std::end(items), item) != std::end(items);
+    if (what == atom("send") || what == atom("receive")) {
+        if (item != atom("match_spec")) return p->badarg();
+        const MessageTracePattern& pat = what == atom("send") ? p->vm->send_trace_pattern : p->vm->receive_trace_pattern;
+        return make_tuple(*p, {item, message_pattern_info(p, pat)});
+    }
     if (what == atom("on_load")) {
         if (!known_item) return p->badarg();
         // The default pattern for modules loaded later.

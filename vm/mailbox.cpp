@@ -9,6 +9,7 @@
 #include "vm/seq_trace.hpp"
 #include "vm/term_refs.hpp"
 #include "vm/trace.hpp"
+#include "vm/trace_message_patterns.hpp"
 #include "vm/vm.hpp"
 
 namespace beam {
@@ -31,7 +32,14 @@ static bool valid_receive_timeout(Term t) {
         if (q) ProcessTable::release(q);
         missing = !q;
     }
-    trace_emit(p, missing ? atom("send_to_non_existing_process") : atom("send"), {msg, to});
+    Term extra;
+    if (!send_trace_wanted(p, to, msg, &extra)) return;
+    Term what = missing ? atom("send_to_non_existing_process") : atom("send");
+    if (is_value(extra)) {
+        trace_emit(p, what, {msg, to, extra});
+    } else {
+        trace_emit(p, what, {msg, to});
+    }
 }
 
 Term send_message(Process* p, Term to, Term msg) {

@@ -107,7 +107,11 @@ inline void trace_event(Process* p, uint32_t flag, Term what, Term arg) {
     if (trace_flags_of(p) & flag) trace_emit(p, what, {arg});
 }
 // A message entering p's queue (every kind: ordinary, EXIT, DOWN, port data, timeout).
-inline void trace_receive(Process* p, Term msg) { trace_event(p, trace_flag::RECEIVE, atom("receive"), msg); }
+// Off for every process after trace_pattern('receive', false, []) (vm/trace_message_patterns.hpp).
+bool receive_trace_wanted(Process* p);
+inline void trace_receive(Process* p, Term msg) {
+    if ((trace_flags_of(p) & trace_flag::RECEIVE) && receive_trace_wanted(p)) trace_emit(p, atom("receive"), {msg});
+}
 // The procs events: link, unlink, getting_linked, getting_unlinked, exit, register, unregister.
 inline void trace_procs(Process* p, const char* what, Term arg) {
     if (trace_flags_of(p) & trace_flag::PROCS) trace_emit(p, atom(what), {arg});

@@ -25,6 +25,7 @@
 #include "vm/seq_trace.hpp"
 #include "vm/system_monitor.hpp"
 #include "vm/breakpoints.hpp"
+#include "vm/trace_message_patterns.hpp"
 #include "vm/trace.hpp"
 
 namespace beam {
@@ -117,6 +118,9 @@ public:
     SystemProfile sysprof;     // erlang:system_profile/2's settings
     // Call tracing: trace_pattern's breakpoints (vm/breakpoints.hpp).
     CallTracing call_tracing;
+    // trace_pattern(send | 'receive', ...) (vm/trace_message_patterns.hpp).
+    MessageTracePattern send_trace_pattern;
+    MessageTracePattern receive_trace_pattern;
 
     // erts_debug:set_internal_state(available_internal_state, Bool) (bifs/system_internal_state.cpp).
     bool internal_state_available = false;
