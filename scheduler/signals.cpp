@@ -161,7 +161,10 @@ SignalResult handle_signals(VM& vm, Process* p) {
         case SignalKind::Message: {
             if (s->alias && !alias_accepts(p, s->alias)) break;  // an inactive alias: dropped
             Term msg = adopt_buffer(p, s->data), seq_token = am::undefined;
-            if (s->seq) [[unlikely]] msg = seq_trace_arrival(p, s->seq, msg, seq_token);
+            // A message from a process without a token matters only to a process with seq_trace
+            // state (its token is cleared); the common case costs one compare.
+            if (s->seq == seq_kind::TOKEN || (s->seq && p->seq_trace)) [[unlikely]]
+                msg = seq_trace_arrival(p, s->seq, msg, seq_token);
             p->mailbox_push(msg, seq_token);
             r.new_messages++;
             break;

@@ -155,14 +155,13 @@ public:
     // Change it only through these two, which keep the length other processes may read.
     // Every message entering the queue (ordinary, EXIT, DOWN, replies) passes here, so the
     // 'receive' trace event is emitted here, after the message is in.
-    
     // `seq_token`: what the message brings for seq_trace (vm/seq_trace.hpp), kept only while
     // the process has seq_trace state.
     void mailbox_push(Term msg, Term seq_token = am::undefined) {
         mailbox.push_back(msg);
         if (seq_trace) [[unlikely]] seq_mailbox_push(seq_token);
         mailbox_len.store(mailbox.size(), std::memory_order_relaxed);
-        if (trace_flags.load(std::memory_order_relaxed) & trace_flag::RECEIVE) trace_receive(this, msg);
+        if (trace_flags.load(std::memory_order_relaxed) & trace_flag::RECEIVE) [[unlikely]] trace_receive_event(this, msg);
     }
     void mailbox_erase(size_t i) {
         mailbox.erase(mailbox.begin() + long(i));

@@ -219,4 +219,6 @@ void trace_on_spawn(Process* parent, Process* child, Term mfa_args, bool link) {
     if (trace_flags_of(child) & PROCS) trace_emit(child, atom("spawned"), {parent->pid, mfa_args});
 }
 
+void trace_receive_event(Process* p, Term msg) { trace_receive(p, msg); }
+
 }  // namespace beam

@@ -109,6 +109,8 @@ inline void trace_event(Process* p, uint32_t flag, Term what, Term arg) {
 // A message entering p's queue (every kind: ordinary, EXIT, DOWN, port data, timeout).
 // Off for every process after trace_pattern('receive', false, []) (vm/trace_message_patterns.hpp).
 bool receive_trace_wanted(Process* p);
+// The same, out of line, for the message path (Process::mailbox_push) to stay small.
+[[gnu::noinline]] void trace_receive_event(Process* p, Term msg);
 inline void trace_receive(Process* p, Term msg) {
     if ((trace_flags_of(p) & trace_flag::RECEIVE) && receive_trace_wanted(p)) trace_emit(p, atom("receive"), {msg});
 }
