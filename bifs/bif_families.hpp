@@ -38,7 +38,6 @@ std::span<const BifSpec> reductions_bifs();    // bifs/reductions.cpp
 std::span<const BifSpec> distribution_bifs();  // bifs/distribution.cpp
 std::span<const BifSpec> debug_bifs();         // bifs/debug.cpp
 std::span<const BifSpec> decode_packet_bifs(); // bifs/decode_packet.cpp
-std::span<const BifSpec> not_yet_families_bifs(); // bifs/not_yet_families.cpp
 std::span<const BifSpec> atomics_bifs();       // bifs/atomics.cpp
 std::span<const BifSpec> erl_ddll_bifs();      // bifs/erl_ddll.cpp
 
@@ -50,7 +49,7 @@ inline constexpr std::span<const BifSpec> (*sequential_bif_families[])() = {
     hash_bifs,        phash_bifs,       map_iter_bifs,     ext_iovec_bifs,   binary_search_bifs,
     unicode_bifs,     string_prefix_bifs, convert_ids_bifs,  md5_bifs,         checksums_bifs,   calendar_bifs,
     dtrace_tags_bifs, iolist_iovec_bifs, reductions_bifs,  distribution_bifs,
-    debug_bifs,       decode_packet_bifs, not_yet_families_bifs, atomics_bifs,     erl_ddll_bifs,
+    debug_bifs,       decode_packet_bifs, atomics_bifs,     erl_ddll_bifs,
 };
 // The natives of OTP's NIF modules zlib and crypto (their stubs are replaced at load time).
 std::span<const BifSpec> zlib_stream_bifs();   // bifs/zlib_stream.cpp
@@ -104,6 +103,9 @@ std::span<const BifSpec> match_spec_bifs();    // bifs/system_match_spec.cpp (be
 std::span<const BifSpec> port_bifs();          // bifs/system_ports.cpp (beam_runtime)
 std::span<const BifSpec> trace_bifs();         // bifs/system_trace.cpp (beam_runtime)
 std::span<const BifSpec> trace_pattern_bifs(); // bifs/system_trace_pattern.cpp (beam_runtime)
+std::span<const BifSpec> seq_trace_bifs();     // bifs/system_seq_trace.cpp (beam_runtime)
+std::span<const BifSpec> system_monitor_bifs(); // bifs/system_sysmon.cpp (beam_runtime)
+std::span<const BifSpec> system_profile_bifs(); // bifs/system_profile.cpp (beam_runtime)
 std::span<const BifSpec> re_bifs();            // re/re_natives.cpp (beam_runtime: traps into re.erl)
 
 }  // namespace beam

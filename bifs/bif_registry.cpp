@@ -57,6 +57,9 @@ struct Registry {
         add(re_bifs());
         add(trace_bifs());
         add(trace_pattern_bifs());
+        add(seq_trace_bifs());
+        add(system_monitor_bifs());
+        add(system_profile_bifs());
     }
 
     void add(std::span<const BifSpec> specs) {

@@ -144,12 +144,13 @@ Term system_flag_2(Process* p, const Term* a) {
         return make_small(f.trace_control_word.exchange(uint32_t(small_value(v))));
     }
     if (flag == atom("sequential_tracer")) {
-        if (v == am::false_) return am::false_;  // none set, none to set
-        if (is_pid(v) || is_port(v) || (is_tuple(v) && tuple_arity(v) == 2 && is_atom(tuple_elem(v, 0))))
-            return not_implemented(p, "sequential_tracer");
-        return p->badarg();
+        Term old = seq_set_system_tracer(p, v);
+        return is_value(old) ? old : p->badarg();
     }
-    if (flag == atom("reset_seq_trace")) return am::true_;  // no process carries a token
+    if (flag == atom("reset_seq_trace")) {
+        seq_reset_all(*p->vm);
+        return am::true_;
+    }
     if (flag == atom("system_logger")) {
         if (v != atom("logger") && v != am::undefined && !is_local_pid(v)) return p->badarg();
         Word old = f.system_logger.exchange(v.raw);
@@ -205,7 +206,7 @@ Term system_flag_info(Process* p, Term item) {
         return make_small(SWord(n ? n : uint64_t(2 * scheduler_count(p))));
     }
     if (item == atom("trace_control_word")) return make_small(f.trace_control_word.load());
-    if (item == atom("sequential_tracer")) return tagged(am::false_);
+    if (item == atom("sequential_tracer")) return tagged(seq_system_tracer(p));
     if (item == atom("dist_ctrl")) return NIL;  // no connections
     if (item == atom("scheduler_bind_type")) return atom("unbound");
     if (item == atom("system_logger")) {

@@ -140,7 +140,7 @@ Term item_value(Process* p, Process* q, Term item) {
     if (item == atom("catchlevel")) return make_small(SWord(q->catches));
     if (item == atom("parent")) return q->parent;
     if (item == atom("trace")) return make_small(0);                 // no tracing yet
-    if (item == atom("sequential_trace_token")) return NIL;          // no seq_trace yet
+    if (item == atom("sequential_trace_token")) return self ? seq_current_token(q) : copy_term(seq_current_token(q), *p);
     if (item == atom("magic_ref")) return NIL;                       // no NIF resources
     if (item == atom("binary")) return binaries_list(p, q);
     if (item == atom("garbage_collection_info")) return gc_info_list(p, q);

@@ -123,6 +123,32 @@ Term bad_spawn_options(Process* p) {
     return NON_VALUE;
 }
 
+// A spawn by a token holder: the child inherits the token (vm/seq_trace.hpp). The request as
+// spawn_request made it, or with the options erl's spawn BIFs pass on (link, monitor).
+void seq_spawn(Process* p, Process* child, const SpawnOpts& o, Term req_ref) {
+    Term tag = is_value(o.reply_tag) ? o.reply_tag : atom("spawn_reply");
+    if (is_value(o.request_call)) {
+        // As erl starts it: erts_internal:spawn_init({M, F, Args}).
+        const Term& c = o.request_call;
+        Term mfa = make_tuple(*p, {tuple_elem(c, 0), tuple_elem(c, 1), tuple_elem(c, 2)});
+        Term initial = make_tuple(*p, {atom("erts_internal"), atom("spawn_init"), make_list_from(*p, &mfa, 1)});
+        seq_trace_spawn(p, child, initial, tuple_elem(c, 3), tag, req_ref, true);
+        return;
+    }
+    Term opts = NIL;
+    if (o.monitor) {
+        Term monitor = atom("monitor");
+        opts = make_list_from(*p, &monitor, 1, opts);
+    }
+    if (o.link) {
+        Term link = atom("link");
+        opts = make_list_from(*p, &link, 1, opts);
+    }
+    bool async = is_value(req_ref);
+    Term ref = async ? req_ref : make_new_ref(*p);
+    seq_trace_spawn(p, child, initial_call_term(p, child), opts, tag, ref, async);
+}
+
 // Common tail of every spawn BIF: `setup` fills the new process's initial call.
 template <class Setup>
 Term do_spawn(Process* p, const SpawnOpts& o, Setup setup, Term req_ref = NON_VALUE) {
@@ -132,6 +158,7 @@ Term do_spawn(Process* p, const SpawnOpts& o, Setup setup, Term req_ref = NON_VA
     child->parent = p->pid;
     setup(child);
     if (trace_flags_of(p) | trace_flags_of(child)) trace_on_spawn(p, child, initial_call_term(p, child));
+    if (p->seq_trace) [[unlikely]] seq_spawn(p, child, o, req_ref);
     child->max_heap = o.max_heap;
     child->fullsweep_after = o.fullsweep_after;
     child->message_queue_off_heap = o.message_queue_off_heap;

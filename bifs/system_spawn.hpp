@@ -27,6 +27,9 @@ struct SpawnOpts {
     Namespace* ns = nullptr;  // where the child runs: the parent's unless beamvm:namespace_spawn
     // spawn_request only: {reply_tag, Tag}, {reply, yes | no | error_only | success_only}.
     Term reply_tag = NON_VALUE;
+    // spawn_request by a seq_trace token holder: {M, F, Args, Opts} as the request was made,
+    // for the reported spawn request (vm/seq_trace.hpp).
+    Term request_call = NON_VALUE;
     bool reply_success = true;
     bool reply_error = true;
 };

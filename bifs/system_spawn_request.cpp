@@ -22,7 +22,13 @@ namespace {
 Term reply_tag(const SpawnOpts& o) { return is_value(o.reply_tag) ? o.reply_tag : atom("spawn_reply"); }
 
 void reply(Process* p, const SpawnOpts& o, Term ref, Term status, Term result) {
-    p->mailbox_push(make_tuple(*p, {reply_tag(o), ref, status, result}));
+    // The token the child gave its reply (vm/seq_trace.hpp); the runtime's otherwise.
+    Term seq_token = am::undefined;
+    if (p->seq_trace) [[unlikely]] {
+        seq_token = p->seq_trace->spawn_reply_token;
+        p->seq_trace->spawn_reply_token = NIL;
+    }
+    p->mailbox_push(make_tuple(*p, {reply_tag(o), ref, status, result}), seq_token);
 }
 
 // erts_internal:spawn_request(M, F, Args, Opts): ReqId; or the atom badarg (bad M, F, Args)
@@ -38,6 +44,7 @@ Term erts_spawn_request_4(Process* p, const Term* a) {
         if (o.reply_error) reply(p, o, ref, atom("error"), atom("badopt"));
         return ref;
     }
+    if (p->seq_trace) [[unlikely]] o.request_call = make_tuple(*p, {a[0], a[1], a[2], a[3]});
     Term r = spawn_mfa(p, a[0], a[1], a[2], o, ref);
     if (is_non_value(r)) return r;
     Term pid = is_tuple(r) ? tuple_elem(r, 0) : r;

@@ -60,7 +60,12 @@ void send_to_alias(Process* p, Term ref, Term msg) {
     if (owner == NIL) return;
     auto* s = new Signal{SignalKind::Message};
     s->alias = n;
-    s->data = copy_to_buffer(msg);
+    if (p->seq_trace) [[unlikely]] {
+        seq_fill_signal(p, s, msg, seq_trace_outgoing(p, owner, ref, msg));  // with its token
+    } else {
+        s->data = copy_to_buffer(msg);
+        s->seq = seq_kind::NO_TOKEN;
+    }
     if (owner == p->pid) p->sched.self_via_inbox = true;
     if (!deliver_signal(*p->vm, owner, s)) {
         discard_buffer(s->data);

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "scheduler/signals.hpp"
+#include "vm/clocks.hpp"
 #include "vm/interp.hpp"
 #include "vm/vm.hpp"
 
@@ -13,6 +14,8 @@ using namespace run_state;
 
 namespace {
 thread_local int tls_index = -1;
+// system_profile scheduler: this scheduler has reported itself inactive and not yet active again.
+thread_local bool tls_profiled_inactive = false;
 }
 
 int Schedulers::current_index() { return tls_index; }
@@ -322,6 +325,15 @@ Process* Schedulers::next(Scheduler& s) {
         std::unique_lock lock(s.mutex);
         if (halting()) return nullptr;
         if (s.queued > 0 || s.rebalance) continue;
+        if (!tls_profiled_inactive && (vm_->sysprof.flags.load(std::memory_order_relaxed) & profile_flag::SCHEDULER))
+            [[unlikely]] {
+            // system_profile scheduler: told without the lock (the message may queue the
+            // profiler here), then look for work again before sleeping.
+            lock.unlock();
+            tls_profiled_inactive = true;
+            profile_scheduler(*vm_, s.index + 1, false);
+            continue;
+        }
         s.sleeping = true;
         sleepers_.fetch_add(1, std::memory_order_acq_rel);
         s.wake.wait(lock, [&] { return s.queued > 0 || s.steal_hint || s.rebalance || halting(); });
@@ -340,6 +352,10 @@ Process* Schedulers::next(Scheduler& s) {
 void Schedulers::loop(Scheduler& s) {
     tls_index = s.index;
     while (Process* p = next(s)) {
+        if (tls_profiled_inactive) [[unlikely]] {
+            tls_profiled_inactive = false;
+            profile_scheduler(*vm_, s.index + 1, true);
+        }
         // QUEUED -> RUNNING; a borrower (process_info) may hold RUNNING for a moment.
         std::atomic<uint32_t>& st = p->sched.state;
         uint32_t f = st.load(std::memory_order_acquire);
@@ -445,10 +461,16 @@ void Schedulers::run_one(Scheduler& s, Process* p) {
             return;
         }
         if (runnable && !halting()) {
+            if (vm_->sysprof.flags.load(std::memory_order_relaxed) & profile_flag::RUNNABLE_PROCS) [[unlikely]]
+                profile_process(p, true, p->sched.waiting);
             p->sched.waiting = false;
             Term* x = s.x.data();
             for (uint32_t i = 0; i < p->arity; ++i) x[i] = p->saved_x[i];
+            bool timed = vm_->sysmon.flags.load(std::memory_order_relaxed) & sysmon_flag::LONG_SCHEDULE;
+            const Word* in_pc = p->pc;
+            int64_t slice_start = timed ? monotonic_ns() : 0;
             RunStatus rs = execute(p, x);
+            if (timed) [[unlikely]] sysmon_after_slice(p, monotonic_ns() - slice_start, in_pc, p->pc);
             switch (rs) {
             case RunStatus::Yielded: {
                 p->saved_x.assign(x, x + p->arity);
@@ -478,6 +500,8 @@ void Schedulers::run_one(Scheduler& s, Process* p) {
                 return;
             }
         }
+        if (p->sched.waiting && (vm_->sysprof.flags.load(std::memory_order_relaxed) & profile_flag::RUNNABLE_PROCS))
+            [[unlikely]] profile_process(p, false);
         if (!go_idle(p)) return;
     }
 }

@@ -32,6 +32,7 @@ struct Signal {
     SignalKind kind;
     bool linked = false;  // Exit: sent because a linked process died (vs exit/2)
     bool normal_kills = false;  // Exit: exit/2 to oneself, which ends the caller even for `normal`
+    uint8_t seq = 0;      // Message, Exit: what it brings for seq_trace (vm/seq_trace.hpp seq_kind)
     Term from = NIL;      // sender pid (immediate)
     uint64_t timer_id = 0;
     uint64_t alias = 0;   // Message: the alias's reference number (dropped if no longer active)

@@ -13,6 +13,7 @@
 #include "vm/interp_support.hpp"
 #include "vm/bignum.hpp"
 #include "vm/map.hpp"
+#include "vm/seq_trace.hpp"
 #include "vm/system_flags.hpp"
 #include "vm/term_print.hpp"
 #include "vm/term_refs.hpp"
@@ -118,10 +119,11 @@ bool deliver_signal(VM& vm, Term to, Signal* s) {
     return ok;
 }
 
-void post_message(VM& vm, Term to, Term msg) {
+void post_message(VM& vm, Term to, Term msg, uint8_t seq) {
     Process* p = vm.procs.lookup(to);
     if (!p) return;
     Signal* s = new_signal(SignalKind::Message, NIL);
+    s->seq = seq;
     s->data = copy_to_buffer(msg);
     if (p->sched.inbox.push(s)) {
         vm.scheds->activate(p);
@@ -156,14 +158,20 @@ SignalResult handle_signals(VM& vm, Process* p) {
             continue;
         }
         switch (s->kind) {
-        case SignalKind::Message:
+        case SignalKind::Message: {
             if (s->alias && !alias_accepts(p, s->alias)) break;  // an inactive alias: dropped
-            p->mailbox_push(adopt_buffer(p, s->data));
+            Term msg = adopt_buffer(p, s->data), seq_token = am::undefined;
+            if (s->seq) [[unlikely]] msg = seq_trace_arrival(p, s->seq, msg, seq_token);
+            p->mailbox_push(msg, seq_token);
             r.new_messages++;
             if (trace_flags_of(p) & trace_flag::RECEIVE) trace_emit(p, atom("receive"), {p->mailbox.back()});
             break;
+        }
         case SignalKind::Exit: {
-            Term reason = adopt_buffer(p, s->data);
+            // An exit signal from a process clears a seq_trace token when received as an
+            // EXIT message, as a message from a process without a token does.
+            Term reason = adopt_buffer(p, s->data), seq_token = is_pid(s->from) ? NIL : am::undefined;
+            if (s->seq) [[unlikely]] reason = seq_trace_arrival(p, s->seq, reason, seq_token);
             if (s->linked) {
                 auto it = std::find(ps.links.begin(), ps.links.end(), s->from);
                 if (it == ps.links.end()) break;  // unlinked meanwhile: ignore
@@ -174,7 +182,7 @@ SignalResult handle_signals(VM& vm, Process* p) {
                 r.exit = true;
                 r.reason = am::killed;
             } else if (p->trap_exit) {
-                p->mailbox_push(make_tuple(*p, {am::EXIT, s->from, reason}));
+                p->mailbox_push(make_tuple(*p, {am::EXIT, s->from, reason}), seq_token);
                 r.new_messages++;
             } else if (reason != am::normal || s->normal_kills) {
                 r.exit = true;
@@ -318,6 +326,8 @@ Term crash_reason(Process* p) {
 // "once termination has completed" is.
 void exit_process(VM& vm, Process* p, Term reason) {
     ProcessSched& ps = p->sched;
+    if (vm.sysprof.flags.load(std::memory_order_relaxed) & profile_flag::RUNNABLE_PROCS) [[unlikely]]
+        profile_process_exit(p);
     ps.state.fetch_or(run_state::EXITED, std::memory_order_acq_rel);
     if (ps.timer_set) vm.timers.cancel(ps.timer_id);
     vm.timers.cancel_for(p->pid);  // send_after/start_timer to a pid die with it
@@ -332,7 +342,10 @@ void exit_process(VM& vm, Process* p, Term reason) {
 
     if (vm.scheds) vm.scheds->release_multi_scheduling(p->pid);
     ets_owner_exited(vm, p);  // its tables go to their heirs or are deleted (ets/ets_registry.hpp)
-    for (Term linked : ps.links) send_exit_signal(vm, p->pid, linked, reason, true);
+    for (Term linked : ps.links) {
+        if (p->seq_trace) [[unlikely]] seq_link_exit(p, linked, reason);  // with its token
+        else send_exit_signal(vm, p->pid, linked, reason, true);
+    }
     for (const MonitorEntry& m : ps.monitored_by) {
         Signal* s = new_signal(SignalKind::Down, p->pid);
         std::copy(m.ref, m.ref + 3, s->ref);

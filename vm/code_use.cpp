@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "vm/interp.hpp"
+#include "vm/seq_trace.hpp"
 
 namespace beam {
 
@@ -88,6 +89,10 @@ CodeUse scan_code_use(const Process* q, const ModuleCode& code, const Term* x, u
     }
     for (Term t : {q->dictionary, q->fvalue, q->fargs, q->ftrace, q->ftop, q->ferror_info}) s.term(t);
     for (Term m : q->mailbox) s.term(m);
+    if (q->seq_trace) {
+        s.term(q->seq_trace->token);
+        for (Term t : q->seq_trace->tokens) s.term(t);
+    }
     return s.finish();
 }
 

@@ -23,6 +23,9 @@
 
 #include "vm/gc_internal.hpp"
 #include "vm/gc_options.hpp"
+#include "vm/clocks.hpp"
+#include "vm/seq_trace.hpp"
+#include "vm/system_monitor.hpp"
 
 namespace beam {
 
@@ -65,6 +68,10 @@ void copy_roots_and_scan(Process* p, gc::Copier& c, Term* x, unsigned live, Term
     c.root(p->ferror_info);
     c.root(p->group_leader);
     for (Term& m : p->mailbox) c.root(m);
+    if (p->seq_trace) {
+        c.root(p->seq_trace->token);
+        for (Term& t : p->seq_trace->tokens) c.root(t);
+    }
     c.scan();
 }
 
@@ -139,7 +146,13 @@ void resize_young(Process* p, Term* x, unsigned live, size_t need, bool full) {
     evacuate_into(p, std::move(plan), nullptr, x, live, want, false);
 }
 
+std::atomic<GcWantsHook> report_wants{nullptr};
+std::atomic<GcReportHook> report_hook{nullptr};
+
 void collect(Process* p, Term* x, unsigned live, size_t need, bool full, const LiteralArea* literals = nullptr) {
+    GcWantsHook wants = report_wants.load(std::memory_order_relaxed);
+    uint32_t sysmon = wants ? wants(p) : 0;
+    int64_t sysmon_start = (sysmon & sysmon_flag::LONG_GC) ? monotonic_ns() : 0;
     size_t young_used = size_t(p->htop - p->heap);
     size_t stack_words = size_t(p->hend - p->stop);
     size_t promote = size_t(p->high_water - p->heap);
@@ -183,6 +196,7 @@ void collect(Process* p, Term* x, unsigned live, size_t need, bool full, const L
     p->minor_gcs_since_full = full ? 0 : p->minor_gcs_since_full + 1;
     resize_young(p, x, live, need, full);
     gc::check_max_heap(p);
+    if (sysmon) [[unlikely]] report_hook.load(std::memory_order_relaxed)(p, sysmon_start);
 }
 
 }  // namespace
@@ -254,6 +268,11 @@ size_t total_heap_words(const Process* p) {
 }
 
 }  // namespace gc
+
+void set_gc_report_hooks(GcWantsHook wants, GcReportHook report) {
+    report_hook.store(report, std::memory_order_relaxed);
+    report_wants.store(wants, std::memory_order_release);
+}
 
 void garbage_collect(Process* p, Term* x, unsigned live, size_t need) { collect(p, x, live, need, false); }
 

@@ -24,6 +24,14 @@ void garbage_collect_hibernate(Process* p, Term* x, unsigned live);
 // literals of a module version being purged, which are freed afterwards (design notes §5).
 void garbage_collect_literals(Process* p, Term* x, unsigned live, const LiteralArea& area);
 
+// What the runtime has the GC report (system_monitor's long_gc and large_heap,
+// vm/system_monitor.cpp): `wants` answers, before a collection, which reports are on (0: none,
+// and nothing else is done); `report` is called after it with the start time (monotonic ns,
+// or 0 if long_gc was not on). Set once when a VM is made; unit tests of the GC run without.
+using GcWantsHook = uint32_t (*)(const Process* p);
+using GcReportHook = void (*)(Process* p, int64_t start_ns);
+void set_gc_report_hooks(GcWantsHook wants, GcReportHook report);
+
 // Totals over every process of the OS process, for statistics(garbage_collection):
 // {collections, words reclaimed, 0}. Words reclaimed by one collection are the words in use in
 // the areas it collected minus the words it copied (OTP: erl_gc.c, reclaimed_now).

@@ -6,6 +6,7 @@
 #include "scheduler/ports.hpp"
 #include "scheduler/signals.hpp"
 #include "vm/interp_support.hpp"
+#include "vm/seq_trace.hpp"
 #include "vm/term_refs.hpp"
 #include "vm/trace.hpp"
 #include "vm/vm.hpp"
@@ -41,18 +42,25 @@ Term send_message(Process* p, Term to, Term msg) {
         send_to_alias(p, to, msg);
         return msg;
     } else if (is_local_port(to)) {
+        if (p->seq_trace) [[unlikely]] seq_trace_to_port(p, to, msg);
         port_send(*p->vm, p, to, msg);
         return msg;
     } else if (!is_pid(to)) {
         return p->badarg();
     }
     if (trace_flags_of(p) & trace_flag::SEND) trace_send(p, dest, to, msg);
+    Term seq_token = NIL;
+    if (p->seq_trace) [[unlikely]] seq_token = seq_trace_outgoing(p, dest, dest, msg);
     if (dest == p->pid && !p->sched.self_via_inbox) {
-        p->mailbox_push(msg);
+        p->mailbox_push(msg, seq_token);
         if (trace_flags_of(p) & trace_flag::RECEIVE) trace_emit(p, atom("receive"), {msg});
         return msg;
     }
-    post_message(*p->vm, dest, msg);
+    if (seq_token != NIL) [[unlikely]] {
+        seq_post_message(p, dest, msg, seq_token);
+        return msg;
+    }
+    post_message(*p->vm, dest, msg, seq_kind::NO_TOKEN);
     return msg;
 }
 
@@ -83,6 +91,7 @@ static void stop_timer(Process* p) {
 }
 
 void remove_message(Process* p) {
+    if (p->seq_trace) [[unlikely]] seq_trace_receive(p, p->mailbox_save);
     p->mailbox_erase(p->mailbox_save);
     p->mailbox_save = 0;
     stop_timer(p);

@@ -8,6 +8,7 @@
 #include "vm/map.hpp"
 #include "vm/match_spec.hpp"
 #include "vm/process.hpp"
+#include "vm/seq_trace.hpp"
 #include "vm/system_flags.hpp"
 #include "vm/term_order.hpp"
 #include "vm/term_print.hpp"
@@ -210,8 +211,14 @@ private:
         }
         if (name == "caller") return call_ && is_value(call_->caller) ? call_->caller : am::undefined;
         if (name == "caller_line") return call_ && is_value(call_->caller_line) ? call_->caller_line : am::undefined;
-        if (name == "is_seq_trace") return am::false_;
-        if (name == "get_seq_token") return NIL;
+        // seq_trace's token (vm/seq_trace.hpp); set_seq_token changes it only when the spec
+        // runs for real (erl's match_spec_test/3 leaves the token alone).
+        if (name == "is_seq_trace") return make_bool(p_ && seq_current_token(p_) != NIL);
+        if (name == "get_seq_token") return p_ ? seq_current_token(p_) : NIL;
+        if (name == "set_seq_token") {
+            if (!effects_ || !p_) return am::true_;
+            return is_value(seq_trace_set(p_, args[0], args[1])) ? am::true_ : NON_VALUE;
+        }
         if (name == "get_tcw") return make_small(SWord(system_flags().trace_control_word.load()));
         if (name == "set_tcw" || name == "set_tcw_fake") {
             if (!is_small(args[0]) || small_value(args[0]) < 0 || small_value(args[0]) > 0xFFFFFFFF) return NON_VALUE;
@@ -220,7 +227,7 @@ private:
                                : system_flags().trace_control_word.load();
             return make_small(SWord(old));
         }
-        // enable_trace, disable_trace, trace, silent, process_dump, set_seq_token
+        // enable_trace, disable_trace, trace, silent, process_dump
         return ms_trace_action(p_, name, args, effects_ && call_);
     }
 

@@ -10,6 +10,7 @@
 
 #include "vm/binary.hpp"
 #include "vm/gc_internal.hpp"
+#include "vm/seq_trace.hpp"
 
 namespace beam {
 
@@ -88,6 +89,14 @@ void Process::wake_ports() {
     int fd = ports_wake_fd.load(std::memory_order_acquire);
     uint64_t one = 1;
     if (fd >= 0) [[maybe_unused]] ssize_t w = ::write(fd, &one, sizeof one);
+}
+
+// The seq_trace side of the mailbox (vm/seq_trace.hpp): one entry per message.
+void Process::seq_mailbox_push(Term token) { seq_trace->tokens.push_back(token); }
+
+void Process::seq_mailbox_erase(size_t i) {
+    auto& tokens = seq_trace->tokens;
+    if (i < tokens.size()) tokens.erase(tokens.begin() + long(i));
 }
 
 }  // namespace beam

@@ -30,6 +30,7 @@ struct FunctionInfo;
 
 struct Export;
 struct Tracer;
+struct SeqTrace;
 
 class VM;
 class Namespace;
@@ -151,12 +152,16 @@ public:
 
     // ---- mailbox (GC roots) ----
     // Change it only through these two, which keep the length other processes may read.
-    void mailbox_push(Term msg) {
+    // `seq_token`: what the message brings for seq_trace (vm/seq_trace.hpp), kept only while
+    // the process has seq_trace state.
+    void mailbox_push(Term msg, Term seq_token = am::undefined) {
         mailbox.push_back(msg);
+        if (seq_trace) [[unlikely]] seq_mailbox_push(seq_token);
         mailbox_len.store(mailbox.size(), std::memory_order_relaxed);
     }
     void mailbox_erase(size_t i) {
         mailbox.erase(mailbox.begin() + long(i));
+        if (seq_trace) [[unlikely]] seq_mailbox_erase(i);
         mailbox_len.store(mailbox.size(), std::memory_order_relaxed);
         recv_markers.message_removed(i);
         if (mailbox.size() <= PORTS_RESUME_AT) {
@@ -219,6 +224,13 @@ public:
     // call_time: the call_time-traced function running now and since when (monotonic ns).
     const FunctionInfo* call_time_fn = nullptr;
     int64_t call_time_since = 0;
+    // seq_trace (vm/seq_trace.hpp): null until the process first has or is sent a token.
+    std::unique_ptr<SeqTrace> seq_trace;
+    // system_profile runnable_procs (vm/system_monitor.hpp): the profile generation in which
+    // this process was last reported, shifted left by one, | 1 if reported active.
+    uint32_t profile_state = 0;
+    void seq_mailbox_push(Term token);
+    void seq_mailbox_erase(size_t i);
 };
 
 }  // namespace beam

@@ -410,8 +410,6 @@ Term ms_trace_action(Process* p, std::string_view name, const std::vector<Term>&
         // erl's text is its crash-dump section for the process; beamvm has no such dump.
         return make_binary(*p, std::string_view("=proc_stack\n"));
     }
-    // set_seq_token: seq_trace tokens belong to seq_trace (another part of issue 12); the
-    // action is accepted and answers true until they exist.
     return am::true_;
 }
 

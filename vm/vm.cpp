@@ -1,6 +1,8 @@
 // Module loading (prepare: parse + transform, then commit) and the code path.
 #include "vm/vm.hpp"
 
+#include "vm/gc.hpp"
+
 #include "bifs/bif.hpp"
 
 #include "scheduler/os_signals.hpp"
@@ -16,7 +18,10 @@
 
 namespace beam {
 
-VM::VM() : root_(std::make_unique<Namespace>(this, nullptr, atom("root"))) { procs.set_root(root_.get()); }
+VM::VM() : root_(std::make_unique<Namespace>(this, nullptr, atom("root"))) {
+    procs.set_root(root_.get());
+    set_gc_report_hooks(&sysmon_gc_flags, &sysmon_after_gc);  // system_monitor (vm/system_monitor.hpp)
+}
 // The namespaces (members declared before root_) leave their parent when freed: they go first.
 VM::~VM() {
     ports.reset();  // stops the I/O thread before the processes it posts to go
