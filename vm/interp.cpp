@@ -151,6 +151,8 @@ namespace {
                 CALL_TO(t_, n_);                                        \
             }                                                           \
             note_bif_error(p, spec_, x);                                \
+            /* bif_body runs in its caller's name: no frame for itself */ \
+            if ((at_) != I) p->fskip_pc_frame = true;                   \
             RAISE();                                                    \
         }                                                               \
         x[0] = r_;                                                      \
