@@ -31,11 +31,14 @@ mask_pid(L) when is_list(L) -> [mask_pid(E) || E <- L];
 mask_pid(T) when is_tuple(T) -> list_to_tuple(mask_pid(tuple_to_list(T)));
 mask_pid(X) -> X.
 
+%% Waits for the process to end: its last return_from goes out after it sends `done`.
 run(Fun) ->
     Self = self(),
     P = spawn(fun() -> receive go -> ok end, Fun(), Self ! done end),
+    Ref = monitor(process, P),
     P ! go,
     receive done -> ok end,
+    receive {'DOWN', Ref, _, _, _} -> ok end,
     P.
 
 show(Name, C) ->
@@ -64,9 +67,11 @@ main() ->
     io:format("~p~n", [erlang:trace_pattern({?MODULE, g, 1}, true, [local, {meta, C4}])]),
     Self = self(),
     P = spawn(fun() -> receive go -> ok end, ?MODULE:f(1), Self ! done end),
+    Ref = monitor(process, P),
     erlang:trace(P, true, [call, {tracer, T}]),
     P ! go,
     receive done -> ok end,
+    receive {'DOWN', Ref, _, _, _} -> ok end,
     show("local tracer", T),
     show("meta tracer", C4),
     io:format("~p~n", [erlang:trace_pattern({?MODULE, '_', '_'}, false, [meta, local])]),
