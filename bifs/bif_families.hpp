@@ -102,10 +102,10 @@ std::span<const BifSpec> ets_bifs();           // ets/ets_admin.cpp (beam_runtim
 std::span<const BifSpec> match_spec_bifs();    // bifs/system_match_spec.cpp (beam_runtime)
 std::span<const BifSpec> port_bifs();          // bifs/system_ports.cpp (beam_runtime)
 std::span<const BifSpec> trace_bifs();         // bifs/system_trace.cpp (beam_runtime)
-std::span<const BifSpec> trace_pattern_bifs(); // bifs/system_trace_pattern.cpp (beam_runtime)
 std::span<const BifSpec> seq_trace_bifs();     // bifs/system_seq_trace.cpp (beam_runtime)
 std::span<const BifSpec> system_monitor_bifs(); // bifs/system_sysmon.cpp (beam_runtime)
 std::span<const BifSpec> system_profile_bifs(); // bifs/system_profile.cpp (beam_runtime)
+std::span<const BifSpec> trace_pattern_bifs(); // bifs/system_trace_pattern.cpp (beam_runtime)
 std::span<const BifSpec> re_bifs();            // re/re_natives.cpp (beam_runtime: traps into re.erl)
 
 }  // namespace beam

@@ -56,10 +56,10 @@ struct Registry {
         add(ets_bifs());
         add(re_bifs());
         add(trace_bifs());
-        add(trace_pattern_bifs());
         add(seq_trace_bifs());
         add(system_monitor_bifs());
         add(system_profile_bifs());
+        add(trace_pattern_bifs());
     }
 
     void add(std::span<const BifSpec> specs) {

@@ -13,6 +13,7 @@
 #include "vm/term_refs.hpp"
 #include "scheduler/ports.hpp"
 #include "vm/binary.hpp"
+#include "vm/trace.hpp"
 #include "vm/vm.hpp"
 
 namespace beam {
@@ -185,7 +186,17 @@ Term erts_open_port_2(Process* p, const Term* a) {
     int err = 0;
     auto port = port_open(*p->vm, p, s, &err);
     if (!port) return posix_atom(err);
-    return *port;
+    if (s.kind == PortSettings::Kind::Fd) {
+        trace_procs(p, "link", *port);  // the owner is linked to its new port, as erl traces it
+        return *port;
+    }
+    // erl's spawn driver acknowledges its start: erts_internal:open_port/2 answers a reference
+    // and the port comes in a message {Ref, Port} that erlang:open_port/2 receives (a traced
+    // owner sees it as 'receive'), after the link event.
+    Term ref = make_new_ref(*p);
+    trace_procs(p, "link", *port);
+    p->mailbox_push(make_tuple(*p, {ref, *port}));
+    return ref;
 }
 
 Term erts_port_command_3(Process* p, const Term* a) {

@@ -13,6 +13,7 @@
 #include "scheduler/signals.hpp"
 #include "scheduler/suspend.hpp"
 #include "vm/copy_term.hpp"
+#include "vm/gc.hpp"
 #include "vm/gc_options.hpp"
 #include "vm/interp.hpp"
 #include "vm/module.hpp"
@@ -71,33 +72,6 @@ Term binaries_list(Process* p, const Process* q) {
     return make_list_from(*p, items.data(), items.size());
 }
 
-// Words of the off-heap binaries q references (OTP's binary virtual heap).
-size_t bin_vheap_words(const Process* q) {
-    size_t bytes = 0;
-    for (Term* b = q->offheap; b; b = reinterpret_cast<Term*>(b[3].raw)) bytes += size_t(b[1].raw);
-    return (bytes + sizeof(Term) - 1) / sizeof(Term);
-}
-
-// process_info(P, garbage_collection_info): OTP's keys, in its order; sizes in words.
-Term gc_info_list(Process* p, const Process* q) {
-    auto pair = [&](const char* k, size_t v) { return make_tuple(*p, {atom(k), make_small(SWord(v))}); };
-    size_t vheap_block = std::max<size_t>(q->min_bin_vheap_size, bin_vheap_words(q));
-    Term items[] = {
-        pair("old_heap_block_size", size_t(q->old_hend - q->old_heap)),
-        pair("heap_block_size", size_t(q->hend - q->heap)),
-        pair("mbuf_size", q->fragment_words),
-        pair("recent_size", size_t(q->high_water ? q->high_water - q->heap : 0)),
-        pair("stack_size", size_t(q->hend - q->stop)),
-        pair("old_heap_size", size_t(q->old_htop - q->old_heap)),
-        pair("heap_size", size_t(q->htop - q->heap)),
-        pair("bin_vheap_size", bin_vheap_words(q)),
-        pair("bin_vheap_block_size", vheap_block),
-        pair("bin_old_vheap_size", 0),
-        pair("bin_old_vheap_block_size", q->min_bin_vheap_size),
-    };
-    return make_list_from(*p, items, std::size(items));
-}
-
 // {M, F, A, Location} of where q is: the first frame of its current stack trace.
 Term current_location(Process* p, Process* q) {
     Term st = current_stacktrace(p, q);
@@ -139,11 +113,11 @@ Term item_value(Process* p, Process* q, Term item) {
     if (item == atom("message_queue_data")) return message_queue_data_term(q->message_queue_off_heap);
     if (item == atom("catchlevel")) return make_small(SWord(q->catches));
     if (item == atom("parent")) return q->parent;
-    if (item == atom("trace")) return make_small(0);                 // no tracing yet
+    if (item == atom("trace")) return make_small(SWord(trace_flags_as_erl(trace_flags_of(q))));
     if (item == atom("sequential_trace_token")) return self ? seq_current_token(q) : copy_term(seq_current_token(q), *p);
     if (item == atom("magic_ref")) return NIL;                       // no NIF resources
     if (item == atom("binary")) return binaries_list(p, q);
-    if (item == atom("garbage_collection_info")) return gc_info_list(p, q);
+    if (item == atom("garbage_collection_info")) return gc_info_list(*p, q);
     if (item == atom("current_location")) return current_location(p, q);
     if (item == atom("backtrace")) return make_binary(*p, backtrace_text(p, q));
     // The rest lives on q's heap: copied when q is another (borrowed) process.

@@ -157,7 +157,7 @@ Term do_spawn(Process* p, const SpawnOpts& o, Setup setup, Term req_ref = NON_VA
     Process* child = vm.new_process(o.ns ? *o.ns : *p->ns, o.min_heap, p->group_leader == NIL ? p->pid : p->group_leader);
     child->parent = p->pid;
     setup(child);
-    if (trace_flags_of(p) | trace_flags_of(child)) trace_on_spawn(p, child, initial_call_term(p, child));
+    if (trace_flags_of(p) | trace_flags_of(child)) trace_on_spawn(p, child, initial_call_term(p, child), o.link);
     if (p->seq_trace) [[unlikely]] seq_spawn(p, child, o, req_ref);
     child->max_heap = o.max_heap;
     child->fullsweep_after = o.fullsweep_after;
@@ -171,6 +171,7 @@ Term do_spawn(Process* p, const SpawnOpts& o, Setup setup, Term req_ref = NON_VA
     if (o.link) {
         add_link_local(p, child->pid);
         child->sched.links.push_back(p->pid);
+        trace_procs(child, "getting_linked", p->pid);
     }
     if (o.monitor) {
         uint64_t n = is_value(req_ref) ? ref_number(req_ref) : next_ref_number();
@@ -248,23 +249,27 @@ Term link_1(Process* p, const Term* a) {
     if (is_local_port(other)) {  // as OTP: noproc for a closed port, or an 'EXIT' message when trapping
         if (port_link(*p->vm, other, p->pid)) {
             add_link_local(p, other);
+            trace_procs(p, "link", other);
             return am::true_;
         }
         if (!p->trap_exit) return p->error(am::noproc);
+        trace_procs(p, "link", other);
         p->mailbox_push(make_tuple(*p, {am::EXIT, other, am::noproc}));
         return am::true_;
     }
     if (!is_pid(other)) return p->badarg();
     if (other == p->pid) return am::true_;
+    // erl traces `link` whether or not the link existed, before the other side hears of it.
+    // set_on_link is not applied here: OTP 25 applies it to spawn_link only (do_spawn).
+    trace_procs(p, "link", other);
     auto* s = new Signal{SignalKind::Link};
     s->from = p->pid;
     if (!deliver_signal(*p->vm, other, s)) {
         delete s;
         // As OTP: a caller that does not trap exits gets a noproc error; one that traps gets
-        // {'EXIT', Pid, noproc} through the link, which then is gone.
+        // {'EXIT', Pid, noproc} at once, and no link.
         if (!p->trap_exit) return p->error(am::noproc);
-        add_link_local(p, other);
-        send_exit_signal(*p->vm, other, p->pid, am::noproc, true);
+        p->mailbox_push(make_tuple(*p, {am::EXIT, other, am::noproc}));
         return am::true_;
     }
     add_link_local(p, other);
@@ -274,12 +279,16 @@ Term link_1(Process* p, const Term* a) {
 Term unlink_1(Process* p, const Term* a) {
     Term other = a[0];
     if (is_local_port(other)) {
-        std::lock_guard lock(p->sched.info_mutex);
-        std::erase(p->sched.links, other);
+        {
+            std::lock_guard lock(p->sched.info_mutex);
+            std::erase(p->sched.links, other);
+        }
         port_unlink(*p->vm, other, p->pid);
+        trace_procs(p, "unlink", other);
         return am::true_;
     }
     if (!is_pid(other)) return p->badarg();
+    trace_procs(p, "unlink", other);  // whether or not they were linked, as erl
     auto& links = p->sched.links;
     auto it = std::find(links.begin(), links.end(), other);
     if (it != links.end()) {
@@ -327,13 +336,20 @@ Term register_2(Process* p, const Term* a) {
     // A name lives in the namespace of the process it names, and a namespace names only its
     // own processes (docs/namespaces.md).
     bool ok = target->ns == p->ns && p->vm->procs.register_name(name, target);
+    if (ok) trace_procs(target, "register", name);
     if (target != p) ProcessTable::release(target);
     return ok ? am::true_ : p->badarg();
 }
 
 Term unregister_1(Process* p, const Term* a) {
     if (!is_atom(a[0])) return p->badarg();
-    return p->vm->procs.unregister_name(p->ns, a[0]) ? am::true_ : p->badarg();
+    Term was = NIL;
+    if (!p->vm->procs.unregister_name(p->ns, a[0], NIL, &was)) return p->badarg();
+    if (Process* q = was == p->pid ? p : p->vm->procs.lookup(was)) {
+        trace_procs(q, "unregister", a[0]);
+        if (q != p) ProcessTable::release(q);
+    }
+    return am::true_;
 }
 
 Term whereis_1(Process* p, const Term* a) {

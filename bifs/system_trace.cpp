@@ -26,29 +26,30 @@ struct FlagName {
     const char* name;
     uint32_t bit;
 };
-// In the reverse of the order erl's trace_info(P, flags) lists them.
+// In the reverse of the order erl's trace_info(P, flags) lists them (erl_bif_trace.c conses
+// them in this order).
 constexpr FlagName flag_names[] = {
+    {"timestamp", TIMESTAMP},
+    {"strict_monotonic_timestamp", STRICT_MONOTONIC_TIMESTAMP},
+    {"monotonic_timestamp", MONOTONIC_TIMESTAMP},
     {"send", SEND},
     {"receive", RECEIVE},
     {"set_on_spawn", SET_ON_SPAWN},
     {"call", CALL},
-    {"return_to", RETURN_TO},
     {"procs", PROCS},
     {"set_on_first_spawn", SET_ON_FIRST_SPAWN},
     {"set_on_link", SET_ON_LINK},
-    {"running", RUNNING},
-    {"garbage_collection", GARBAGE_COLLECTION},
-    {"timestamp", TIMESTAMP},
-    {"monotonic_timestamp", MONOTONIC_TIMESTAMP},
-    {"strict_monotonic_timestamp", STRICT_MONOTONIC_TIMESTAMP},
-    {"arity", ARITY},
-    {"silent", SILENT},
     {"set_on_first_link", SET_ON_FIRST_LINK},
+    {"running", RUNNING},
     {"exiting", EXITING},
+    {"garbage_collection", GARBAGE_COLLECTION},
+    {"arity", ARITY},
+    {"return_to", RETURN_TO},
+    {"silent", SILENT},
+    {"scheduler_id", SCHEDULER_ID},
     {"ports", PORTS},
     {"running_ports", RUNNING_PORTS},
     {"running_procs", RUNNING_PROCS},
-    {"scheduler_id", SCHEDULER_ID},
 };
 
 // OTP's TRACEE_FLAGS: what `all` sets.
@@ -101,6 +102,13 @@ bool parse_flags(Process* p, Term list, ParsedFlags& out) {
     return is_nil(list);
 }
 
+// erts logs this when trace/3 meets a process traced by another tracer, then raises badarg.
+Term one_tracer_per_process(Process* p) {
+    Term text = make_string(*p, "** can only have one tracer per process\n");
+    send_to_system_logger(p, "error", "~s~n", cons_at(p->alloc(2), text, NIL));
+    return p->badarg();
+}
+
 // OTP's start_trace: false when the tracee already has another live tracer.
 bool start_trace(VM& vm, Process* tracee, const TracerRef& tracer, bool on, uint32_t mask) {
     uint32_t flags = trace_flags_of(tracee);
@@ -139,9 +147,9 @@ Term trace_3(Process* p, const Term* a) {
         if (f.cpu_timestamp) return p->badarg();
         Process* q = vm.procs.lookup(spec);
         if (!q) return p->badarg();
-        bool ok = start_trace(vm, q, f.tracer, on, f.mask & PROC_FLAGS);
+        bool ok = start_trace(vm, q, f.tracer, on, f.mask);
         ProcessTable::release(q);
-        if (!ok) return p->badarg();
+        if (!ok) return one_tracer_per_process(p);
         return make_small(1);
     }
     if (is_port(spec)) {
@@ -164,7 +172,7 @@ Term trace_3(Process* p, const Term* a) {
             for (Term pid : vm.procs.pids()) {
                 Process* q = vm.procs.lookup(pid);
                 if (!q) continue;
-                if (!q->sched.system && start_trace(vm, q, f.tracer, on, f.mask & PROC_FLAGS)) ++matches;
+                if (!q->sched.system && start_trace(vm, q, f.tracer, on, f.mask)) ++matches;
                 ProcessTable::release(q);
             }
         }
@@ -205,8 +213,9 @@ Term trace_info_2(Process* p, const Term* a) {
     Term what = a[0], item = a[1];
     VM& vm = *p->vm;
     if (is_pid(what)) {
+        if (item != atom("flags") && item != atom("tracer")) return p->badarg();
         Process* q = vm.procs.lookup(what);
-        if (!q) return am::undefined;  // erl: a process that is gone has no flags at all
+        if (!q) return am::undefined;  // erl: the bare atom for a process that is gone
         uint32_t flags = trace_flags_of(q);
         TracerRef tracer = tracer_of(q);
         ProcessTable::release(q);
@@ -215,23 +224,32 @@ Term trace_info_2(Process* p, const Term* a) {
     }
     if (what == atom("new") || what == atom("new_processes")) {
         std::lock_guard lock(vm.trace_mutex);
-        return process_trace_info(p, vm.new_process_trace.flags.load(std::memory_order_relaxed),
-                                  vm.new_process_trace.tracer, item);
+        NewProcessTrace& t = vm.new_process_trace;
+        if (t.tracer && !tracer_alive(vm, *t.tracer)) {
+            // The tracer is gone: new processes are no longer traced (erl's new_clear).
+            t.tracer = nullptr;
+            t.flags.store(0, std::memory_order_release);
+        }
+        return process_trace_info(p, t.flags.load(std::memory_order_relaxed), t.tracer, item);
     }
     if (is_port(what) || what == atom("new_ports")) {
-        if (is_port(what) && !port_is_open(vm, what)) return make_tuple(*p, {item, am::undefined});
+        if (is_port(what) && item != atom("flags") && item != atom("tracer")) return p->badarg();
+        if (is_port(what) && !port_is_open(vm, what)) return am::undefined;
         return process_trace_info(p, 0, nullptr, item);
     }
     return trace_info_function(p, what, item);
 }
 
-// trace_delivered(Tracee): beamvm delivers every trace message when it is made, so the
-// answer can go at once; it still comes as a message after the call returns, as on erl.
+// trace_delivered(Tracee): beamvm posts every trace message when it is made, so the answer
+// can go at once, for any pid (alive, dead, traced or not) or `all`. It goes through the
+// caller's signal queue, behind the trace messages already there, so a tracer that calls it
+// sees them first, as on erl.
 Term trace_delivered_1(Process* p, const Term* a) {
     Term what = a[0];
     if (what != am::all && !is_pid(what)) return p->badarg();
     Term ref = make_new_ref(*p);
-    p->mailbox_push(make_tuple(*p, {atom("trace_delivered"), what, ref}));
+    p->sched.self_via_inbox = true;  // later messages to itself stay behind it
+    post_message(*p->vm, p->pid, make_tuple(*p, {atom("trace_delivered"), what, ref}));
     return ref;
 }
 

@@ -59,7 +59,7 @@ bool ProcessTable::register_name(Term name, Process* p) {
     return true;
 }
 
-bool ProcessTable::unregister_name(const Namespace* ns, Term name, Term only_pid) {
+bool ProcessTable::unregister_name(const Namespace* ns, Term name, Term only_pid, Term* was) {
     Term pid;
     {
         std::lock_guard lock(names_mutex_);
@@ -71,6 +71,7 @@ bool ProcessTable::unregister_name(const Namespace* ns, Term name, Term only_pid
         pid = it->second;
         names_.erase(it);
     }
+    if (was) *was = pid;
     if (Process* p = lookup(pid)) {
         {
             std::lock_guard info(p->sched.info_mutex);

@@ -34,7 +34,7 @@ public:
     // the process has a name.
     bool register_name(Term name, Process* p);
     // Removes `name`; with `only_pid`, only while that process holds it.
-    bool unregister_name(const Namespace* ns, Term name, Term only_pid = NIL);
+    bool unregister_name(const Namespace* ns, Term name, Term only_pid = NIL, Term* was = nullptr);
     // The pid registered as `name` in `ns`, else in the root, else am::undefined.
     Term whereis(const Namespace* ns, Term name);
     std::vector<Term> registered(const Namespace* ns);  // the names registered in `ns` itself

@@ -6,6 +6,7 @@
 #include "scheduler/signals.hpp"
 #include "vm/clocks.hpp"
 #include "vm/interp.hpp"
+#include "vm/trace.hpp"
 #include "vm/vm.hpp"
 
 namespace beam {
@@ -440,6 +441,8 @@ void Schedulers::run_one(Scheduler& s, Process* p) {
         int signal_prio = p->sched.signal_prio.exchange(ProcessSched::NO_SIGNAL_PRIO, std::memory_order_acq_rel);
         SignalResult sr = handle_signals(*vm_, p);
         if (sr.exit) {
+            // erl schedules a process in to exit (an `in` event at the function it waited in).
+            if (trace_flags_of(p) & (trace_flag::RUNNING | trace_flag::RUNNING_PROCS)) trace_sched(p, "in");
             exit_process(*vm_, p, sr.reason);
             return;
         }
@@ -468,9 +471,13 @@ void Schedulers::run_one(Scheduler& s, Process* p) {
             for (uint32_t i = 0; i < p->arity; ++i) x[i] = p->saved_x[i];
             bool timed = vm_->sysmon.flags.load(std::memory_order_relaxed) & sysmon_flag::LONG_SCHEDULE;
             const Word* in_pc = p->pc;
+            constexpr uint32_t SCHED = trace_flag::RUNNING | trace_flag::RUNNING_PROCS;
+            if (trace_flags_of(p) & SCHED) trace_sched(p, "in");
             int64_t slice_start = timed ? monotonic_ns() : 0;
             RunStatus rs = execute(p, x);
             if (timed) [[unlikely]] sysmon_after_slice(p, monotonic_ns() - slice_start, in_pc, p->pc);
+            if ((rs == RunStatus::Yielded || rs == RunStatus::Waiting) && (trace_flags_of(p) & SCHED))
+                trace_sched(p, "out");
             switch (rs) {
             case RunStatus::Yielded: {
                 p->saved_x.assign(x, x + p->arity);

@@ -164,7 +164,6 @@ SignalResult handle_signals(VM& vm, Process* p) {
             if (s->seq) [[unlikely]] msg = seq_trace_arrival(p, s->seq, msg, seq_token);
             p->mailbox_push(msg, seq_token);
             r.new_messages++;
-            if (trace_flags_of(p) & trace_flag::RECEIVE) trace_emit(p, atom("receive"), {p->mailbox.back()});
             break;
         }
         case SignalKind::Exit: {
@@ -175,8 +174,13 @@ SignalResult handle_signals(VM& vm, Process* p) {
             if (s->linked) {
                 auto it = std::find(ps.links.begin(), ps.links.end(), s->from);
                 if (it == ps.links.end()) break;  // unlinked meanwhile: ignore
-                std::lock_guard lock(ps.info_mutex);
-                ps.links.erase(it);
+                {
+                    std::lock_guard lock(ps.info_mutex);
+                    ps.links.erase(it);
+                }
+                // erl traces getting_unlinked only for a process the signal does not end.
+                if (p->trap_exit || (reason == am::normal && !s->normal_kills))
+                    trace_procs(p, "getting_unlinked", s->from);
             }
             if (reason == am::kill && !s->linked) {
                 r.exit = true;
@@ -192,13 +196,20 @@ SignalResult handle_signals(VM& vm, Process* p) {
         }
         case SignalKind::Link:
             if (std::find(ps.links.begin(), ps.links.end(), s->from) == ps.links.end()) {
-                std::lock_guard lock(ps.info_mutex);
-                ps.links.push_back(s->from);
+                {
+                    std::lock_guard lock(ps.info_mutex);
+                    ps.links.push_back(s->from);
+                }
+                trace_procs(p, "getting_linked", s->from);
             }
             break;
         case SignalKind::Unlink: {
-            std::lock_guard lock(ps.info_mutex);
-            erase_if_first(ps.links, [&](Term t) { return t == s->from; });
+            bool was_linked;
+            {
+                std::lock_guard lock(ps.info_mutex);
+                was_linked = erase_if_first(ps.links, [&](Term t) { return t == s->from; });
+            }
+            if (was_linked) trace_procs(p, "getting_unlinked", s->from);
             break;
         }
         case SignalKind::Monitor: {
@@ -236,6 +247,7 @@ SignalResult handle_signals(VM& vm, Process* p) {
             if (ps.timer_set && s->timer_id == ps.timer_id) {
                 ps.timer_set = false;
                 p->timed_out = true;
+                trace_receive(p, am::timeout);  // erl traces a receive's timeout as a message
             }
             break;
         case SignalKind::GroupLeader:
@@ -338,7 +350,13 @@ void exit_process(VM& vm, Process* p, Term reason) {
         std::lock_guard lock(ps.info_mutex);
         name = ps.registered_name;
     }
-    if (name != NIL) vm.procs.unregister_name(p->ns, name, p->pid);
+    uint32_t traced = trace_flags_of(p);
+    if (traced & trace_flag::PROCS) trace_emit(p, atom("exit"), {reason});
+    if (name != NIL && vm.procs.unregister_name(p->ns, name, p->pid)) trace_procs(p, "unregister", name);
+    // erl emits out_exited last, once its exit is complete; here it goes before the links and
+    // monitors hear of the death, so a tracer that waits for a DOWN or EXIT has it already
+    // (erl's trace_delivered waits for the exit instead).
+    if (traced & trace_flag::EXITING) trace_emit(p, atom("out_exited"), {make_small(0)});
 
     if (vm.scheds) vm.scheds->release_multi_scheduling(p->pid);
     ets_owner_exited(vm, p);  // its tables go to their heirs or are deleted (ets/ets_registry.hpp)

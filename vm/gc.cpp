@@ -159,6 +159,8 @@ void collect(Process* p, Term* x, unsigned live, size_t need, bool full, const L
 
     if (!full && p->old_heap && size_t(p->old_hend - p->old_htop) < promote) full = true;
     if (!full && p->minor_gcs_since_full >= std::min(p->fullsweep_after, FULLSWEEP_CAP)) full = true;
+    bool traced = p->trace_flags.load(std::memory_order_relaxed) & trace_flag::GARBAGE_COLLECTION;
+    if (traced) gc_trace_event(p, full ? "gc_major_start" : "gc_minor_start", need);
     if (!full && promote && !p->old_heap) {
         size_t old_size = gc::next_heap_size(std::max(promote * 2, size_t(p->hend - p->heap)));
         p->old_heap = p->old_htop = gc::alloc_fresh_block(old_size);
@@ -195,6 +197,7 @@ void collect(Process* p, Term* x, unsigned live, size_t need, bool full, const L
     if (collected > kept) totals.words_reclaimed.fetch_add(collected - kept, std::memory_order_relaxed);
     p->minor_gcs_since_full = full ? 0 : p->minor_gcs_since_full + 1;
     resize_young(p, x, live, need, full);
+    if (traced) gc_trace_event(p, full ? "gc_major_end" : "gc_minor_end", collected > kept ? collected - kept : 0);
     gc::check_max_heap(p);
     if (sysmon) [[unlikely]] report_hook.load(std::memory_order_relaxed)(p, sysmon_start);
 }

@@ -32,6 +32,16 @@ using GcWantsHook = uint32_t (*)(const Process* p);
 using GcReportHook = void (*)(Process* p, int64_t start_ns);
 void set_gc_report_hooks(GcWantsHook wants, GcReportHook report);
 
+// process_info(P, garbage_collection_info): OTP's keys in its order, sizes in words (vm/gc_info.cpp).
+Term gc_info_list(TermAllocator& a, const Process* q);
+// Words of the off-heap binaries q references (OTP's binary virtual heap).
+size_t gc_bin_vheap_words(const Process* q);
+// The garbage_collection trace event `what` (gc_minor_start, ...) with {wordsize, Words}
+// (the words asked for at a start, the words reclaimed at an end) before the info list.
+using GcTraceSink = void (*)(Process* p, const char* what, size_t words);
+void set_gc_trace_sink(GcTraceSink sink);
+void gc_trace_event(Process* p, const char* what, size_t words);
+
 // Totals over every process of the OS process, for statistics(garbage_collection):
 // {collections, words reclaimed, 0}. Words reclaimed by one collection are the words in use in
 // the areas it collected minus the words it copied (OTP: erl_gc.c, reclaimed_now).

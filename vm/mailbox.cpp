@@ -21,14 +21,22 @@ static bool valid_receive_timeout(Term t) {
     return is_small(t) && small_value(t) >= 0 && small_value(t) <= MAX_RECEIVE_AFTER_MS;
 }
 
-// The send trace event: send_to_non_existing_process when `dest` is not a live process.
-static void trace_send(Process* p, Term dest, Term to, Term msg) {
-    Process* q = p->vm->procs.lookup(dest);
-    if (q) ProcessTable::release(q);
-    trace_emit(p, q ? atom("send") : atom("send_to_non_existing_process"), {msg, to});
+// The send trace event, as erl emits it before the message goes: send_to_non_existing_process
+// for a pid that is not alive; `send` for every other destination (names, {Name, Node},
+// aliases, ports), even one that then fails with badarg.
+[[gnu::cold]] static void trace_send(Process* p, Term to, Term msg) {
+    bool missing = false;
+    if (is_pid(to)) {
+        Process* q = p->vm->procs.lookup(to);
+        if (q) ProcessTable::release(q);
+        missing = !q;
+    }
+    trace_emit(p, missing ? atom("send_to_non_existing_process") : atom("send"), {msg, to});
 }
 
 Term send_message(Process* p, Term to, Term msg) {
+    bool traced = trace_flags_of(p) & (trace_flag::SEND | trace_flag::RECEIVE);
+    if (traced && (trace_flags_of(p) & trace_flag::SEND)) trace_send(p, to, msg);
     Term dest = to;
     if (is_atom(to)) {
         dest = p->vm->procs.whereis(p->ns, to);
@@ -48,13 +56,16 @@ Term send_message(Process* p, Term to, Term msg) {
     } else if (!is_pid(to)) {
         return p->badarg();
     }
-    if (trace_flags_of(p) & trace_flag::SEND) trace_send(p, dest, to, msg);
     Term seq_token = NIL;
     if (p->seq_trace) [[unlikely]] seq_token = seq_trace_outgoing(p, dest, dest, msg);
-    if (dest == p->pid && !p->sched.self_via_inbox) {
-        p->mailbox_push(msg, seq_token);
-        if (trace_flags_of(p) & trace_flag::RECEIVE) trace_emit(p, atom("receive"), {msg});
-        return msg;
+    if (dest == p->pid) {
+        // A message to oneself traced as received goes through the signal queue, as on erl,
+        // so its 'receive' event comes when the process takes it in.
+        if (traced && (trace_flags_of(p) & trace_flag::RECEIVE)) p->sched.self_via_inbox = true;
+        if (!p->sched.self_via_inbox) {
+            p->mailbox_push(msg, seq_token);
+            return msg;
+        }
     }
     if (seq_token != NIL) [[unlikely]] {
         seq_post_message(p, dest, msg, seq_token);
@@ -116,6 +127,7 @@ bool set_timeout(Process* p, Term timeout) {
     p->receive_timeout_armed = true;
     if (small_value(timeout) == 0) {
         p->timed_out = true;
+        if (trace_flags_of(p) & trace_flag::RECEIVE) trace_receive(p, am::timeout);
         return true;
     }
     p->sched.timer_set = true;
@@ -125,6 +137,9 @@ bool set_timeout(Process* p, Term timeout) {
 }
 
 void clear_timeout(Process* p) {
+    // A timer that fired was traced when its signal came in (scheduler/signals.cpp); an
+    // `after 0` is traced here or in set_timeout, as erl does.
+    if (!p->timed_out && (trace_flags_of(p) & trace_flag::RECEIVE)) trace_receive(p, am::timeout);
     stop_timer(p);
     p->mailbox_save = 0;
 }

@@ -227,7 +227,7 @@ private:
                                : system_flags().trace_control_word.load();
             return make_small(SWord(old));
         }
-        // enable_trace, disable_trace, trace, silent, process_dump
+        // enable_trace, disable_trace, trace, silent, process_dump, set_seq_token
         return ms_trace_action(p_, name, args, effects_ && call_);
     }
 

@@ -23,6 +23,7 @@
 #include "vm/recv_markers.hpp"
 #include "scheduler/process_sched.hpp"
 #include "vm/term.hpp"
+#include "vm/trace.hpp"
 
 namespace beam {
 
@@ -152,12 +153,16 @@ public:
 
     // ---- mailbox (GC roots) ----
     // Change it only through these two, which keep the length other processes may read.
+    // Every message entering the queue (ordinary, EXIT, DOWN, replies) passes here, so the
+    // 'receive' trace event is emitted here, after the message is in.
+    
     // `seq_token`: what the message brings for seq_trace (vm/seq_trace.hpp), kept only while
     // the process has seq_trace state.
     void mailbox_push(Term msg, Term seq_token = am::undefined) {
         mailbox.push_back(msg);
         if (seq_trace) [[unlikely]] seq_mailbox_push(seq_token);
         mailbox_len.store(mailbox.size(), std::memory_order_relaxed);
+        if (trace_flags.load(std::memory_order_relaxed) & trace_flag::RECEIVE) trace_receive(this, msg);
     }
     void mailbox_erase(size_t i) {
         mailbox.erase(mailbox.begin() + long(i));
@@ -216,6 +221,13 @@ public:
     // ---- tracing (vm/trace.hpp: read and change them through its functions) ----
     std::atomic<uint32_t> trace_flags{0};
     std::atomic<std::shared_ptr<const Tracer>> tracer;
+    // seq_trace (vm/seq_trace.hpp): null until the process first has or is sent a token.
+    std::unique_ptr<SeqTrace> seq_trace;
+    // system_profile runnable_procs (vm/system_monitor.hpp): the profile generation in which
+    // this process was last reported, shifted left by one, | 1 if reported active.
+    uint32_t profile_state = 0;
+    void seq_mailbox_push(Term token);
+    void seq_mailbox_erase(size_t i);
     // A call-tracing frame (return_trace, return_to) was pushed on its stack at some time:
     // exceptions look for them as they unwind (vm/trace_calls.hpp). Owner only.
     bool call_trace_frames = false;
@@ -224,13 +236,6 @@ public:
     // call_time: the call_time-traced function running now and since when (monotonic ns).
     const FunctionInfo* call_time_fn = nullptr;
     int64_t call_time_since = 0;
-    // seq_trace (vm/seq_trace.hpp): null until the process first has or is sent a token.
-    std::unique_ptr<SeqTrace> seq_trace;
-    // system_profile runnable_procs (vm/system_monitor.hpp): the profile generation in which
-    // this process was last reported, shifted left by one, | 1 if reported active.
-    uint32_t profile_state = 0;
-    void seq_mailbox_push(Term token);
-    void seq_mailbox_erase(size_t i);
 };
 
 }  // namespace beam

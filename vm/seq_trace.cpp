@@ -59,10 +59,9 @@ Term seq_timestamp(TermAllocator& a, uint32_t flags) {
 }
 
 // {seq_trace, Label, {Type, {LastCnt, Serial}, From, To, Msg}[, Ts]} to the sequential tracer,
-// if `token` asks for events of `type`.
-void output(Process* p, Term token, uint32_t type, Term type_atom, Term to, Term msg) {
-    if (token == NIL || p->sensitive || !(token_flags(token) & type)) return;
-    VM& vm = *p->vm;
+// if `token` asks for events of `type`, unless the process erl checks (`about`) is sensitive.
+void output(VM& vm, const Process* about, Term token, uint32_t type, Term type_atom, Term to, Term msg) {
+    if (token == NIL || about->sensitive || !(token_flags(token) & type)) return;
     TracerRef tracer = live_tracer(vm);
     if (!tracer) return;
     LiteralArea scratch;
@@ -79,6 +78,10 @@ void output(Process* p, Term token, uint32_t type, Term type_atom, Term to, Term
         std::vector<uint8_t> bytes;
         if (encode_external(out, bytes)) port_command(vm, dest, bytes.data(), bytes.size());
     }
+}
+
+void output(Process* p, Term token, uint32_t type, Term type_atom, Term to, Term msg) {
+    output(*p->vm, p, token, type, type_atom, to, msg);
 }
 
 // OTP's seq_trace_update_serial: false (token unchanged) if there is no token, or a tracer
@@ -213,8 +216,15 @@ void seq_link_exit(Process* p, Term linked, Term reason) {
         return;
     }
     if (update_serial(p, st)) {
-        LiteralArea scratch;
-        output(p, st.token, seq_flag::SEND, atom("send"), linked, make_tuple(scratch, {am::EXIT, p->pid, reason}));
+        // erl reports an exit signal for the receiver: not if it is sensitive or exiting.
+        if (Process* q = vm.procs.lookup(linked)) {
+            if (!(q->sched.state.load(std::memory_order_acquire) & run_state::EXITED)) {
+                LiteralArea scratch;
+                output(vm, q, st.token, seq_flag::SEND, atom("send"), linked,
+                       make_tuple(scratch, {am::EXIT, p->pid, reason}));
+            }
+            ProcessTable::release(q);
+        }
     }
     LiteralArea scratch;
     auto* s = new Signal{SignalKind::Exit};

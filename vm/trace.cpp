@@ -2,16 +2,20 @@
 #include "vm/trace.hpp"
 
 #include <ctime>
+#include <utility>
 #include <vector>
 
 #include "bifs/bif_util.hpp"
 #include "scheduler/ports.hpp"
+#include "scheduler/scheduler.hpp"
 #include "scheduler/signals.hpp"
 #include "vm/bignum.hpp"
 #include "vm/clocks.hpp"
 #include "vm/copy_term.hpp"
 #include "vm/ext_term.hpp"
+#include "vm/gc.hpp"
 #include "vm/heap.hpp"
+#include "vm/module.hpp"
 #include "vm/process.hpp"
 #include "vm/term_order.hpp"
 #include "vm/vm.hpp"
@@ -48,7 +52,9 @@ TracerRef make_tracer(Process* caller, Term module_or_pid, Term state) {
         t->module = atom("erl_tracer");
         t->state = module_or_pid;
     }
-    if (!tracer_alive(*caller->vm, *t)) return nullptr;
+    // A tracer that is already gone is accepted, as erl does: the tracee drops it at its
+    // next event.
+    (void)caller;
     return t;
 }
 
@@ -81,8 +87,8 @@ Term trace_timestamp(TermAllocator& a, uint32_t flags) {
         return make_tuple(a, {make_small(us / 1'000'000'000'000), make_small(us / 1'000'000 % 1'000'000),
                               make_small(us % 1'000'000)});
     };
-    // As erl: timestamp (erlang:now() style, or CPU time) wins over strict_monotonic, which
-    // wins over monotonic.
+    // erl's precedence: timestamp (the CPU time once trace(all, true, [cpu_timestamp]) ran),
+    // then strict_monotonic_timestamp, then monotonic_timestamp.
     if (flags & CPU_TIMESTAMP) {
         timespec ts{};
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
@@ -108,11 +114,15 @@ void trace_emit_to(Process* tracee, const Tracer& tracer, uint32_t flags, Term w
     LiteralArea scratch;
     std::vector<Term> elems;
     elems.reserve(4 + extra.size());
+    if ((flags & trace_flag::TIMESTAMP) && vm.cpu_timestamp.load(std::memory_order_relaxed))
+        flags |= trace_flag::CPU_TIMESTAMP;
     Term ts = trace_timestamp(scratch, flags);
     elems.push_back(is_value(ts) ? atom("trace_ts") : atom("trace"));
     elems.push_back(tracee->pid);
     elems.push_back(what);
     elems.insert(elems.end(), extra.begin(), extra.end());
+    // scheduler_id: the number of the scheduler the event happened on, before the timestamp.
+    if (flags & trace_flag::SCHEDULER_ID) elems.push_back(make_small(Schedulers::current_index() + 1));
     if (is_value(ts)) elems.push_back(ts);
     Term msg = make_tuple_from(scratch, elems.data(), elems.size());
     if (is_pid(dest)) {
@@ -122,6 +132,49 @@ void trace_emit_to(Process* tracee, const Tracer& tracer, uint32_t flags, Term w
         std::vector<uint8_t> bytes;
         if (encode_external(msg, bytes)) port_command(vm, dest, bytes.data(), bytes.size());
     }
+}
+
+void trace_sched(Process* p, const char* what) {
+    // As erl: the function the process is in ({M, F, A}), 0 once it is exiting.
+    LiteralArea scratch;
+    Term where = make_small(0);
+    if (!(p->sched.state.load(std::memory_order_acquire) & run_state::EXITED)) {
+        if (p->sched.hibernating) {
+            where = make_tuple(scratch, {am::erlang, atom("hibernate"), make_small(3)});
+        } else if (ModuleCode* mc = p->vm->code_at(p->pc)) {
+            if (const FunctionInfo* fi = mc->function_at(p->pc))
+                where = make_tuple(scratch, {mc->name, fi->name, make_small(fi->arity)});
+        } else {
+            where = make_tuple(scratch, {p->sched.initial_m, p->sched.initial_f, make_small(p->sched.initial_a)});
+        }
+    }
+    trace_emit(p, atom(what), {where});
+}
+
+void trace_gc(Process* p, const char* what, size_t words) {
+    // Built outside the heap being collected: the message is copied to the tracer at once.
+    LiteralArea scratch;
+    Term info = gc_info_list(scratch, p);
+    Term word = make_tuple(scratch, {atom("wordsize"), make_small(SWord(words))});
+    trace_emit(p, atom(what), {cons_at(scratch.alloc(2), word, info)});
+}
+
+uint64_t trace_flags_as_erl(uint32_t flags) {
+    using namespace trace_flag;
+    // erl_process.h: three timestamp-type bits, then F_TRACE_FLAG(N) = 1 << (3 + N).
+    static constexpr std::pair<uint32_t, uint64_t> bits[] = {
+        {TIMESTAMP, 1},           {STRICT_MONOTONIC_TIMESTAMP, 2}, {MONOTONIC_TIMESTAMP, 4},
+        {SEND, 1 << 4},           {RECEIVE, 1 << 5},               {SET_ON_SPAWN, 1 << 6},
+        {SET_ON_FIRST_SPAWN, 1 << 7}, {SET_ON_LINK, 1 << 8},       {SET_ON_FIRST_LINK, 1 << 9},
+        {CALL, 1 << 10},          {PROCS, 1 << 11},                {RUNNING, 1 << 13},
+        {GARBAGE_COLLECTION, 1 << 14}, {ARITY, 1 << 15},           {RETURN_TO, 1 << 16},
+        {SILENT, 1 << 17},        {RUNNING_PORTS, 1 << 20},        {RUNNING_PROCS, 1 << 21},
+        {PORTS, 1 << 22},         {SCHEDULER_ID, 1 << 23},         {EXITING, 1 << 24},
+    };
+    uint64_t out = 0;
+    for (auto [ours, theirs] : bits)
+        if (flags & ours) out |= theirs;
+    return out;
 }
 
 void trace_emit(Process* tracee, Term what, std::initializer_list<Term> extra) {
@@ -136,46 +189,30 @@ void trace_emit(Process* tracee, Term what, std::initializer_list<Term> extra) {
     trace_emit_to(tracee, *tracer, trace_flags_of(tracee), what, extra);
 }
 
-namespace {
-
-// The flags a child or newly linked process gets from `flags` under set_on_spawn / set_on_link.
-uint32_t inherit(Process* from, uint32_t on, uint32_t on_first) {
-    using namespace trace_flag;
-    uint32_t flags = trace_flags_of(from);
-    if (!(flags & (on | on_first))) return 0;
-    uint32_t given = flags;
-    if (flags & on_first) {
-        // set_on_first_*: the first child gets the flags without the set_on_first_* flag itself,
-        // and the parent loses it.
-        given &= ~on_first;
-        if (!(flags & on)) {
-            uint32_t left = flags & ~on_first;
-            from->trace_flags.store(left, std::memory_order_release);
-        }
-    }
-    return given;
-}
-
-}  // namespace
-
-void trace_on_spawn(Process* parent, Process* child, Term mfa_args) {
+void trace_on_spawn(Process* parent, Process* child, Term mfa_args, bool link) {
     using namespace trace_flag;
     uint32_t pflags = trace_flags_of(parent);
     if (pflags != 0) {
         TracerRef tracer = tracer_of(parent);
         if (pflags & PROCS) trace_emit(parent, atom("spawn"), {child->pid, mfa_args});
-        uint32_t given = inherit(parent, SET_ON_SPAWN, SET_ON_FIRST_SPAWN);
-        if (given && tracer) set_trace(child, given, tracer);
+        if (link && (pflags & PROCS)) trace_emit(parent, atom("link"), {child->pid});
+        // As erl_process.c: set_on_spawn gives the child every flag of the parent;
+        // set_on_first_spawn does so once and then clears both set_on_spawn flags on both.
+        // set_on_link and set_on_first_link do the same for a spawn_link.
+        auto give = [&](uint32_t on, uint32_t on_first) {
+            uint32_t flags = trace_flags_of(parent);
+            if (!tracer || !(flags & (on | on_first))) return;
+            uint32_t given = trace_flags_of(child) | (flags & INHERITED);
+            if (flags & on_first) {
+                given &= ~(on | on_first);
+                parent->trace_flags.fetch_and(~(on | on_first), std::memory_order_acq_rel);
+            }
+            set_trace(child, given, tracer);
+        };
+        give(SET_ON_SPAWN, SET_ON_FIRST_SPAWN);
+        if (link) give(SET_ON_LINK, SET_ON_FIRST_LINK);
     }
     if (trace_flags_of(child) & PROCS) trace_emit(child, atom("spawned"), {parent->pid, mfa_args});
-}
-
-void trace_on_link(Process* p, Process* other) {
-    using namespace trace_flag;
-    TracerRef tracer = tracer_of(p);
-    if (!tracer || trace_flags_of(other) != 0) return;
-    uint32_t given = inherit(p, SET_ON_LINK, SET_ON_FIRST_LINK);
-    if (given) set_trace(other, given, tracer);
 }
 
 }  // namespace beam

@@ -16,6 +16,7 @@
 #include <initializer_list>
 #include <memory>
 
+#include "vm/atom_table.hpp"
 #include "vm/copy_term.hpp"
 #include "vm/term.hpp"
 
@@ -94,14 +95,35 @@ void trace_emit(Process* tracee, Term what, std::initializer_list<Term> extra);
 void trace_emit_to(Process* tracee, const Tracer& tracer, uint32_t flags, Term what,
                    std::initializer_list<Term> extra);
 
-// spawn and link: copies the set_on_* inheritance to `child` as OTP does (set_on_first_*
-// clears itself from the parent) and emits the parent's and child's procs events.
-void trace_on_spawn(Process* parent, Process* child, Term mfa_args);
-void trace_on_link(Process* p, Process* other);
+// Scheduling events of the running and exiting flags: `{trace, P, in | out | out_exited,
+// {M, F, A} | 0}`. The caller tests the flag.
+void trace_sched(Process* p, const char* what);
+
+// The garbage_collection events, installed as the collector's trace sink by the VM.
+void trace_gc(Process* p, const char* what, size_t words);
+
+// The common one-argument events: `{trace, P, What, Arg}` when `p` has `flag` set.
+inline void trace_event(Process* p, uint32_t flag, Term what, Term arg) {
+    if (trace_flags_of(p) & flag) trace_emit(p, what, {arg});
+}
+// A message entering p's queue (every kind: ordinary, EXIT, DOWN, port data, timeout).
+inline void trace_receive(Process* p, Term msg) { trace_event(p, trace_flag::RECEIVE, atom("receive"), msg); }
+// The procs events: link, unlink, getting_linked, getting_unlinked, exit, register, unregister.
+inline void trace_procs(Process* p, const char* what, Term arg) {
+    if (trace_flags_of(p) & trace_flag::PROCS) trace_emit(p, atom(what), {arg});
+}
+
+// spawn: the parent's spawn (and link, for spawn_link) events, the set_on_spawn and (for
+// spawn_link) set_on_link inheritance as OTP 25 does it, then the child's spawned event. The
+// child's getting_linked is the caller's to emit, after this.
+void trace_on_spawn(Process* parent, Process* child, Term mfa_args, bool link);
 
 // The timestamp term for `flags` (cpu_timestamp, else timestamp, else strict_monotonic, else
 // monotonic, as erl chooses), or NON_VALUE when none is set.
 Term trace_timestamp(TermAllocator& a, uint32_t flags);
+
+// The flags as erl numbers them (process_info(P, trace)).
+uint64_t trace_flags_as_erl(uint32_t flags);
 
 // Process flags default for new processes: trace(new | new_processes, ...). The VM holds them.
 struct NewProcessTrace {

@@ -15,12 +15,14 @@
 
 #include "loader/transform.hpp"
 #include "vm/atom_table.hpp"
+#include "vm/gc.hpp"
 
 namespace beam {
 
 VM::VM() : root_(std::make_unique<Namespace>(this, nullptr, atom("root"))) {
     procs.set_root(root_.get());
     set_gc_report_hooks(&sysmon_gc_flags, &sysmon_after_gc);  // system_monitor (vm/system_monitor.hpp)
+    set_gc_trace_sink(&trace_gc);
 }
 // The namespaces (members declared before root_) leave their parent when freed: they go first.
 VM::~VM() {

@@ -22,9 +22,9 @@
 #include "vm/code_table.hpp"
 #include "vm/namespace_registry.hpp"
 #include "vm/result.hpp"
-#include "vm/breakpoints.hpp"
 #include "vm/seq_trace.hpp"
 #include "vm/system_monitor.hpp"
+#include "vm/breakpoints.hpp"
 #include "vm/trace.hpp"
 
 namespace beam {
@@ -111,11 +111,11 @@ public:
     std::mutex trace_mutex;
     NewProcessTrace new_process_trace;
     std::atomic<bool> cpu_timestamp{false};
-    // Call tracing: trace_pattern's breakpoints (vm/breakpoints.hpp).
-    CallTracing call_tracing;
     SeqTraceSystem seq_trace;  // the sequential tracer and reset epoch (vm/seq_trace.hpp)
     SystemMonitor sysmon;      // erlang:system_monitor/2's settings (vm/system_monitor.hpp)
     SystemProfile sysprof;     // erlang:system_profile/2's settings
+    // Call tracing: trace_pattern's breakpoints (vm/breakpoints.hpp).
+    CallTracing call_tracing;
 
     // erts_debug:set_internal_state(available_internal_state, Bool) (bifs/system_internal_state.cpp).
     bool internal_state_available = false;

@@ -1,0 +1,55 @@
+// What a process's heap looks like, as OTP's erts_process_gc_info lists it: the value of
+// process_info(P, garbage_collection_info) and the body of the garbage_collection trace
+// events (gc_minor_start, gc_major_end, ...), which put {wordsize, N} in front.
+#include <algorithm>
+#include <atomic>
+#include <iterator>
+
+#include "vm/gc.hpp"
+
+namespace beam {
+
+size_t gc_bin_vheap_words(const Process* q) {
+    size_t bytes = 0;
+    for (Term* b = q->offheap; b; b = reinterpret_cast<Term*>(b[3].raw)) bytes += size_t(b[1].raw);
+    return (bytes + sizeof(Term) - 1) / sizeof(Term);
+}
+
+Term gc_info_list(TermAllocator& a, const Process* q) {
+    auto pair = [&](const char* k, size_t v) {
+        Term* hp = a.alloc(3);
+        hp[0] = make_header(Sub::Tuple, 2);
+        hp[1] = atom(k);
+        hp[2] = make_small(SWord(v));
+        return make_boxed(hp);
+    };
+    size_t vheap_block = std::max<size_t>(q->min_bin_vheap_size, gc_bin_vheap_words(q));
+    Term items[] = {
+        pair("old_heap_block_size", size_t(q->old_hend - q->old_heap)),
+        pair("heap_block_size", size_t(q->hend - q->heap)),
+        pair("mbuf_size", q->fragment_words),
+        pair("recent_size", size_t(q->high_water ? q->high_water - q->heap : 0)),
+        pair("stack_size", size_t(q->hend - q->stop)),
+        pair("old_heap_size", size_t(q->old_htop - q->old_heap)),
+        pair("heap_size", size_t(q->htop - q->heap)),
+        pair("bin_vheap_size", gc_bin_vheap_words(q)),
+        pair("bin_vheap_block_size", vheap_block),
+        pair("bin_old_vheap_size", 0),
+        pair("bin_old_vheap_block_size", q->min_bin_vheap_size),
+    };
+    Term list = NIL;
+    for (size_t i = std::size(items); i-- > 0;) list = cons_at(a.alloc(2), items[i], list);
+    return list;
+}
+
+// The emitter lives with the tracer (vm/trace.cpp), above this library; the VM installs it.
+// Only a process with the garbage_collection flag reaches it.
+static std::atomic<GcTraceSink> trace_sink{nullptr};
+
+void set_gc_trace_sink(GcTraceSink sink) { trace_sink.store(sink, std::memory_order_release); }
+
+void gc_trace_event(Process* p, const char* what, size_t words) {
+    if (GcTraceSink sink = trace_sink.load(std::memory_order_acquire)) sink(p, what, words);
+}
+
+}  // namespace beam
