@@ -133,9 +133,10 @@ namespace {
 // Arguments in x0..x(arity-1); the result replaces x0. A BIF that traps (Process::trap)
 // continues as a call of its Erlang target: `frame` makes that call a body call (push the
 // return address) or a tail call (nothing, or drop the caller's frame).
-#define CALL_BIF_X(spec_word, frame) CALL_BIF_X_AT(spec_word, frame, I)
-// `pc`: where the BIF sees itself called from (process_info's current_function).
-#define CALL_BIF_X_AT(spec_word, frame, at_)                             \
+#define CALL_BIF_X(spec_word, frame) CALL_BIF_X_AT(spec_word, frame, I, I)
+// `at_`: where the BIF sees itself called from (process_info's current_function);
+// `site_`: the code address an exception names first (nullptr: none, the stack says).
+#define CALL_BIF_X_AT(spec_word, frame, at_, site_)                      \
     do {                                                                \
         const BifSpec* spec_ = reinterpret_cast<const BifSpec*>(spec_word); \
         SWAPOUT;                                                        \
@@ -152,7 +153,10 @@ namespace {
             }                                                           \
             note_bif_error(p, spec_, x);                                \
             /* bif_body runs in its caller's name: no frame for itself */ \
-            if ((at_) != I) p->fskip_pc_frame = true;                   \
+            if ((site_) != I) {                                         \
+                if (site_) I = (site_);                                 \
+                else p->fskip_pc_frame = true;                          \
+            }                                                           \
             RAISE();                                                    \
         }                                                               \
         x[0] = r_;                                                      \
@@ -166,7 +170,7 @@ namespace {
         if (BIF_TRACING(p)) {                                           \
             const BifSpec* tspec_ = reinterpret_cast<const BifSpec*>(spec_word); \
             if (const Word* tt_ = traced_bif_target(p, tspec_)) {       \
-                p->traced_bif_caller = I;                               \
+                p->traced_bif_caller = p->bif_call_site = I;            \
                 frame;                                                  \
                 CALL_TO(tt_, tspec_->arity);                            \
             }                                                           \

@@ -339,6 +339,11 @@ void trace_return_to_bif(Process* p, Term mfa) {
 }
 
 void trace_unwind(Process* p, Term cls, Term value, const Term* to, bool caught) {
+    // A throw nothing catches ends the process as error:{nocatch, Value}: erl reports it so.
+    if (!caught && cls == am::throw_) {
+        cls = am::error;
+        value = make_tuple(*p, {atom("nocatch"), value});
+    }
     const Word* rt = trace_code().return_trace;
     const Word* rto = trace_code().return_to_trace;
     const Word* return_to = nullptr;
