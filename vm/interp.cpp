@@ -165,12 +165,15 @@ namespace {
 #define BIF_TRACING(p) __builtin_expect((p)->vm->call_tracing.bifs_traced.load(std::memory_order_relaxed) != 0, 0)
 // A BIF bound at load time that is traced is called like an Erlang function, through where
 // traced_bif_target says; `frame` sets up the call as the instruction's kind of call does.
-#define CALL_TRACED_BIF(spec_word, frame)                              \
+// `tail`: the call leaves no return address in its caller, so an exception in the BIF names
+// the call site itself (bif_body takes p->bif_call_site).
+#define CALL_TRACED_BIF(spec_word, frame, tail)                        \
     do {                                                                \
         if (BIF_TRACING(p)) {                                           \
             const BifSpec* tspec_ = reinterpret_cast<const BifSpec*>(spec_word); \
             if (const Word* tt_ = traced_bif_target(p, tspec_)) {       \
-                p->traced_bif_caller = p->bif_call_site = I;            \
+                p->traced_bif_caller = I;                               \
+                if (tail) p->bif_call_site = I;                         \
                 frame;                                                  \
                 CALL_TO(tt_, tspec_->arity);                            \
             }                                                           \
