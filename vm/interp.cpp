@@ -242,8 +242,10 @@ namespace {
         if (!t_) RAISE();                                            \
         if (t_[0] == bif_body_word()) {                              \
             if (BIF_TRACING(p))                                      \
-                if (const Word* tt_ = traced_bif_target(p, reinterpret_cast<const BifSpec*>(t_[1]))) \
+                if (const Word* tt_ = traced_bif_target(p, reinterpret_cast<const BifSpec*>(t_[1]))) { \
+                    p->bif_call_site = nullptr;                      \
                     CALL_TO(tt_, n_apply_);                          \
+                }                                                    \
             const Word* next_ = (pushed) ? cp_of(E[0]) : nullptr;    \
             if (pushed) E += 1;                                      \
             --reds;                                                  \
