@@ -59,6 +59,11 @@ Term set_internal_state_2(Process* p, const Term* a) {
             return am::ok;
         return p->badarg();
     }
+    if (a[0] == atom("test_long_gc_sleep")) {
+        if (!is_small(a[1]) || small_value(a[1]) < 0) return p->badarg();
+        p->vm->sysmon.test_long_gc_sleep_ms.store(uint64_t(small_value(a[1])), std::memory_order_relaxed);
+        return am::true_;
+    }
     if (a[0] == atom("sleep")) {
         // Blocks this scheduler thread, as erts' does (tests use it to stall one).
         if (!is_small(a[1]) || small_value(a[1]) < 0) return p->badarg();
@@ -71,6 +76,7 @@ Term set_internal_state_2(Process* p, const Term* a) {
 Term get_internal_state_1(Process* p, const Term* a) {
     if (!p->vm->internal_state_available) return undef_call(p, "get_internal_state", a, 1);
     if (a[0] == atom("available_internal_state")) return am::true_;
+    if (a[0] == atom("force_heap_frags")) return am::false_;  // no such build flavour
     if (a[0] == atom("reds_left")) return make_small(REDUCTION_BUDGET - p->slice_reds_used);
     if (a[0] == atom("persistent_term")) {
         // #{table => Buckets}: the size of the hash table behind persistent_term.

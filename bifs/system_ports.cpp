@@ -206,12 +206,12 @@ Term erts_port_command_3(Process* p, const Term* a) {
     if (!is_nil(flags)) return atom("badopt");
     std::vector<uint8_t> bytes;
     if (!port_arg(a[0]) || !iolist_to_bytes(a[1], bytes)) return am::badarg;
-    return port_command(*p->vm, a[0], bytes.data(), bytes.size()) == PortOpResult::Ok ? am::true_ : am::badarg;
+    return port_command(*p->vm, a[0], bytes.data(), bytes.size(), p->pid) == PortOpResult::Ok ? am::true_ : am::badarg;
 }
 
 Term erts_port_close_1(Process* p, const Term* a) {
     if (!port_arg(a[0])) return am::badarg;
-    return port_close(*p->vm, a[0]) == PortOpResult::Ok ? am::true_ : am::badarg;
+    return port_close(*p->vm, a[0], NIL, p->pid) == PortOpResult::Ok ? am::true_ : am::badarg;
 }
 
 Term erts_port_connect_2(Process* p, const Term* a) {

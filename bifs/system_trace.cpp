@@ -109,20 +109,42 @@ Term one_tracer_per_process(Process* p) {
     return p->badarg();
 }
 
-// OTP's start_trace: false when the tracee already has another live tracer.
-bool start_trace(VM& vm, Process* tracee, const TracerRef& tracer, bool on, uint32_t mask) {
-    uint32_t flags = trace_flags_of(tracee);
-    TracerRef current = tracer_of(tracee);
+// OTP's start_trace on a tracee's flags and tracer: false when it already has another live
+// tracer.
+bool start_trace_on(VM& vm, uint32_t& flags, TracerRef& current, const TracerRef& tracer, bool on, uint32_t mask) {
     if (tracer && (flags & ALL_FLAGS) && current && !current->same_as(*tracer)) {
         if (tracer_alive(vm, *current)) return false;
     }
     flags = on ? (flags | mask) : (flags & ~mask);
     if ((flags & ALL_FLAGS) == 0) {
-        set_trace(tracee, 0, nullptr);
-    } else {
-        set_trace(tracee, flags, tracer ? tracer : current);
+        flags = 0;
+        current = nullptr;
+    } else if (tracer) {
+        current = tracer;
     }
     return true;
+}
+
+bool start_trace(VM& vm, Process* tracee, const TracerRef& tracer, bool on, uint32_t mask) {
+    uint32_t flags = trace_flags_of(tracee);
+    TracerRef current = tracer_of(tracee);
+    if (!start_trace_on(vm, flags, current, tracer, on, mask)) return false;
+    set_trace(tracee, flags, std::move(current));
+    return true;
+}
+
+// trace(new... | all | processes | ports, ...): what new processes or ports will get.
+void change_defaults(VM& vm, NewProcessTrace& t, const TracerRef& tracer, bool on, uint32_t mask) {
+    std::lock_guard lock(vm.trace_mutex);
+    uint32_t flags = t.flags.load(std::memory_order_relaxed);
+    flags = on ? (flags | mask) : (flags & ~mask);
+    if ((flags & ALL_FLAGS) == 0) {
+        t.tracer = nullptr;
+        flags = 0;
+    } else if (tracer) {
+        t.tracer = tracer;
+    }
+    t.flags.store(flags, std::memory_order_release);
 }
 
 Term trace_3(Process* p, const Term* a) {
@@ -153,8 +175,13 @@ Term trace_3(Process* p, const Term* a) {
         return make_small(1);
     }
     if (is_port(spec)) {
-        if (f.cpu_timestamp || !port_is_open(vm, spec)) return p->badarg();
-        // Port events are not traced yet: the port exists, so it counts as erl counts it.
+        if (f.cpu_timestamp) return p->badarg();
+        bool ok = true;
+        if (!port_trace_state(vm, spec, [&](uint32_t& flags, TracerRef& current) {
+                ok = start_trace_on(vm, flags, current, f.tracer, on, f.mask);
+            }))
+            return p->badarg();
+        if (!ok) return one_tracer_per_process(p);
         return make_small(1);
     }
     bool existing = spec == am::all || spec == atom("existing") || spec == atom("processes") ||
@@ -163,11 +190,20 @@ Term trace_3(Process* p, const Term* a) {
                  spec == atom("new_processes") || spec == atom("ports") || spec == atom("new_ports");
     if (!existing && !fresh) return p->badarg();
     if (f.cpu_timestamp && spec != am::all) return p->badarg();
-    bool ports_only = spec == atom("ports") || spec == atom("existing_ports") || spec == atom("new_ports");
+    bool ports_spec = spec == atom("ports") || spec == atom("existing_ports") || spec == atom("new_ports");
+    bool procs_spec = spec == atom("processes") || spec == atom("existing_processes") || spec == atom("new_processes");
     SWord matches = 0;
     if (existing) {
-        bool procs = (f.mask & (PROC_FLAGS & ~MODIFIER_FLAGS)) && !ports_only;
-        bool mods = (f.mask & MODIFIER_FLAGS) && !ports_only;
+        // As erl_bif_trace.c: the modifier flags alone go to processes, ports or both as the
+        // spec says; every flag given goes to each tracee chosen.
+        bool procs = (f.mask & (PROC_FLAGS & ~MODIFIER_FLAGS)) && !ports_spec;
+        bool ports = (f.mask & (PORT_FLAGS & ~MODIFIER_FLAGS)) && !procs_spec;
+        bool mods = false;
+        if (f.mask & MODIFIER_FLAGS) {
+            if (ports_spec) ports = true;
+            else if (procs_spec) procs = true;
+            else mods = true;
+        }
         if (procs || mods) {
             for (Term pid : vm.procs.pids()) {
                 Process* q = vm.procs.lookup(pid);
@@ -176,18 +212,15 @@ Term trace_3(Process* p, const Term* a) {
                 ProcessTable::release(q);
             }
         }
-    }
-    if (fresh && !ports_only && (f.mask & PROC_FLAGS)) {
-        std::lock_guard lock(vm.trace_mutex);
-        uint32_t flags = vm.new_process_trace.flags.load(std::memory_order_relaxed);
-        flags = on ? (flags | (f.mask & PROC_FLAGS)) : (flags & ~f.mask);
-        if ((flags & ALL_FLAGS) == 0) {
-            vm.new_process_trace.tracer = nullptr;
-            flags = 0;
-        } else if (f.tracer) {
-            vm.new_process_trace.tracer = f.tracer;
+        if (ports || mods) {
+            each_port_trace_state(vm, [&](uint32_t& flags, TracerRef& current) {
+                if (start_trace_on(vm, flags, current, f.tracer, on, f.mask)) ++matches;
+            });
         }
-        vm.new_process_trace.flags.store(flags, std::memory_order_release);
+    }
+    if (fresh) {
+        if ((f.mask & PROC_FLAGS) && !ports_spec) change_defaults(vm, vm.new_process_trace, f.tracer, on, f.mask & PROC_FLAGS);
+        if ((f.mask & PORT_FLAGS) && !procs_spec) change_defaults(vm, vm.new_port_trace, f.tracer, on, f.mask & PORT_FLAGS);
     }
     if (f.cpu_timestamp) vm.cpu_timestamp.store(on, std::memory_order_relaxed);
     return make_small(matches);
@@ -222,20 +255,26 @@ Term trace_info_2(Process* p, const Term* a) {
         if (tracer && !tracer_alive(vm, *tracer)) flags = 0, tracer = nullptr;
         return process_trace_info(p, flags & ALL_FLAGS, tracer, item);
     }
-    if (what == atom("new") || what == atom("new_processes")) {
+    auto defaults_info = [&](NewProcessTrace& t) {
         std::lock_guard lock(vm.trace_mutex);
-        NewProcessTrace& t = vm.new_process_trace;
         if (t.tracer && !tracer_alive(vm, *t.tracer)) {
-            // The tracer is gone: new processes are no longer traced (erl's new_clear).
+            // The tracer is gone: new processes or ports are no longer traced (erl's new_clear).
             t.tracer = nullptr;
             t.flags.store(0, std::memory_order_release);
         }
         return process_trace_info(p, t.flags.load(std::memory_order_relaxed), t.tracer, item);
-    }
-    if (is_port(what) || what == atom("new_ports")) {
-        if (is_port(what) && item != atom("flags") && item != atom("tracer")) return p->badarg();
-        if (is_port(what) && !port_is_open(vm, what)) return am::undefined;
-        return process_trace_info(p, 0, nullptr, item);
+    };
+    if (what == atom("new") || what == atom("new_processes")) return defaults_info(vm.new_process_trace);
+    if (what == atom("new_ports")) return defaults_info(vm.new_port_trace);
+    if (is_port(what)) {
+        // erl looks the port up before the item (a pid's item first).
+        uint32_t flags = 0;
+        TracerRef tracer;
+        if (!port_trace_state(vm, what, [&](uint32_t& fl, TracerRef& t) { flags = fl, tracer = t; }))
+            return am::undefined;
+        if (item != atom("flags") && item != atom("tracer")) return p->badarg();
+        if (tracer && !tracer_alive(vm, *tracer)) flags = 0, tracer = nullptr;
+        return process_trace_info(p, flags & ALL_FLAGS, tracer, item);
     }
     return trace_info_function(p, what, item);
 }

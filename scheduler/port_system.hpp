@@ -18,6 +18,7 @@
 
 #include "scheduler/process_sched.hpp"
 #include "scheduler/ports.hpp"
+#include "vm/trace.hpp"
 #include "vm/atom_table.hpp"
 #include "vm/heap.hpp"
 
@@ -76,6 +77,9 @@ struct Port {
     // erlang:port_set_data/2: a copy of the term, in an area of its own.
     std::unique_ptr<LiteralArea> data_area;
     Term data = am::undefined;
+    // erlang:trace/3 on the port (vm/trace.hpp flags), guarded by the port system's mutex.
+    uint32_t trace_flags = 0;
+    TracerRef tracer;
 };
 
 // A closed port's commands still being written to its child's stdin.
@@ -144,6 +148,11 @@ private:
     std::atomic<bool> stop_{false};
     std::thread thread_;
 };
+
+// Port tracing (port_trace.cpp), with the mutex held: one event when the port has `flag`, and
+// what a new port takes from trace(new_ports, ...) with its open and getting_linked events.
+void port_trace_event(PortSystem& ps, Port* p, uint32_t flag, Term what, std::initializer_list<Term> extra);
+void port_trace_opened(PortSystem& ps, Port* p);
 
 // Spawns the child of `s` (port_spawn.cpp): on success fills the port's pipes and child.
 // Returns 0 or an errno.

@@ -15,6 +15,7 @@
 #include "bifs/iolist.hpp"
 #include "scheduler/port_system.hpp"
 #include "scheduler/signals.hpp"
+#include "vm/binary.hpp"
 #include "vm/copy_term.hpp"
 #include "vm/term_refs.hpp"
 #include "vm/vm.hpp"
@@ -54,6 +55,7 @@ void FlowCredit::give_back(int64_t n) {
 }
 
 void PortSystem::post_data(Port* p, Term msg, size_t bytes) {
+    port_trace_event(*this, p, trace_flag::SEND, atom("send"), {msg, p->owner});
     auto* s = new Signal{SignalKind::Message};
     s->data = copy_to_buffer(msg);
     s->credit = p->credit;
@@ -65,6 +67,7 @@ void PortSystem::post_data(Port* p, Term msg, size_t bytes) {
 void PortSystem::terminate(Port* p, Term reason) {
     std::unique_ptr<Port> owned = std::move(table[p->number]);
     table.erase(p->number);
+    port_trace_event(*this, p, trace_flag::PORTS, atom("closed"), {reason});
     LiteralArea scratch;
     for (Term linked : p->links) send_exit_signal(vm, p->id, linked, reason, true);
     for (const MonitorEntry& m : p->monitored_by) {
@@ -127,7 +130,9 @@ std::optional<Term> port_open(VM& vm, Process* owner, const PortSettings& s, int
     port->credit->wake_fd = ps.wake_fd();
     if (port->from_child >= 0) ps.watch(port->from_child, PortSystem::key_read(port->number), PortSystem::READ_EVENTS);
     Term id = port->id;
+    Port* opened = port.get();
     ps.table.emplace(port->number, std::move(port));
+    port_trace_opened(ps, opened);
     {
         std::lock_guard l(owner->sched.info_mutex);
         owner->sched.links.push_back(id);
@@ -135,12 +140,17 @@ std::optional<Term> port_open(VM& vm, Process* owner, const PortSettings& s, int
     return id;
 }
 
-PortOpResult port_command(VM& vm, Term port, const uint8_t* data, size_t n) {
+PortOpResult port_command(VM& vm, Term port, const uint8_t* data, size_t n, Term from) {
     PortSystem& ps = ports_of(vm);
     std::lock_guard lock(ps.mu);
     Port* p = ps.find(port);
     if (!p) return PortOpResult::NoPort;
     if (p->to_child < 0) return PortOpResult::Badarg;  // opened with `in` only
+    if ((p->trace_flags & trace_flag::RECEIVE) && from != NIL) {
+        LiteralArea scratch;
+        Term cmd = make_tuple(scratch, {atom("command"), make_binary(scratch, data, n)});
+        port_trace_event(ps, p, trace_flag::RECEIVE, atom("receive"), {make_tuple(scratch, {from, cmd})});
+    }
     int hdr = p->settings.packet;
     if (hdr) {
         if (hdr < 4 && n >= (size_t{1} << (8 * hdr))) {  // as OTP: accepted, then the port dies
@@ -155,12 +165,17 @@ PortOpResult port_command(VM& vm, Term port, const uint8_t* data, size_t n) {
     return PortOpResult::Ok;
 }
 
-PortOpResult port_close(VM& vm, Term port, Term reply_to) {
+PortOpResult port_close(VM& vm, Term port, Term reply_to, Term from) {
     PortSystem& ps = ports_of(vm);
     std::lock_guard lock(ps.mu);
     Port* p = ps.find(port);
     if (!p) return PortOpResult::NoPort;
     Term id = p->id;
+    if (from == NIL) from = reply_to;
+    if (from != NIL && (p->trace_flags & trace_flag::RECEIVE)) {
+        LiteralArea scratch;
+        port_trace_event(ps, p, trace_flag::RECEIVE, atom("receive"), {make_tuple(scratch, {from, atom("close")})});
+    }
     ps.terminate(p, am::normal);
     if (reply_to != NIL) {
         LiteralArea scratch;
@@ -176,6 +191,11 @@ PortOpResult port_connect(VM& vm, Term port, Term new_owner, Term reply_to, bool
     if (!p) return PortOpResult::NoPort;
     Process* np = vm.procs.lookup(new_owner);
     if (!np) return PortOpResult::Badarg;
+    if (reply_to != NIL && (p->trace_flags & trace_flag::RECEIVE)) {
+        LiteralArea scratch;
+        Term what = make_tuple(scratch, {atom("connect"), new_owner});
+        port_trace_event(ps, p, trace_flag::RECEIVE, atom("receive"), {make_tuple(scratch, {reply_to, what})});
+    }
     bool linked = std::find(p->links.begin(), p->links.end(), new_owner) != p->links.end();
     if (link && !linked) {
         auto* s = new Signal{SignalKind::Link};
@@ -187,7 +207,9 @@ PortOpResult port_connect(VM& vm, Term port, Term new_owner, Term reply_to, bool
     p->owner = new_owner;
     if (reply_to != NIL) {
         LiteralArea scratch;
-        post_message(vm, reply_to, make_tuple(scratch, {p->id, atom("connected")}));
+        Term reply = make_tuple(scratch, {p->id, atom("connected")});
+        port_trace_event(ps, p, trace_flag::SEND, atom("send"), {reply, reply_to});
+        post_message(vm, reply_to, reply);
     }
     return PortOpResult::Ok;
 }
@@ -215,7 +237,7 @@ void port_send(VM& vm, Process* sender, Term port, Term msg) {
         if (is_tuple(what) && tuple_arity(what) == 2 && tuple_elem(what, 0) == atom("command")) {
             std::vector<uint8_t> bytes;
             if (iolist_to_bytes(tuple_elem(what, 1), bytes)) {
-                if (port_command(vm, port, bytes.data(), bytes.size()) == PortOpResult::Ok) return;
+                if (port_command(vm, port, bytes.data(), bytes.size(), owner) == PortOpResult::Ok) return;
             }
         } else if (is_tuple(what) && tuple_arity(what) == 2 && tuple_elem(what, 0) == atom("connect") &&
                    is_local_pid(tuple_elem(what, 1))) {
@@ -234,6 +256,7 @@ void port_exit_signal(VM& vm, Term from, Term port, Term reason, bool linked) {
         auto it = std::find(p->links.begin(), p->links.end(), from);
         if (it == p->links.end()) return;
         p->links.erase(it);
+        port_trace_event(ps, p, trace_flag::PORTS, atom("getting_unlinked"), {from});
     }
     // The owner's death closes the port whatever the reason; others' normal exits do not.
     if (from == p->owner || reason != am::normal) ps.terminate(p, reason == am::kill && !linked ? am::killed : reason);
@@ -244,14 +267,18 @@ bool port_link(VM& vm, Term port, Term pid) {
     std::lock_guard lock(ps.mu);
     Port* p = ps.find(port);
     if (!p) return false;
-    if (std::find(p->links.begin(), p->links.end(), pid) == p->links.end()) p->links.push_back(pid);
+    if (std::find(p->links.begin(), p->links.end(), pid) == p->links.end()) {
+        p->links.push_back(pid);
+        port_trace_event(ps, p, trace_flag::PORTS, atom("getting_linked"), {pid});
+    }
     return true;
 }
 
 void port_unlink(VM& vm, Term port, Term pid) {
     PortSystem& ps = ports_of(vm);
     std::lock_guard lock(ps.mu);
-    if (Port* p = ps.find(port)) std::erase(p->links, pid);
+    if (Port* p = ps.find(port))
+        if (std::erase(p->links, pid)) port_trace_event(ps, p, trace_flag::PORTS, atom("getting_unlinked"), {pid});
 }
 
 bool port_monitor(VM& vm, Term port, Term pid, const Word ref[3]) {

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -19,6 +20,7 @@
 #include <vector>
 
 #include "vm/term.hpp"
+#include "vm/trace.hpp"
 
 namespace beam {
 
@@ -67,9 +69,11 @@ enum class PortOpResult : uint8_t { Ok, NoPort, Badarg, Busy };
 std::optional<Term> port_open(VM& vm, Process* owner, const PortSettings& s, int* posix_error);
 
 // port_command/2,3 and Port ! {Pid, {command, Data}} (bytes already flattened).
-PortOpResult port_command(VM& vm, Term port, const uint8_t* data, size_t n);
+// `from` (the pid the command came from) is what the port's 'receive' trace event names.
+PortOpResult port_command(VM& vm, Term port, const uint8_t* data, size_t n, Term from = NIL);
 // port_close/1 (any process may close a port); Port ! {Pid, close} replies {Port, closed}.
-PortOpResult port_close(VM& vm, Term port, Term reply_to = NIL);
+// `from`: the closing process, for the port's 'receive' trace event ({From, close}).
+PortOpResult port_close(VM& vm, Term port, Term reply_to = NIL, Term from = NIL);
 // port_connect/2 and {Pid, {connect, New}}: New becomes the owner; port_connect/2 links it
 // (the message does not, as in OTP).
 PortOpResult port_connect(VM& vm, Term port, Term new_owner, Term reply_to = NIL, bool link = true);
@@ -93,6 +97,11 @@ std::optional<Term> port_info_item(VM& vm, Process* p, Term port, Term item);
 // erlang:ports/0 and system_info(port_count).
 Term port_list(VM& vm, Process* p);
 size_t port_count(VM& vm);
+
+// erlang:trace/3 on ports: `f` gets the port's trace flags and tracer to read or change
+// (false if the port is gone), or those of every open port.
+bool port_trace_state(VM& vm, Term port, const std::function<void(uint32_t&, TracerRef&)>& f);
+void each_port_trace_state(VM& vm, const std::function<void(uint32_t&, TracerRef&)>& f);
 
 // beamvm:port_children/0: the OS processes not yet reaped, [{OsPid, State}], and
 // beamvm:port_policy_counts/0: how many children got SIGTERM, SIGKILL, were reaped.

@@ -249,20 +249,22 @@ private:
         Term f = tuple_elem(t, 0);
         std::string name(atom_name(f));
         unsigned arity = unsigned(tuple_arity(t) - 1);
-        std::string in = " in " + display_string(t) + ".";
+        // The " in {...}." of an error message, made only when there is an error: a deeply
+        // nested expression would otherwise print each level's subterm (quadratic memory).
+        auto in = [t] { return " in " + display_string(t) + "."; };
         if (name == "const") {
-            if (arity != 1) fail("Special form 'const' called with more than one argument" + in);
+            if (arity != 1) fail("Special form 'const' called with more than one argument" + in());
             return const_node(tuple_elem(t, 1));
         }
         if (name == "and" || name == "or" || name == "andalso" || name == "orelse") {
-            if (arity == 0) fail("Special form '" + name + "' called without arguments" + in);
+            if (arity == 0) fail("Special form '" + name + "' called without arguments" + in());
             MsNode b{name == "and" ? MsNode::And : name == "or" ? MsNode::Or : name == "andalso" ? MsNode::AndAlso
                                                                                                  : MsNode::OrElse};
             b.kids = args(t, guard);
             return b;
         }
         if (name == "self") {
-            if (arity != 0) fail("Special form 'self' called with arguments" + in);
+            if (arity != 0) fail("Special form 'self' called with arguments" + in());
             return MsNode{MsNode::Self};
         }
         if (name == "is_record" && arity == 3) {
@@ -281,7 +283,8 @@ private:
     }
 
     // The trace dialect's special forms: argument counts, where they may appear.
-    std::optional<MsNode> trace_form(Term t, const std::string& name, unsigned arity, bool guard, const std::string& in) {
+    template <class In>
+    std::optional<MsNode> trace_form(Term t, const std::string& name, unsigned arity, bool guard, const In& in) {
         struct Form {
             const char* name;
             int min, max;      // arguments
@@ -317,7 +320,7 @@ private:
             } else {
                 if (ms_.dialect != MsDialect::Trace) fail("Special form '" + name + "' used in wrong dialect.");
                 if (guard && !f.in_guards) fail("Special form '" + name + "' called in guard context.");
-                if (int(arity) < f.min || int(arity) > f.max) fail("Special form '" + name + "' " + f.wrong + in);
+                if (int(arity) < f.min || int(arity) > f.max) fail("Special form '" + name + "' " + f.wrong + in());
             }
             MsNode s{MsNode::Special};
             s.term = atom(name);

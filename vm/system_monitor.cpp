@@ -3,7 +3,9 @@
 // monitor_long_schedule_proc, profile_runnable_proc, profile_scheduler).
 #include "vm/system_monitor.hpp"
 
+#include <chrono>
 #include <initializer_list>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -107,6 +109,8 @@ void sysmon_after_gc(Process* p, int64_t start_ns) {
         large_heap = vm.sysmon.large_heap;
     }
     if (long_gc && start_ns) {
+        if (uint64_t sleep = vm.sysmon.test_long_gc_sleep_ms.load(std::memory_order_relaxed))
+            std::this_thread::sleep_for(std::chrono::milliseconds(sleep));
         uint64_t ms = uint64_t(monotonic_ns() - start_ns) / 1'000'000;
         if (ms > long_gc) {
             LiteralArea scratch;

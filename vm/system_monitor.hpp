@@ -33,6 +33,9 @@ struct SystemMonitor {
     std::mutex mutex;  // guards what follows
     Term pid = NIL;    // the monitor process; NIL when none
     uint64_t long_gc = 0, long_schedule = 0, large_heap = 0;  // ms, ms, words
+    // erts_debug:set_internal_state(test_long_gc_sleep, Ms): OTP's test hook that makes every
+    // collection take Ms longer. beamvm sleeps only in collections long_gc is timing.
+    std::atomic<uint64_t> test_long_gc_sleep_ms{0};
 };
 
 namespace profile_flag {

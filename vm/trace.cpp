@@ -106,7 +106,11 @@ Term trace_timestamp(TermAllocator& a, uint32_t flags) {
 
 void trace_emit_to(Process* tracee, const Tracer& tracer, uint32_t flags, Term what,
                    std::initializer_list<Term> extra) {
-    VM& vm = *tracee->vm;
+    trace_emit_id(*tracee->vm, tracee->pid, tracer, flags, what, extra);
+}
+
+void trace_emit_id(VM& vm, Term tracee, const Tracer& tracer, uint32_t flags, Term what,
+                   std::initializer_list<Term> extra) {
     Term dest = tracer.destination();
     // trace(all, true, [cpu_timestamp]) makes every `timestamp` a CPU-time one.
     if ((flags & trace_flag::TIMESTAMP) && vm.cpu_timestamp.load(std::memory_order_relaxed))
@@ -118,7 +122,7 @@ void trace_emit_to(Process* tracee, const Tracer& tracer, uint32_t flags, Term w
         flags |= trace_flag::CPU_TIMESTAMP;
     Term ts = trace_timestamp(scratch, flags);
     elems.push_back(is_value(ts) ? atom("trace_ts") : atom("trace"));
-    elems.push_back(tracee->pid);
+    elems.push_back(tracee);
     elems.push_back(what);
     elems.insert(elems.end(), extra.begin(), extra.end());
     // scheduler_id: the number of the scheduler the event happened on, before the timestamp.

@@ -113,6 +113,10 @@ inline void trace_procs(Process* p, const char* what, Term arg) {
     if (trace_flags_of(p) & trace_flag::PROCS) trace_emit(p, atom(what), {arg});
 }
 
+// The same for a tracee that is not a process (a port): its id, tracer and flags given.
+void trace_emit_id(VM& vm, Term tracee, const Tracer& tracer, uint32_t flags, Term what,
+                   std::initializer_list<Term> extra);
+
 // spawn: the parent's spawn (and link, for spawn_link) events, the set_on_spawn and (for
 // spawn_link) set_on_link inheritance as OTP 25 does it, then the child's spawned event. The
 // child's getting_linked is the caller's to emit, after this.

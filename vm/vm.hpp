@@ -110,6 +110,7 @@ public:
     // processes, and trace(all, _, [cpu_timestamp]). The mutex guards new_process_trace.tracer.
     std::mutex trace_mutex;
     NewProcessTrace new_process_trace;
+    NewProcessTrace new_port_trace;  // trace(new_ports | new | all, ...): what new ports get
     std::atomic<bool> cpu_timestamp{false};
     SeqTraceSystem seq_trace;  // the sequential tracer and reset epoch (vm/seq_trace.hpp)
     SystemMonitor sysmon;      // erlang:system_monitor/2's settings (vm/system_monitor.hpp)

@@ -22,8 +22,7 @@ chain(Label, Flags, How) ->
     C3 = child(A, How),
     show(Label, collect([A, C1, C2, C3])),
     [flags(P) || P <- [A, C1, C2, C3]],
-    [exit(P, kill) || P <- [C3, C2, C1, A]],
-    ok.
+    kill_all([C3, C2, C1, A]).
 
 linking(Label, Flags) ->
     A = start_agent(),
@@ -37,8 +36,18 @@ linking(Label, Flags) ->
     do(A, fun() -> link(D) end),
     show(Label, collect([A, B, C, D])),
     [flags(P) || P <- [A, B, C, D]],
-    [begin unlink(P), exit(P, kill) end || P <- [D, C, B, A]],
-    ok.
+    kill_all([D, C, B, A]).
+
+%% Kills them and prints the exit events of the traced ones, sorted: a kill reaches the
+%% processes linked to the killed one as well, in no fixed order.
+kill_all(Ps) ->
+    [begin
+         M = monitor(process, P),
+         unlink(P),
+         exit(P, kill),
+         receive {'DOWN', M, _, _, _} -> ok end
+     end || P <- Ps],
+    io:format("  killed: ~p~n", [lists:sort([norm(M) || M <- collect([])])]).
 
 main() ->
     process_flag(trap_exit, true),
