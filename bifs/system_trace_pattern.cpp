@@ -312,7 +312,7 @@ Term trace_info_function(Process* p, Term what, Term item) {
         return make_tuple(*p, {item, message_pattern_info(p, pat)});
     }
     if (what == atom("on_load")) {
-        if (!known_item) return p->badarg();
+        if (!known_item) return make_tuple(*p, {item, am::false_});  // as erl
         // The default pattern for modules loaded later.
         CallTracing& ct = p->vm->call_tracing;
         std::lock_guard lock(ct.mutex);
@@ -322,6 +322,7 @@ Term trace_info_function(Process* p, Term what, Term item) {
         if (item == atom("match_spec")) return make_tuple(*p, {item, traced == am::false_ ? am::false_ : spec_source(p, d.ms)});
         return make_tuple(*p, {item, am::false_});
     }
+    if (!is_tuple(what)) return bad(p, "badopt");
     bool mfa = is_tuple(what) && tuple_arity(what) == 3 && is_atom(tuple_elem(what, 0)) &&
                is_atom(tuple_elem(what, 1)) && is_small(tuple_elem(what, 2));
     if (!mfa || !known_item) return p->badarg();

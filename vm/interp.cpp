@@ -133,9 +133,10 @@ namespace {
 // Arguments in x0..x(arity-1); the result replaces x0. A BIF that traps (Process::trap)
 // continues as a call of its Erlang target: `frame` makes that call a body call (push the
 // return address) or a tail call (nothing, or drop the caller's frame).
-#define CALL_BIF_X(spec_word, frame) CALL_BIF_X_AT(spec_word, frame, I)
-// `pc`: where the BIF sees itself called from (process_info's current_function).
-#define CALL_BIF_X_AT(spec_word, frame, at_)                             \
+#define CALL_BIF_X(spec_word, frame) CALL_BIF_X_AT(spec_word, frame, I, I)
+// `at_`: where the BIF sees itself called from (process_info's current_function);
+// `site_`: the code address an exception names first (nullptr: none, the stack says).
+#define CALL_BIF_X_AT(spec_word, frame, at_, site_)                      \
     do {                                                                \
         const BifSpec* spec_ = reinterpret_cast<const BifSpec*>(spec_word); \
         SWAPOUT;                                                        \
@@ -151,6 +152,11 @@ namespace {
                 CALL_TO(t_, n_);                                        \
             }                                                           \
             note_bif_error(p, spec_, x);                                \
+            /* bif_body runs in its caller's name: no frame for itself */ \
+            if ((site_) != I) {                                         \
+                if (site_) I = (site_);                                 \
+                else p->fskip_pc_frame = true;                          \
+            }                                                           \
             RAISE();                                                    \
         }                                                               \
         x[0] = r_;                                                      \
@@ -159,12 +165,15 @@ namespace {
 #define BIF_TRACING(p) __builtin_expect((p)->vm->call_tracing.bifs_traced.load(std::memory_order_relaxed) != 0, 0)
 // A BIF bound at load time that is traced is called like an Erlang function, through where
 // traced_bif_target says; `frame` sets up the call as the instruction's kind of call does.
-#define CALL_TRACED_BIF(spec_word, frame)                              \
+// `tail`: the call leaves no return address in its caller, so an exception in the BIF names
+// the call site itself (bif_body takes p->bif_call_site).
+#define CALL_TRACED_BIF(spec_word, frame, tail)                        \
     do {                                                                \
         if (BIF_TRACING(p)) {                                           \
             const BifSpec* tspec_ = reinterpret_cast<const BifSpec*>(spec_word); \
             if (const Word* tt_ = traced_bif_target(p, tspec_)) {       \
                 p->traced_bif_caller = I;                               \
+                if (tail) p->bif_call_site = I;                         \
                 frame;                                                  \
                 CALL_TO(tt_, tspec_->arity);                            \
             }                                                           \
@@ -233,8 +242,10 @@ namespace {
         if (!t_) RAISE();                                            \
         if (t_[0] == bif_body_word()) {                              \
             if (BIF_TRACING(p))                                      \
-                if (const Word* tt_ = traced_bif_target(p, reinterpret_cast<const BifSpec*>(t_[1]))) \
+                if (const Word* tt_ = traced_bif_target(p, reinterpret_cast<const BifSpec*>(t_[1]))) { \
+                    p->bif_call_site = nullptr;                      \
                     CALL_TO(tt_, n_apply_);                          \
+                }                                                    \
             const Word* next_ = (pushed) ? cp_of(E[0]) : nullptr;    \
             if (pushed) E += 1;                                      \
             --reds;                                                  \

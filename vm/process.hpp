@@ -231,7 +231,8 @@ public:
     // exceptions look for them as they unwind (vm/trace_calls.hpp). Owner only.
     bool call_trace_frames = false;
     // A traced BIF bound at load time is being called from here (vm/trace_calls.hpp).
-    const Word* traced_bif_caller = nullptr;
+    const Word* traced_bif_caller = nullptr;  // for return_to, taken by the breakpoint
+    const Word* bif_call_site = nullptr;      // for exceptions, taken by bif_body
     // call_time: the call_time-traced function running now and since when (monotonic ns).
     const FunctionInfo* call_time_fn = nullptr;
     int64_t call_time_since = 0;

@@ -339,6 +339,11 @@ void trace_return_to_bif(Process* p, Term mfa) {
 }
 
 void trace_unwind(Process* p, Term cls, Term value, const Term* to, bool caught) {
+    // A throw nothing catches ends the process as error:{nocatch, Value}: erl reports it so.
+    if (!caught && cls == am::throw_) {
+        cls = am::error;
+        value = make_tuple(*p, {atom("nocatch"), value});
+    }
     const Word* rt = trace_code().return_trace;
     const Word* rto = trace_code().return_to_trace;
     const Word* return_to = nullptr;
@@ -410,8 +415,6 @@ Term ms_trace_action(Process* p, std::string_view name, const std::vector<Term>&
         // erl's text is its crash-dump section for the process; beamvm has no such dump.
         return make_binary(*p, std::string_view("=proc_stack\n"));
     }
-    // set_seq_token: seq_trace tokens belong to seq_trace (another part of issue 12); the
-    // action is accepted and answers true until they exist.
     return am::true_;
 }
 

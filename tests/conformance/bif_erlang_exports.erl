@@ -1,9 +1,7 @@
 %% Every function erlang:module_info(exports) lists has a native or Erlang body: called with
 %% arguments it cannot use, none may raise undef from the erlang (or erts_internal) module
 %% itself. Prints the offenders; erl prints []. Left out: halt/0, which ends the node, the
-%% display functions, which print, nif_error/1,2, which raise by design, and the families
-%% beamvm does not have yet (ports, tracing, system_monitor, system_profile), which raise
-%% {not_implemented, _} there (checked by beamvm_only's bif_not_yet_families).
+%% display functions, which print, and nif_error/1,2, which raise by design.
 -module(bif_erlang_exports).
 -export([main/0]).
 
