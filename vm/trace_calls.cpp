@@ -1,6 +1,7 @@
 // Call tracing at run time (vm/trace_calls.hpp): a traced call's messages, its match
 // specification, counters, and the frames that report returns and exceptions.
 #include "vm/trace_calls.hpp"
+#include "vm/term_order.hpp"
 
 #include <utility>
 
@@ -348,6 +349,10 @@ void trace_unwind(Process* p, Term cls, Term value, const Term* to, bool caught)
     const Word* rto = trace_code().return_to_trace;
     const Word* return_to = nullptr;
     bool after_return_to = false;
+    // A traced BIF that raised: a catch in its calling function (nothing but the BIF's
+    // return_to frame between) reports the return to that function, as erl does.
+    Term bif_caller = NON_VALUE;
+    bool bif_return_next = false;
     for (const Term* s = p->stop; s < to; ++s) {
         if (!is_cp(*s)) continue;
         const Word* cp = cp_of(*s);
@@ -367,12 +372,25 @@ void trace_unwind(Process* p, Term cls, Term value, const Term* to, bool caught)
         } else if (cp == rto) {
             after_return_to = true;
             return_to = nullptr;
-        } else if (cp == trace_code().return_to_bif_trace || cp == trace_code().return_time_trace) {
+        } else if (cp == trace_code().return_to_bif_trace) {
+            bif_caller = s[1];
+            bif_return_next = true;
+            s += 1;
+        } else if (cp == trace_code().return_time_trace) {
             s += 1;
         } else {
             return_to = after_return_to ? cp : nullptr;
             after_return_to = false;
+            // The BIF's own return address (a body call) is in its caller: still there. After
+            // a tail call it is the caller's caller's, and the caller is gone.
+            if (!bif_return_next || !is_value(bif_caller) || compare_terms(function_mfa(p, cp - 1), bif_caller) != 0)
+                bif_caller = NON_VALUE;
+            bif_return_next = false;
         }
+    }
+    if (caught && is_value(bif_caller) && (trace_flags_of(p) & trace_flag::RETURN_TO)) {
+        trace_emit(p, atom("return_to"), {bif_caller});
+        return;
     }
     if (caught && return_to && (trace_flags_of(p) & trace_flag::RETURN_TO))
         trace_emit(p, atom("return_to"), {function_mfa(p, return_to - 1)});
