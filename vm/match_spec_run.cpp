@@ -205,7 +205,8 @@ private:
         if (name == "return_trace") return return_trace_ = true, am::true_;
         if (name == "exception_trace") return exception_trace_ = true, am::true_;
         if (name == "display") {
-            std::printf("%s\n", display_string(args[0]).c_str());
+            // As erlang:display/1: erl ends the line with "\r\n" (bifs/misc.cpp).
+            std::printf("%s\r\n", display_string(args[0]).c_str());
             std::fflush(stdout);
             return am::true_;
         }
