@@ -3,7 +3,7 @@
 %% process event and trace patterns are set on other modules (`elsewhere`). Neither the timed
 %% processes nor the functions they call are traced. bench/trace_off.sh compares the two.
 -module(trace_off).
--export([main/0, quick/0, none/0, elsewhere/0]).
+-export([main/0, quick/0, none/0, elsewhere/0, main/1]).
 
 %% bench/run.sh compares output: main/0 and quick/0 print only the checksum.
 main() -> setup(elsewhere), erlang:display({trace_off, fib(34) + pingpong(1000000)}).
@@ -17,15 +17,29 @@ run(Mode, FibN, Msgs) ->
     {PingUs, S} = timer:tc(fun() -> pingpong(Msgs) end),
     io:format("~p fib_ms ~p pingpong_ms ~p check ~p~n", [Mode, FibUs div 1000, PingUs div 1000, F + S]).
 
+%% bench/trace_off_counts.sh (callgrind, quick start-up):
+%% `beamvm trace_off.beam fib|pingpong none|lists|proc N`.
+main([Work, Mode, N]) ->
+    case Mode of
+        "none" -> ok;
+        "lists" -> erlang:trace_pattern({lists, '_', '_'}, true, [local]);
+        "proc" -> trace_idle_process()
+    end,
+    Count = list_to_integer(N),
+    erlang:display(case Work of "fib" -> fib(Count); "pingpong" -> pingpong(Count) end).
+
 setup(none) -> ok;
 setup(elsewhere) ->
-    Sink = spawn(fun Loop() -> receive _ -> Loop() end end),
-    Idle = spawn(fun() -> receive stop -> ok end end),
-    erlang:trace(Idle, true, [call, send, 'receive', procs, running, garbage_collection, {tracer, Sink}]),
+    trace_idle_process(),
     erlang:trace_pattern({lists, '_', '_'}, true, [local]),
     erlang:trace_pattern({dict, '_', '_'}, [{'_', [], [{return_trace}]}], [global]),
     erlang:trace_pattern({queue, '_', '_'}, true, [call_count]),
     ok.
+
+trace_idle_process() ->
+    Sink = spawn(fun Loop() -> receive _ -> Loop() end end),
+    Idle = spawn(fun() -> receive stop -> ok end end),
+    erlang:trace(Idle, true, [call, send, 'receive', procs, running, garbage_collection, {tracer, Sink}]).
 
 fib(N) when N < 2 -> N;
 fib(N) -> fib(N - 1) + fib(N - 2).
