@@ -372,14 +372,22 @@ Term trace_flags_action(Process* p, std::string_view name, const std::vector<Ter
         start_trace(vm, q, name == "enable_trace" ? own : nullptr, name == "enable_trace", bit);
         return done(am::true_);
     }
+    // As erts (set_tracee_flags): the tracer is the one named in the lists (the enable
+    // list's wins), else the tracer of the process running the specification; without one
+    // the target loses every flag. The answer says whether flags or tracer changed.
     ParsedFlags off, on;
-    if (!parse_flags(p, args[with_pid ? 1 : 0], off) || !parse_flags(p, args[with_pid ? 2 : 1], on))
+    if (!parse_flags(p, args[with_pid ? 1 : 0], off) || !parse_flags(p, args[with_pid ? 2 : 1], on) ||
+        off.cpu_timestamp || on.cpu_timestamp)
         return done(NON_VALUE);
+    TracerRef tracer = on.tracer ? on.tracer : off.tracer ? off.tracer : own;
+    if (tracer && !tracer_alive(vm, *tracer)) return done(am::false_);
     uint32_t before = trace_flags_of(q);
-    TracerRef tracer = on.tracer ? on.tracer : own;
-    if (off.mask) start_trace(vm, q, nullptr, false, off.mask & PROC_FLAGS);
-    if (on.mask && tracer) start_trace(vm, q, tracer, true, on.mask & PROC_FLAGS);
-    return done(make_bool(trace_flags_of(q) != before));
+    TracerRef before_tracer = tracer_of(q);
+    uint32_t flags = tracer ? ((before & ~(off.mask & PROC_FLAGS)) | (on.mask & PROC_FLAGS)) : 0;
+    if (!flags) tracer = nullptr;
+    bool same_tracer = (!tracer && !before_tracer) || (tracer && before_tracer && tracer->same_as(*before_tracer));
+    set_trace(q, flags, tracer);
+    return done(make_bool(!same_tracer || flags != before));
 }
 
 }  // namespace beam
