@@ -146,11 +146,18 @@ void resize_young(Process* p, Term* x, unsigned live, size_t need, bool full) {
     evacuate_into(p, std::move(plan), nullptr, x, live, want, false);
 }
 
-std::atomic<GcWantsHook> report_wants{nullptr};
-std::atomic<GcReportHook> report_hook{nullptr};
+// Set once per VM, always to the same functions: atomics only so that a second VM's
+// set-up does not race with the first VM's collections.
+std::atomic<uint32_t (*)(const Process*)> sysmon_wants{nullptr};
+std::atomic<void (*)(Process*, int64_t)> sysmon_report{nullptr};
+std::atomic<void (*)(Process*, const char*, size_t)> trace_hook{nullptr};
+
+void trace_event(Process* p, const char* what, size_t words) {
+    if (auto hook = trace_hook.load(std::memory_order_acquire)) hook(p, what, words);
+}
 
 void collect(Process* p, Term* x, unsigned live, size_t need, bool full, const LiteralArea* literals = nullptr) {
-    GcWantsHook wants = report_wants.load(std::memory_order_relaxed);
+    auto wants = sysmon_wants.load(std::memory_order_relaxed);
     uint32_t sysmon = wants ? wants(p) : 0;
     int64_t sysmon_start = (sysmon & sysmon_flag::LONG_GC) ? monotonic_ns() : 0;
     size_t young_used = size_t(p->htop - p->heap);
@@ -160,7 +167,7 @@ void collect(Process* p, Term* x, unsigned live, size_t need, bool full, const L
     if (!full && p->old_heap && size_t(p->old_hend - p->old_htop) < promote) full = true;
     if (!full && p->minor_gcs_since_full >= std::min(p->fullsweep_after, FULLSWEEP_CAP)) full = true;
     bool traced = p->trace_flags.load(std::memory_order_relaxed) & trace_flag::GARBAGE_COLLECTION;
-    if (traced) gc_trace_event(p, full ? "gc_major_start" : "gc_minor_start", need);
+    if (traced) trace_event(p, full ? "gc_major_start" : "gc_minor_start", need);
     if (!full && promote && !p->old_heap) {
         size_t old_size = gc::next_heap_size(std::max(promote * 2, size_t(p->hend - p->heap)));
         p->old_heap = p->old_htop = gc::alloc_fresh_block(old_size);
@@ -197,9 +204,9 @@ void collect(Process* p, Term* x, unsigned live, size_t need, bool full, const L
     if (collected > kept) totals.words_reclaimed.fetch_add(collected - kept, std::memory_order_relaxed);
     p->minor_gcs_since_full = full ? 0 : p->minor_gcs_since_full + 1;
     resize_young(p, x, live, need, full);
-    if (traced) gc_trace_event(p, full ? "gc_major_end" : "gc_minor_end", collected > kept ? collected - kept : 0);
+    if (traced) trace_event(p, full ? "gc_major_end" : "gc_minor_end", collected > kept ? collected - kept : 0);
     gc::check_max_heap(p);
-    if (sysmon) [[unlikely]] report_hook.load(std::memory_order_relaxed)(p, sysmon_start);
+    if (sysmon) [[unlikely]] sysmon_report.load(std::memory_order_relaxed)(p, sysmon_start);
 }
 
 }  // namespace
@@ -272,9 +279,10 @@ size_t total_heap_words(const Process* p) {
 
 }  // namespace gc
 
-void set_gc_report_hooks(GcWantsHook wants, GcReportHook report) {
-    report_hook.store(report, std::memory_order_relaxed);
-    report_wants.store(wants, std::memory_order_release);
+void set_gc_hooks(const GcHooks& hooks) {
+    sysmon_report.store(hooks.sysmon_report, std::memory_order_relaxed);
+    trace_hook.store(hooks.trace, std::memory_order_release);
+    sysmon_wants.store(hooks.sysmon_wants, std::memory_order_release);
 }
 
 void garbage_collect(Process* p, Term* x, unsigned live, size_t need) { collect(p, x, live, need, false); }

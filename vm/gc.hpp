@@ -24,23 +24,26 @@ void garbage_collect_hibernate(Process* p, Term* x, unsigned live);
 // literals of a module version being purged, which are freed afterwards (design notes §5).
 void garbage_collect_literals(Process* p, Term* x, unsigned live, const LiteralArea& area);
 
-// What the runtime has the GC report (system_monitor's long_gc and large_heap,
-// vm/system_monitor.cpp): `wants` answers, before a collection, which reports are on (0: none,
-// and nothing else is done); `report` is called after it with the start time (monotonic ns,
-// or 0 if long_gc was not on). Set once when a VM is made; unit tests of the GC run without.
-using GcWantsHook = uint32_t (*)(const Process* p);
-using GcReportHook = void (*)(Process* p, int64_t start_ns);
-void set_gc_report_hooks(GcWantsHook wants, GcReportHook report);
+// What the runtime has the GC report; the reporters live above this library (vm/vm.cpp
+// installs them once when a VM is made; unit tests of the GC run without).
+struct GcHooks {
+    // system_monitor's long_gc and large_heap (vm/system_monitor.cpp): `sysmon_wants` answers,
+    // before a collection, which reports are on (0: none, and nothing else is done);
+    // `sysmon_report` is called after it with the start time (monotonic ns, or 0 if long_gc
+    // was not on).
+    uint32_t (*sysmon_wants)(const Process* p) = nullptr;
+    void (*sysmon_report)(Process* p, int64_t start_ns) = nullptr;
+    // The garbage_collection trace event `what` (gc_minor_start, ...) with {wordsize, Words}
+    // (the words asked for at a start, the words reclaimed at an end) before the info list
+    // (vm/trace.cpp); called only for a process traced for garbage_collection.
+    void (*trace)(Process* p, const char* what, size_t words) = nullptr;
+};
+void set_gc_hooks(const GcHooks& hooks);
 
 // process_info(P, garbage_collection_info): OTP's keys in its order, sizes in words (vm/gc_info.cpp).
 Term gc_info_list(TermAllocator& a, const Process* q);
 // Words of the off-heap binaries q references (OTP's binary virtual heap).
 size_t gc_bin_vheap_words(const Process* q);
-// The garbage_collection trace event `what` (gc_minor_start, ...) with {wordsize, Words}
-// (the words asked for at a start, the words reclaimed at an end) before the info list.
-using GcTraceSink = void (*)(Process* p, const char* what, size_t words);
-void set_gc_trace_sink(GcTraceSink sink);
-void gc_trace_event(Process* p, const char* what, size_t words);
 
 // Totals over every process of the OS process, for statistics(garbage_collection):
 // {collections, words reclaimed, 0}. Words reclaimed by one collection are the words in use in

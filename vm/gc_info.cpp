@@ -2,7 +2,6 @@
 // process_info(P, garbage_collection_info) and the body of the garbage_collection trace
 // events (gc_minor_start, gc_major_end, ...), which put {wordsize, N} in front.
 #include <algorithm>
-#include <atomic>
 #include <iterator>
 
 #include "vm/gc.hpp"
@@ -40,16 +39,6 @@ Term gc_info_list(TermAllocator& a, const Process* q) {
     Term list = NIL;
     for (size_t i = std::size(items); i-- > 0;) list = cons_at(a.alloc(2), items[i], list);
     return list;
-}
-
-// The emitter lives with the tracer (vm/trace.cpp), above this library; the VM installs it.
-// Only a process with the garbage_collection flag reaches it.
-static std::atomic<GcTraceSink> trace_sink{nullptr};
-
-void set_gc_trace_sink(GcTraceSink sink) { trace_sink.store(sink, std::memory_order_release); }
-
-void gc_trace_event(Process* p, const char* what, size_t words) {
-    if (GcTraceSink sink = trace_sink.load(std::memory_order_acquire)) sink(p, what, words);
 }
 
 }  // namespace beam

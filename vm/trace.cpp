@@ -22,11 +22,9 @@
 
 namespace beam {
 
-Tracer::~Tracer() { discard_buffer(state_copy); }
-
 Term Tracer::to_term(TermAllocator& a) const {
     if (module == atom("erl_tracer") && (is_pid(state) || is_port(state))) return state;
-    return make_tuple(a, {module, copy_term(state, a)});
+    return make_tuple(a, {module, state});
 }
 
 bool Tracer::same_as(const Tracer& other) const {
@@ -118,8 +116,6 @@ void trace_emit_id(VM& vm, Term tracee, const Tracer& tracer, uint32_t flags, Te
     LiteralArea scratch;
     std::vector<Term> elems;
     elems.reserve(4 + extra.size());
-    if ((flags & trace_flag::TIMESTAMP) && vm.cpu_timestamp.load(std::memory_order_relaxed))
-        flags |= trace_flag::CPU_TIMESTAMP;
     Term ts = trace_timestamp(scratch, flags);
     elems.push_back(is_value(ts) ? atom("trace_ts") : atom("trace"));
     elems.push_back(tracee);
@@ -206,7 +202,7 @@ void trace_on_spawn(Process* parent, Process* child, Term mfa_args, bool link) {
         auto give = [&](uint32_t on, uint32_t on_first) {
             uint32_t flags = trace_flags_of(parent);
             if (!tracer || !(flags & (on | on_first))) return;
-            uint32_t given = trace_flags_of(child) | (flags & INHERITED);
+            uint32_t given = trace_flags_of(child) | flags;
             if (flags & on_first) {
                 given &= ~(on | on_first);
                 parent->trace_flags.fetch_and(~(on | on_first), std::memory_order_acq_rel);

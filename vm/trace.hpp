@@ -48,23 +48,16 @@ inline constexpr uint32_t SET_ON_FIRST_LINK = 1u << 18;
 inline constexpr uint32_t RUNNING_PROCS = 1u << 19;
 inline constexpr uint32_t RUNNING_PORTS = 1u << 20;
 inline constexpr uint32_t SCHEDULER_ID = 1u << 21;
-inline constexpr uint32_t VISIBLE = 1u << 22;  // not silent: set on a process while tracing it
 inline constexpr uint32_t ANY_TIMESTAMP =
     TIMESTAMP | CPU_TIMESTAMP | MONOTONIC_TIMESTAMP | STRICT_MONOTONIC_TIMESTAMP;
-// Flags that are copied to a spawned or linked process by the set_on_* flags.
-inline constexpr uint32_t INHERITED = ~0u & ~VISIBLE;
 }  // namespace trace_flag
 
 // Who receives a process's trace messages: Module:trace/5 with State. `{tracer, Pid}` is
-// module erl_tracer with the pid (an immediate) as state; any other state is copied off-heap.
+// module erl_tracer with the pid as state. Only erl_tracer runs here (make_tracer), so the
+// state is always a pid or a port: both immediates, nothing to own.
 struct Tracer {
     Term module = NIL;
     Term state = NIL;
-    MessageBuffer state_copy;  // owns `state` when it is not immediate
-    Tracer() = default;
-    Tracer(const Tracer&) = delete;
-    Tracer& operator=(const Tracer&) = delete;
-    ~Tracer();
     // The tracer as trace_info reports it: Pid or Port for erl_tracer, {Module, State} else.
     Term to_term(class TermAllocator& a) const;
     bool same_as(const Tracer& other) const;

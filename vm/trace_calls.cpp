@@ -7,6 +7,7 @@
 
 #include "bifs/bif.hpp"
 #include "bifs/bif_util.hpp"
+#include "bifs/system_backtrace.hpp"
 #include "bifs/system_trace.hpp"
 #include "vm/binary.hpp"
 #include "vm/breakpoints.hpp"
@@ -429,10 +430,8 @@ Term ms_trace_action(Process* p, std::string_view name, const std::vector<Term>&
     }
     if (name == "enable_trace" || name == "disable_trace" || name == "trace")
         return trace_flags_action(p, name, args);
-    if (name == "process_dump") {
-        // erl's text is its crash-dump section for the process; beamvm has no such dump.
-        return make_binary(*p, std::string_view("=proc_stack\n"));
-    }
+    // erl's text is its stack dump of the process, the text process_info(P, backtrace) gives.
+    if (name == "process_dump") return make_binary(*p, backtrace_text(p, p));
     return am::true_;
 }
 

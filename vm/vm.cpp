@@ -21,8 +21,7 @@ namespace beam {
 
 VM::VM() : root_(std::make_unique<Namespace>(this, nullptr, atom("root"))) {
     procs.set_root(root_.get());
-    set_gc_report_hooks(&sysmon_gc_flags, &sysmon_after_gc);  // system_monitor (vm/system_monitor.hpp)
-    set_gc_trace_sink(&trace_gc);
+    set_gc_hooks({.sysmon_wants = &sysmon_gc_flags, .sysmon_report = &sysmon_after_gc, .trace = &trace_gc});
 }
 // The namespaces (members declared before root_) leave their parent when freed: they go first.
 VM::~VM() {

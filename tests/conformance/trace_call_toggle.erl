@@ -1,7 +1,8 @@
 %% Switching call tracing on and off while other processes run the traced code (on every
 %% scheduler): local and global patterns, call_count and return_trace, set and cleared 300
 %% times while four workers call the functions; the workers' results must not change, and
-%% the VM must not crash. What is printed: the results and that tracing is off at the end.
+%% the VM must not crash. What is printed: the results, a call count set afterwards, and that
+%% tracing is off at the end.
 -module(trace_call_toggle).
 -export([main/0, step/1, leaf/1]).
 
@@ -20,6 +21,10 @@ main() ->
     erlang:trace(new_processes, false, [all]),
     toggle(300),
     Results = [receive {W, R} -> R end || W <- Workers],
+    %% The switching took effect: a count set now counts exactly the calls made after it.
+    erlang:trace_pattern({?MODULE, leaf, 1}, true, [call_count]),
+    [?MODULE:leaf(I) || I <- lists:seq(1, 3)],
+    io:format("~p~n", [erlang:trace_info({?MODULE, leaf, 1}, call_count)]),
     erlang:trace_pattern({?MODULE, '_', '_'}, false, [local]),
     erlang:trace_pattern({?MODULE, '_', '_'}, false, [global]),
     erlang:trace_pattern({?MODULE, '_', '_'}, false, [call_count]),
