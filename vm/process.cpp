@@ -68,6 +68,7 @@ Term* Process::alloc(size_t words) {
     Term* r = f->words + f->used;
     f->used += words;
     fragment_words += words;
+    note_growth_outside_heap();
     return r;
 }
 

@@ -114,6 +114,13 @@ public:
     size_t vheap_bytes = 0;
     size_t vheap_limit = DEFAULT_MIN_BIN_VHEAP * sizeof(Term);
     Term* offheap = nullptr;    // first RefcBin this process references; linked via word 3
+    // Fragments past half the heap's size, or vheap_bytes past vheap_limit: the next heap
+    // check or call collects. One flag, so that every call tests a single byte; kept by
+    // note_growth_outside_heap() where those counts grow, cleared by the collection.
+    bool gc_due = false;
+    void note_growth_outside_heap() {
+        gc_due = (fragments && fragment_words > size_t(hend - heap) / 2) || vheap_bytes > vheap_limit;
+    }
 
     // ---- exception state ----
     ErrorClass fclass = ErrorClass::Error;
