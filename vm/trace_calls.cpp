@@ -200,7 +200,14 @@ struct ReservedFrames {
     Process* p;
     Term* top;
     bool held = true;
-    explicit ReservedFrames(Process* proc) : p(proc), top(proc->stop) { p->stop -= TRACE_FRAME_WORDS; }
+    // The reserved words lie inside the stack while the match spec runs, and its
+    // process_dump action walks the stack as terms: they hold [] until frames are pushed.
+    // (Left as they were, they showed whatever the block held before: a crash, now and then,
+    // in conformance.trace_call_actions with two schedulers.)
+    explicit ReservedFrames(Process* proc) : p(proc), top(proc->stop) {
+        p->stop -= TRACE_FRAME_WORDS;
+        for (size_t i = 0; i < TRACE_FRAME_WORDS; ++i) p->stop[i] = NIL;
+    }
     ~ReservedFrames() { release(); }
     void release() {
         if (held) p->stop = top;
