@@ -79,6 +79,11 @@ Result<void> parse_code(ParseContext& ctx, const Chunk& c) {
     std::vector<uint32_t> referenced;
     uint32_t functions = 0;
     bool ended = false;
+    // Nearly every instruction takes two bytes or more (an opcode and an operand): reserving
+    // half the code's bytes means the vector regrows once at most (each regrowth left a freed
+    // block as large as the last, still resident), and the part never written is never
+    // touched, so it costs no memory (docs/benchmarks.md, "Issue 11: quick start-up").
+    m.code.reserve(r.remaining() / 2);
     while (!ended) {
         size_t at = r.file_offset();
         uint8_t op = 0;
