@@ -395,6 +395,17 @@ void Transformer::bif_call(const GenericInstr& gi, uint32_t fail, const Operand&
         for (auto [op, instr] : fast)
             if (name == op && em_.try_emit(instr, {lbl(fail), px(b), x, y, d})) return;
     }
+    if (imp->module == am::erlang && !args.empty()) {
+        static const std::pair<std::string_view, std::string_view> inline_bifs[] = {
+            {"element", "bif_element"}, {"map_get", "bif_map_get"},
+            {"is_map_key", "bif_is_map_key"}, {"tuple_size", "bif_tuple_size"}};
+        std::string_view name = atom_name(imp->function);
+        for (auto [fn, instr] : inline_bifs) {
+            if (name != fn || b->arity != args.size()) continue;
+            if (args.size() == 1 && em_.try_emit(instr, {lbl(fail), px(b), src(*args[0]), d})) return;
+            if (args.size() == 2 && em_.try_emit(instr, {lbl(fail), px(b), src(*args[0]), src(*args[1]), d})) return;
+        }
+    }
     switch (args.size()) {
     case 0: em_.emit("bif0", {px(b), d}); break;
     case 1: em_.emit("bif1", {lbl(fail), px(b), src(*args[0]), d}); break;
@@ -416,6 +427,30 @@ void Transformer::select(const GenericInstr& gi, bool tuple_arity) {
         pairs.push_back({v.raw, uint32_t(list[i + 1].value)});
     }
     std::sort(pairs.begin(), pairs.end());
+    if (!tuple_arity && !pairs.empty()) {
+        // Dense small integers: a jump table (holes go to Fail); a few values: a linear scan.
+        const Arg s = src(gi.args[0]);
+        const uint32_t fail = uint32_t(gi.args[1].value);
+        bool smalls = std::all_of(pairs.begin(), pairs.end(), [](auto& pr) { return is_small(Term{pr.first}); });
+        SWord lo = small_value(Term{pairs.front().first}), hi = small_value(Term{pairs.back().first});
+        if (smalls && pairs.size() >= 3 && hi - lo < SWord(2 * pairs.size() + 2)) {
+            em_.emit("select_val_table", {s, lbl(fail), ux(Word(lo)), ux(Word(hi - lo + 1))});
+            size_t k = 0;
+            for (SWord v = lo; v <= hi; ++v) {
+                bool hit = k < pairs.size() && small_value(Term{pairs[k].first}) == v;
+                em_.raw_label(hit ? pairs[k++].second : fail);
+            }
+            return;
+        }
+        if (pairs.size() <= 3) {
+            em_.emit("select_val_linear", {s, lbl(fail), ux(pairs.size())});
+            for (auto [v, l] : pairs) {
+                em_.raw(v);
+                em_.raw_label(l);
+            }
+            return;
+        }
+    }
     em_.emit(tuple_arity ? "select_tuple_arity" : "select_val",
              {src(gi.args[0]), lbl(uint32_t(gi.args[1].value)), ux(pairs.size())});
     for (auto [v, l] : pairs) {

@@ -341,8 +341,10 @@ inline const Word* export_address_for(Process* p, Word w) {
 
 // The x registers live in this function's frame, for the time slice: the handlers address
 // them from the stack pointer, which keeps a machine register free for the other hot state.
+// The array is raw storage: Term's constructor would fill all of it at every schedule-in.
 RunStatus run(Process* p, Term* x_sched, const void* const** handlers_out) {
-    Term x[MAX_X_REGS];
+    alignas(Term) unsigned char x_storage[MAX_X_REGS * sizeof(Term)];
+    Term* const x = reinterpret_cast<Term*>(x_storage);
     const Word* I = nullptr;
     Term* E = nullptr;
     Term* HTOP = nullptr;
