@@ -45,5 +45,5 @@ run(Rounds, N) ->
                end || R <- lists:seq(0, Rounds - 1)],
     erlang:display({fannkuch, Rounds, N, Results}).
 
-main() -> run(4, 9).
+main() -> run(6, 9).
 quick() -> run(1, 8).

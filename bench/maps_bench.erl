@@ -39,5 +39,5 @@ run(Rounds, N) ->
     {M, Sum} = rounds(Rounds, N, insert(N, N, #{}), 0),
     erlang:display({maps_bench, Rounds, N, map_size(M), Sum}).
 
-main() -> run(3, 100000).
+main() -> run(5, 100000).
 quick() -> run(1, 10000).

@@ -69,5 +69,5 @@ run(Steps) ->
     E1 = energy(advance(Steps, Bodies, 0.01)),
     erlang:display({nbody, Steps, round(E0 * 1.0e9), round(E1 * 1.0e9)}).
 
-main() -> run(300000).
+main() -> run(600000).
 quick() -> run(20000).

@@ -23,5 +23,5 @@ run(Rounds, N) ->
     Worker = spawn(fun() -> Parent ! {self(), [round_(N) || _ <- lists:seq(1, Rounds)]} end),
     receive {Worker, Sums} -> erlang:display({selective_receive, Rounds, N, lists:sum(Sums)}) end.
 
-main() -> run(10, 8000).
+main() -> run(15, 8000).
 quick() -> run(2, 2000).

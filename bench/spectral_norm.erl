@@ -31,5 +31,5 @@ run(N) ->
     Norm = math:sqrt(dot(U, V) / dot(V, V)),
     erlang:display({spectral_norm, N, round(Norm * 1.0e12)}).
 
-main() -> run(500).
+main() -> run(800).
 quick() -> run(100).

@@ -45,5 +45,5 @@ run(Rounds, Records) ->
                       lists:seq(1, Rounds)),
     erlang:display({tlv, Rounds, Records, byte_size(Stream), Sum}).
 
-main() -> run(12, 100000).
+main() -> run(24, 100000).
 quick() -> run(2, 10000).
