@@ -70,7 +70,9 @@ load() { cut -d' ' -f1-3 /proc/loadavg; }
 # median of the numbers on stdin
 median() { sort -g | awk '{ a[NR] = $1 } END { if (NR % 2) print a[(NR + 1) / 2]; else print (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 fmt() { if [ -n "$1" ]; then printf '%.3f' "$1"; else echo -; fi; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || b == "" || a <= 0 || b <= 0) print "-"; else printf "%.2f", a / b }'; }
+# ratio A B: A / B to 6 places (the geometric means use these; the table rounds to 2), or -
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || b == "" || a <= 0 || b <= 0) print "-"; else printf "%.6f", a / b }'; }
+fmt_ratio() { if [ "$1" = - ]; then echo -; else printf '%.2f' "$1"; fi; }
 
 # time_run OUTFILE PROGRAM MODULE: runs one benchmark; prints its seconds (the harness's
 # time, or the wall time with --wall) and leaves its output, time line removed, in OUTFILE.
@@ -136,7 +138,7 @@ for src in "$root"/bench/*.erl; do
   rj=$(ratio "${t[beamvm]}" "${t[jit]}")
   echo "$mod $re $rj" >>"$ratios"
   printf '%-18s %8s %8s %8s %10s %10s\n' "$mod" "$(fmt "${t[jit]}")" "$(fmt "${t[emu]:-}")" \
-    "$(fmt "${t[beamvm]}")" "$re" "$rj"
+    "$(fmt "${t[beamvm]}")" "$(fmt_ratio "$re")" "$(fmt_ratio "$rj")"
   unset t
 done
 # geomean FIELD FILTER: geometric mean of column FIELD of $ratios over the rows FILTER keeps
