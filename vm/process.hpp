@@ -116,9 +116,8 @@ public:
     size_t vheap_limit = DEFAULT_MIN_BIN_VHEAP * sizeof(Term);
     Term* offheap = nullptr;    // first RefcBin this process references; linked via word 3
     // Fragments past half the heap's size, or vheap_bytes past vheap_limit: the next heap
-    // check or call collects. One flag, so that every call tests a single byte; kept by
-    // note_growth_outside_heap() where those counts grow, cleared by the collection.
-    bool gc_due = false;
+    // check or call collects. One flag (gc_due, below, in padding), so that every call tests
+    // a single byte; kept here where those counts grow, cleared by the collection.
     void note_growth_outside_heap() {
         gc_due = (fragments && fragment_words > size_t(hend - heap) / 2) || vheap_bytes > vheap_limit;
     }
@@ -152,6 +151,7 @@ public:
     Export* trap_to = nullptr;
     Term trap_args[3] = {NIL, NIL, NIL};
     uint32_t trap_arity = 0;
+    bool gc_due = false;  // see note_growth_outside_heap()
     Term trap(Export* to, std::initializer_list<Term> args) {
         trap_to = to;
         trap_arity = 0;
