@@ -24,5 +24,5 @@ run(Rounds, N) ->
                       end, 0, lists:seq(1, Rounds)),
     erlang:display({binaries, Rounds, N, Sum}).
 
-main() -> run(40, 200000).
+main() -> run(60, 200000).
 quick() -> run(2, 20000).

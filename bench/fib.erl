@@ -7,5 +7,5 @@ fib(N) -> fib(N - 1) + fib(N - 2).
 
 run(N) -> erlang:display({fib, N, fib(N)}).
 
-main() -> run(39).
+main() -> run(41).
 quick() -> run(27).

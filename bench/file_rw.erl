@@ -1,4 +1,4 @@
-%% File throughput: write a 100 MB file in 1 MB chunks (raw), read it back streamed in 64 KB
+%% File throughput: write a 200 MB file in 1 MB chunks (raw), read it back streamed in 64 KB
 %% chunks (raw, then through an I/O server), then whole with file:read_file/1; checksums of
 %% what was read. The file lives under /tmp and is deleted at the end.
 -module(file_rw).
@@ -33,5 +33,5 @@ loop(R, Acc) ->
         eof -> Acc
     end.
 
-main() -> run(100).
+main() -> run(200).
 quick() -> run(4).

@@ -19,5 +19,5 @@ cols(X, Y, Size, Acc) ->
 
 run(Size) -> erlang:display({mandelbrot, Size, rows(0, Size, 0)}).
 
-main() -> run(1000).
+main() -> run(1600).
 quick() -> run(150).

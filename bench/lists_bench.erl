@@ -16,5 +16,5 @@ run(Rounds, Len) ->
                       lists:seq(1, Rounds)),
     erlang:display({lists_bench, Rounds, Len, Sum}).
 
-main() -> run(20, 200000).
+main() -> run(60, 200000).
 quick() -> run(4, 50000).

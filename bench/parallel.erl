@@ -3,7 +3,7 @@
 -module(parallel).
 -export([main/0, quick/0]).
 
-main() -> run(16, 34).
+main() -> run(16, 36).
 quick() -> run(4, 20).
 
 run(K, N) ->

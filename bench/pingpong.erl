@@ -3,7 +3,7 @@
 -module(pingpong).
 -export([main/0, quick/0]).
 
-main() -> run(2000000).
+main() -> run(2500000).
 quick() -> run(20000).
 
 run(M) ->

@@ -6,7 +6,7 @@
 -module(recv_marker).
 -export([main/0, quick/0]).
 
-main() -> run(200000, 100000).
+main() -> run(200000, 400000).
 quick() -> run(20000, 2000).
 
 run(Queued, Calls) ->

@@ -3,7 +3,7 @@
 -module(ring).
 -export([main/0, quick/0]).
 
-main() -> run(1000, 3000).
+main() -> run(1000, 4500).
 quick() -> run(100, 100).
 
 run(N, M) ->

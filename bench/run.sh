@@ -1,28 +1,49 @@
 #!/usr/bin/env bash
-# Usage: bench/run.sh [--quick] [--sched N] [BENCH...]
-# Compiles bench/*.erl, runs each program on erl and on beamvm (BEAMVM, default build/beamvm),
-# checks that both print the same checksum and prints wall times:  bench  erl_s  beamvm_s  ratio
+# Usage: bench/run.sh [--quick] [--sched N] [--runs N] [--wall] [BENCH...]
+# Compiles bench/*.erl and runs each benchmark, in the same run, on
+#   jit     erl on PATH (OTP's JIT, BeamAsm)
+#   emu     OTP's interpreter flavour, ${OTP_EMU:-/work/otp-ext/otp-emu}/bin/erl, when present
+#           (built by the shared tools' build_otp_emu.sh; skipped with a note when absent)
+#   beamvm  BEAMVM, default build/beamvm
+# checks that every VM prints the same checksum lines, and prints per benchmark the seconds on
+# each VM and the ratios beamvm/emu and beamvm/jit (below 1: beamvm is faster); at the end the
+# geometric means of both ratios, over every benchmark and without bignum (where erl's
+# schoolbook bignum arithmetic against beamvm's GMP would dominate the mean), and the load
+# average at start and end.
+#
+# What is timed: each run is `VM -noshell -s bench_harness run MODULE ENTRY -s erlang halt`;
+# bench_harness.erl loads MODULE, then times MODULE:ENTRY() with erlang:monotonic_time and prints
+# {bench_time_us, N} after the benchmark's own output. So the figures are the benchmark's work
+# alone, without the VM's start-up (erl boots OTP in about 0.15 s, the interpreter longer) or
+# the module's loading. The time line is stripped before the outputs are compared.
+# --wall uses the wall time of the whole command instead (start-up included).
+#
 # --quick    runs the smaller workload (M:quick/0 instead of M:main/0).
-# --sched N  runs both VMs with N schedulers (+S N, erl's syntax), e.g. to measure the parallel
+# --sched N  runs every VM with N schedulers (+S N, erl's syntax), e.g. to measure the parallel
 #            speedup: bench/run.sh --sched 1 parallel; bench/run.sh --sched 2 parallel
+# --runs N   runs each benchmark N times on each VM, interleaved (jit, emu, beamvm, jit, ...),
+#            and reports the median of each VM's N times (default 1).
 # BENCH...   only these benchmarks (module names), default all of bench/*.erl.
+# Env: BEAMVM, OTP_EMU (see above), BENCH_TIMEOUT (seconds per run, default 300).
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 beamvm=${BEAMVM:-$root/build/beamvm}
+emu_erl=${OTP_EMU:-/work/otp-ext/otp-emu}/bin/erl
 entry=main
 sched=()
+runs=1
+wall=0
 only=()
+usage() { echo "usage: $0 [--quick] [--sched N] [--runs N] [--wall] [BENCH...]" >&2; exit 2; }
 while [ $# -gt 0 ]; do
   case $1 in
     --quick) entry=quick ;;
-    --sched)
-      if [ $# -lt 2 ] || ! [[ $2 =~ ^[1-9][0-9]*$ ]]; then
-        echo "usage: $0 [--quick] [--sched N] [BENCH...]" >&2
-        exit 2
-      fi
-      sched=(+S "$2")
+    --wall) wall=1 ;;
+    --sched|--runs)
+      if [ $# -lt 2 ] || ! [[ $2 =~ ^[1-9][0-9]*$ ]]; then usage; fi
+      if [ "$1" = --sched ]; then sched=(+S "$2"); else runs=$2; fi
       shift ;;
-    -*) echo "usage: $0 [--quick] [--sched N] [BENCH...]" >&2; exit 2 ;;
+    -*) usage ;;
     *) only+=("$1") ;;
   esac
   shift
@@ -33,45 +54,99 @@ ebin=$(mktemp -d)
 trap 'rm -rf "$ebin"' EXIT
 erlc -o "$ebin" "$root"/bench/*.erl || exit 1
 
-now() { date +%s.%N; }
+# The VMs of this run: names and programs, in the order each round runs them.
+vms=(jit) progs=(erl)
+flavor='io:format("~p~n", [erlang:system_info(emu_flavor)]), halt().'
+if [ -x "$emu_erl" ] && [ "$("$emu_erl" -noshell -eval "$flavor" </dev/null 2>/dev/null)" = emu ]; then
+  vms+=(emu) progs+=("$emu_erl")
+else
+  echo "note: no OTP interpreter (emu flavour) at $emu_erl (set OTP_EMU); emu column left empty"
+fi
+vms+=(beamvm) progs+=("$beamvm")
+if [ ! -x "$beamvm" ]; then echo "no beamvm at $beamvm (set BEAMVM)" >&2; exit 1; fi
 
-# time_run OUTFILE PROGRAM MODULE: runs one benchmark, prints elapsed seconds, returns its status
+now() { date +%s.%N; }
+load() { cut -d' ' -f1-3 /proc/loadavg; }
+# median of the numbers on stdin
+median() { sort -g | awk '{ a[NR] = $1 } END { if (NR % 2) print a[(NR + 1) / 2]; else print (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+fmt() { if [ -n "$1" ]; then printf '%.3f' "$1"; else echo -; fi; }
+# ratio A B: A / B to 6 places (the geometric means use these; the table rounds to 2), or -
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || b == "" || a <= 0 || b <= 0) print "-"; else printf "%.6f", a / b }'; }
+fmt_ratio() { if [ "$1" = - ]; then echo -; else printf '%.2f' "$1"; fi; }
+
+# time_run OUTFILE PROGRAM MODULE: runs one benchmark; prints its seconds (the harness's
+# time, or the wall time with --wall) and leaves its output, time line removed, in OUTFILE.
 time_run() {
-  local out=$1 prog=$2 mod=$3 start end rc
+  local out=$1 prog=$2 mod=$3 start end us
   start=$(now)
-  timeout "$limit" "$prog" "${sched[@]}" -noshell -pa "$ebin" -s "$mod" "$entry" -s erlang halt </dev/null >"$out" 2>/dev/null
-  rc=$?
+  timeout "$limit" "$prog" "${sched[@]}" -noshell -pa "$ebin" -s bench_harness run "$mod" "$entry" \
+    -s erlang halt </dev/null >"$out.raw" 2>/dev/null || return 1
   end=$(now)
-  echo "$end - $start" | bc
-  return $rc
+  us=$(sed -n 's/^{bench_time_us,\([0-9]*\)}\r\?$/\1/p' "$out.raw")  # erl ends it with \r\n
+  [ -n "$us" ] || return 1
+  grep -v '^{bench_time_us,' "$out.raw" >"$out"
+  if [ $wall = 1 ]; then
+    awk -v a="$start" -v b="$end" 'BEGIN { printf "%.6f", b - a }'
+  else
+    awk -v u="$us" 'BEGIN { printf "%.6f", u / 1e6 }'
+  fi
 }
 
-[ ${#sched[@]} -gt 0 ] && echo "schedulers: ${sched[1]} (+S ${sched[1]} on both)"
-printf '%-12s %8s %9s %7s\n' bench erl_s beamvm_s ratio
+echo "date: $(date -u '+%Y-%m-%d %H:%M UTC'); entry: $entry/0; runs per VM: $runs (median);" \
+     "time: $([ $wall = 1 ] && echo 'wall, start-up included' || echo 'inside the VM, start-up excluded')"
+for i in "${!vms[@]}"; do echo "  ${vms[$i]}: ${progs[$i]}"; done
+[ ${#sched[@]} -gt 0 ] && echo "schedulers: ${sched[1]} (+S ${sched[1]} on every VM)"
+echo "load average at start: $(load)"
+printf '%-18s %8s %8s %8s %10s %10s\n' bench jit_s emu_s beamvm_s beamvm/emu beamvm/jit
 status=0
+ratios=$ebin/ratios   # lines: bench vm_over_emu vm_over_jit
+: >"$ratios"
 for src in "$root"/bench/*.erl; do
   mod=$(basename "$src" .erl)
+  [ "$mod" = bench_harness ] && continue
   if [ ${#only[@]} -gt 0 ] && [[ " ${only[*]} " != *" $mod "* ]]; then continue; fi
-  if ! erl_s=$(time_run "$ebin/$mod.erl.out" erl "$mod"); then
-    printf '%-12s %8s %9s %7s\n' "$mod" FAIL - -
+  note=
+  for vm in "${vms[@]}"; do : >"$ebin/$mod.$vm.times"; done
+  for ((r = 1; r <= runs; r++)); do
+    for i in "${!vms[@]}"; do
+      vm=${vms[$i]}
+      if ! s=$(time_run "$ebin/$mod.$vm.out" "${progs[$i]}" "$mod"); then
+        note="$note $vm failed;"
+        continue
+      fi
+      echo "$s" >>"$ebin/$mod.$vm.times"
+      if [ -f "$ebin/$mod.ref" ]; then
+        cmp -s "$ebin/$mod.ref" "$ebin/$mod.$vm.out" || note="$note $vm output differs;"
+      else
+        cp "$ebin/$mod.$vm.out" "$ebin/$mod.ref"
+      fi
+    done
+  done
+  declare -A t=()
+  for vm in "${vms[@]}"; do
+    if [ -s "$ebin/$mod.$vm.times" ]; then t[$vm]=$(median <"$ebin/$mod.$vm.times"); else t[$vm]=; fi
+  done
+  rm -f "$ebin/$mod.ref"
+  if [ -n "$note" ]; then
     status=1
+    printf '%-18s %8s %8s %8s %10s %10s  FAIL:%s\n' "$mod" "$(fmt "${t[jit]}")" "$(fmt "${t[emu]:-}")" \
+      "$(fmt "${t[beamvm]}")" - - "$note"
+    unset t
     continue
   fi
-  if [ ! -x "$beamvm" ]; then
-    printf '%-12s %8.2f %9s %7s  (no beamvm at %s)\n' "$mod" "$erl_s" FAIL - "$beamvm"
-    status=1
-    continue
-  fi
-  if ! vm_s=$(time_run "$ebin/$mod.vm.out" "$beamvm" "$mod"); then
-    printf '%-12s %8.2f %9s %7s\n' "$mod" "$erl_s" FAIL -
-    status=1
-    continue
-  fi
-  if ! cmp -s "$ebin/$mod.erl.out" "$ebin/$mod.vm.out"; then
-    printf '%-12s %8.2f %9s %7s  (output differs)\n' "$mod" "$erl_s" FAIL -
-    status=1
-    continue
-  fi
-  printf '%-12s %8.2f %9.2f %7.2f\n' "$mod" "$erl_s" "$vm_s" "$(echo "scale=4; $vm_s / $erl_s" | bc)"
+  re=$(ratio "${t[beamvm]}" "${t[emu]:-}")
+  rj=$(ratio "${t[beamvm]}" "${t[jit]}")
+  echo "$mod $re $rj" >>"$ratios"
+  printf '%-18s %8s %8s %8s %10s %10s\n' "$mod" "$(fmt "${t[jit]}")" "$(fmt "${t[emu]:-}")" \
+    "$(fmt "${t[beamvm]}")" "$(fmt_ratio "$re")" "$(fmt_ratio "$rj")"
+  unset t
 done
+# geomean FIELD FILTER: geometric mean of column FIELD of $ratios over the rows FILTER keeps
+geomean() {
+  awk -v f="$1" -v skip="$2" '$1 !~ skip && $f != "-" { s += log($f); n++ }
+    END { if (n) printf "%.3f (%d benchmarks)", exp(s / n), n; else printf "-" }' "$ratios"
+}
+echo "geometric mean beamvm/emu: $(geomean 2 '^$'), without bignum: $(geomean 2 '^bignum')"
+echo "geometric mean beamvm/jit: $(geomean 3 '^$'), without bignum: $(geomean 3 '^bignum')"
+echo "load average at end: $(load)"
 exit $status

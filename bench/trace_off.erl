@@ -6,7 +6,7 @@
 -export([main/0, quick/0, none/0, elsewhere/0, main/1]).
 
 %% bench/run.sh compares output: main/0 and quick/0 print only the checksum.
-main() -> setup(elsewhere), erlang:display({trace_off, fib(34) + pingpong(1000000)}).
+main() -> setup(elsewhere), erlang:display({trace_off, fib(37) + pingpong(2000000)}).
 quick() -> setup(elsewhere), erlang:display({trace_off, fib(24) + pingpong(10000)}).
 none() -> run(none, 34, 1000000).
 elsewhere() -> run(elsewhere, 34, 1000000).

@@ -22,5 +22,5 @@ run(Max) ->
     Results = depths(Min, Max, Min, []),
     erlang:display({trees, Max, Stretch, Results, check(LongLived)}).
 
-main() -> run(18).
+main() -> run(19).
 quick() -> run(12).

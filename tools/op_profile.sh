@@ -34,6 +34,7 @@ erlc -o "$work" "$root"/bench/*.erl
 wanted() { [ ${#only[@]} -eq 0 ] || [[ " ${only[*]} " == *" $1 "* ]]; }
 for src in "$root"/bench/*.erl; do
   mod=$(basename "$src" .erl)
+  [ "$mod" = bench_harness ] && continue  # bench/run.sh's timer, not a benchmark
   wanted "$mod" || continue
   BEAMVM_OP_COUNTS=$work/$mod.counts "$prof/beamvm" +S 1 -noshell -pa "$work" -s "$mod" "$entry" \
     -s erlang halt </dev/null >/dev/null 2>&1 || echo "warning: $mod failed" >&2
