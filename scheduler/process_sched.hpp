@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "scheduler/ordered_list.hpp"
 #include "scheduler/signal.hpp"
 #include "vm/term.hpp"
 
@@ -76,7 +77,7 @@ struct ProcessSched {
     // Owner-only, except under info_mutex for process_info from other processes.
     std::mutex info_mutex;
     std::vector<Term> links;                  // pids
-    std::vector<MonitorEntry> monitors;       // processes this one monitors
+    OrderedList<MonitorEntry> monitors;       // processes this one monitors
     std::vector<MonitorEntry> monitored_by;   // processes monitoring this one
     std::vector<AliasEntry> aliases;          // this process's active aliases (owner only)
     // A message to one of its own aliases went through the signal queue (its alias is checked

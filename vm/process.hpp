@@ -20,6 +20,7 @@
 
 #include "vm/atom_table.hpp"
 #include "vm/heap.hpp"
+#include "vm/message_queue.hpp"
 #include "vm/recv_markers.hpp"
 #include "scheduler/process_sched.hpp"
 #include "vm/term.hpp"
@@ -164,7 +165,7 @@ public:
         if (trace_flags.load(std::memory_order_relaxed) & trace_flag::RECEIVE) [[unlikely]] trace_receive_event(this, msg);
     }
     void mailbox_erase(size_t i) {
-        mailbox.erase(mailbox.begin() + long(i));
+        mailbox.erase_at(i);
         if (seq_trace) [[unlikely]] seq_mailbox_erase(i);
         mailbox_len.store(mailbox.size(), std::memory_order_relaxed);
         recv_markers.message_removed(i);
@@ -181,9 +182,8 @@ public:
     std::atomic<bool> ports_waiting{false};
     std::atomic<int> ports_wake_fd{-1};
     void wake_ports();
-    // Message terms, oldest first. A deque: most receives take the oldest message, and a
-    // vector's erase at the front made a long queue quadratic to drain.
-    std::deque<Term> mailbox;
+    // Message terms, oldest first (vm/message_queue.hpp).
+    MessageQueue mailbox;
     std::atomic<size_t> mailbox_len{0};
     size_t mailbox_save = 0;    // receive scan position
     RecvMarkers recv_markers;   // mailbox positions for receives that wait for a new reference
@@ -237,5 +237,7 @@ public:
     const FunctionInfo* call_time_fn = nullptr;
     int64_t call_time_since = 0;
 };
+
+inline uint32_t trace_flags_of(const Process* p) { return p->trace_flags.load(std::memory_order_acquire); }
 
 }  // namespace beam
