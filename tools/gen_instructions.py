@@ -104,7 +104,8 @@ def expand_body(instr, suffix, tab_path):
 
     body = re.sub(r"\$(\w+)", repl, instr.body)
     size = 1 + len(names)
-    out = [f"#line {instr.line} \"{tab_path}\"", body]
+    count = f"    OP_COUNT(Op::{enum_name(instr.name + ('_' + suffix if suffix else ''))}, {size});"
+    out = [count, f"#line {instr.line} \"{tab_path}\"", body]
     if "jump" not in instr.flags:
         out.append(f"    NEXT({size});")
     return "\n".join(out), size

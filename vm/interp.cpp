@@ -20,6 +20,7 @@
 #include "vm/term_order.hpp"
 #include "vm/breakpoints.hpp"
 #include "vm/trace_calls.hpp"
+#include "vm/op_counts.hpp"
 #include "vm/vm.hpp"
 
 namespace beam {
