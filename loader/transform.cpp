@@ -12,6 +12,7 @@
 #include "bifs/bif.hpp"
 #include "loader/emitter.hpp"
 #include "loader/generic_ops.hpp"
+#include "loader/superinstructions.hpp"
 #include "loader/transform_bits.hpp"
 #include "vm/bignum.hpp"
 #include "vm/map.hpp"
@@ -88,6 +89,8 @@ Result<void> Transformer::run() {
         if (gi.opcode == op_int_code_end) break;
         if (size_t used = fun_tail_call(code, i)) {
             i += used - 1;
+        } else if (size_t fused = emit_superinstruction(code, i, em_, mc_.literals)) {
+            i += fused - 1;
         } else {
             instr(gi);
         }

@@ -9,6 +9,7 @@
 #include <mutex>
 #include <vector>
 
+#include "scheduler/word_lock.hpp"
 #include "vm/copy_term.hpp"
 #include "vm/term.hpp"
 
@@ -94,11 +95,11 @@ public:
     }
 
 private:
-    std::mutex mutex_;
-    std::vector<Signal*> items_;
-    std::atomic<bool> queued_{false};  // items_ is not empty (written under mutex_)
+    WordLock mutex_;
     bool closed_ = false;
+    std::atomic<bool> queued_{false};  // items_ is not empty (written under mutex_)
     std::atomic<bool> taken_{false};   // taken but not yet settled (owner writes)
+    std::vector<Signal*> items_;
 };
 
 }  // namespace beam
