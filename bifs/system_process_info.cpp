@@ -35,7 +35,8 @@ Term current_function(Process* p, Process* q) {
     return mfa_tuple(p, q->sched.initial_m, q->sched.initial_f, q->sched.initial_a);
 }
 
-Term monitors_list(Process* p, const std::vector<MonitorEntry>& ms, bool by) {
+template <class List>
+Term monitors_list(Process* p, const List& ms, bool by) {
     std::vector<Term> items;
     for (const MonitorEntry& m : ms) {
         if (by) items.push_back(m.pid);

@@ -75,8 +75,11 @@ void send_to_alias(Process* p, Term ref, Term msg) {
 
 bool remove_monitor(Process* p, uint64_t ref) {
     auto& mons = p->sched.monitors;
-    auto it = std::find_if(mons.begin(), mons.end(), [&](const MonitorEntry& m) { return ref_number_of(m.ref) == ref; });
-    if (it == mons.end()) return false;
+    // From the newest: a call's monitor is the last one made.
+    auto rit = std::find_if(std::make_reverse_iterator(mons.end()), std::make_reverse_iterator(mons.begin()),
+                            [&](const MonitorEntry& m) { return ref_number_of(m.ref) == ref; });
+    if (rit == std::make_reverse_iterator(mons.begin())) return false;
+    auto it = std::prev(rit.base());
     auto* s = new Signal{SignalKind::Demonitor};
     s->from = p->pid;
     std::copy(it->ref, it->ref + 3, s->ref);

@@ -14,6 +14,7 @@
 #include <cstring>
 
 #include "scheduler/port_system.hpp"
+#include "vm/process.hpp"  // trace_flags_of, used by vm/trace.hpp's inline helpers
 
 extern char** environ;
 

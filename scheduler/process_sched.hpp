@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "scheduler/ordered_list.hpp"
 #include "scheduler/signal.hpp"
 #include "scheduler/word_lock.hpp"
 #include "vm/term.hpp"
@@ -80,7 +81,7 @@ struct ProcessSched {
     // when the message is taken in): plain messages to itself follow it there to stay in order.
     bool self_via_inbox = false;
     std::vector<Term> links;                  // pids
-    std::vector<MonitorEntry> monitors;       // processes this one monitors
+    OrderedList<MonitorEntry> monitors;       // processes this one monitors
     std::vector<MonitorEntry> monitored_by;   // processes monitoring this one
     std::vector<AliasEntry> aliases;          // this process's active aliases (owner only)
     // The processes this one has suspended, with how many times (nested suspends); owner only

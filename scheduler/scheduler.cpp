@@ -126,7 +126,7 @@ void Schedulers::hand_over(Scheduler& s) {
                 }
                 moved.emplace_back(*it, q);
                 it = dq.erase(it);
-                s.queued--;
+                s.count_queued(-1);
             }
         }
     }
@@ -177,7 +177,7 @@ int Schedulers::run_until_done() {
 
 void Schedulers::activate(Process* p) {
     std::atomic<uint32_t>& st = p->sched.state;
-    uint32_t f = st.load(std::memory_order_acquire);
+    uint32_t f = st.load(std::memory_order_seq_cst);  // see SignalQueue::take
     for (;;) {
         if (f & EXITED) return;
         if (f & RUNNING) {
@@ -203,7 +203,7 @@ void Schedulers::activate_for(Process* p, int prio) {
     while (prio < seen && !ps.signal_prio.compare_exchange_weak(seen, prio, std::memory_order_acq_rel)) {
     }
     std::atomic<uint32_t>& st = ps.state;
-    uint32_t f = st.load(std::memory_order_acquire);
+    uint32_t f = st.load(std::memory_order_seq_cst);  // see SignalQueue::take
     for (;;) {
         if (f & EXITED) return;
         if (f & RUNNING) {  // its scheduler takes the signal in before the process idles
@@ -249,12 +249,13 @@ void Schedulers::enqueue(Scheduler& target, Process* p, int prio) {
     {
         std::lock_guard lock(s.mutex);
         s.queues[prio >= 0 ? prio : p->sched.prio].push_back(p);
-        s.queued++;
-        share = !s.sleeping && s.queued > 1;
+        s.count_queued(1);
+        share = !s.sleeping && s.queued.load(std::memory_order_relaxed) > 1;
         if (s.sleeping) s.wake.notify_one();
     }
-    // The target is busy and has more queued than it takes next: let a sleeper come and steal.
-    if (share && sleepers_.load(std::memory_order_acquire) > 0) {
+    // The target is busy and has more queued than it takes next: let a sleeper come and steal,
+    // unless a spinning scheduler is about to find the work by itself.
+    if (share && sleepers_.load(std::memory_order_acquire) > 0 && spinners_.load(std::memory_order_acquire) == 0) {
         for (auto& other : scheds_) {
             if (other.get() == &s || other->index >= online()) continue;
             std::lock_guard lock(other->mutex);
@@ -273,7 +274,7 @@ Process* Schedulers::pop_local(Scheduler& s) {
         if (!s.queues[q].empty()) {
             Process* p = s.queues[q].front();
             s.queues[q].pop_front();
-            s.queued--;
+            s.count_queued(-1);
             return p;
         }
     bool take_low = !s.queues[3].empty() && (s.queues[2].empty() || ++s.low_credit % 8 == 0);
@@ -281,13 +282,17 @@ Process* Schedulers::pop_local(Scheduler& s) {
     if (s.queues[q].empty()) return nullptr;
     Process* p = s.queues[q].front();
     s.queues[q].pop_front();
-    s.queued--;
+    s.count_queued(-1);
     return p;
 }
 
-Process* Schedulers::steal(Scheduler& thief) {
+Process* Schedulers::steal(Scheduler& thief, bool busy_only) {
     for (auto& other : scheds_) {
         if (other.get() == &thief) continue;
+        if (other->queued.load(std::memory_order_acquire) == 0) continue;
+        // A victim that is not running anything takes its own queue next: stealing from it
+        // would only move its process from one core to the other.
+        if (busy_only && !other->running.load(std::memory_order_relaxed)) continue;
         std::unique_lock lock(other->mutex, std::try_to_lock);
         if (!lock.owns_lock() || other->queued == 0) continue;
         // As OTP's try_steal_task_from_victim: the highest priority first, and in it the
@@ -301,7 +306,7 @@ Process* Schedulers::steal(Scheduler& thief) {
                 Process* p = *it;
                 if (p->sched.bound_scheduler.load(std::memory_order_relaxed) != 0) continue;
                 dq.erase(it);
-                other->queued--;
+                other->count_queued(-1);
                 return p;
             }
         }
@@ -321,8 +326,10 @@ Process* Schedulers::next(Scheduler& s) {
             s.rebalance = false;
             if (Process* p = pop_local(s)) return p;
         }
-        if (!offline)
-            if (Process* p = steal(s)) return p;
+        if (!offline) {
+            if (Process* p = steal(s, true)) return p;
+            if (Process* p = spin(s)) return p;
+        }
         std::unique_lock lock(s.mutex);
         if (halting()) return nullptr;
         if (s.queued > 0 || s.rebalance) continue;
@@ -350,6 +357,30 @@ Process* Schedulers::next(Scheduler& s) {
     }
 }
 
+Process* Schedulers::spin(Scheduler& s) {
+    // About as long as a futex wake-up and the context switch after it take, a few times over:
+    // a process that sends and then waits for the reply is answered well within it.
+    constexpr int64_t SPIN_NS = 50'000;
+    s.spinning.store(true, std::memory_order_relaxed);
+    spinners_.fetch_add(1, std::memory_order_acq_rel);
+    Process* found = nullptr;
+    int64_t until = monotonic_ns() + SPIN_NS;
+    for (unsigned i = 1;; ++i) {
+        if (s.queued.load(std::memory_order_acquire) > 0 || halting()) break;
+        bool others = false;
+        for (auto& other : scheds_)
+            if (other.get() != &s && other->queued.load(std::memory_order_relaxed) > 0) others = true;
+        if (others && (found = steal(s, true))) break;
+        if (i % 32 == 0 && monotonic_ns() > until) break;
+#if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+#endif
+    }
+    spinners_.fetch_sub(1, std::memory_order_acq_rel);
+    s.spinning.store(false, std::memory_order_relaxed);
+    return found;
+}
+
 void Schedulers::loop(Scheduler& s) {
     tls_index = s.index;
     while (Process* p = next(s)) {
@@ -366,7 +397,7 @@ void Schedulers::loop(Scheduler& s) {
                 f = st.load(std::memory_order_acquire);
                 continue;
             }
-            if (st.compare_exchange_weak(f, (f & ~QUEUED) | RUNNING, std::memory_order_acq_rel)) break;
+            if (st.compare_exchange_weak(f, (f & ~QUEUED) | RUNNING, std::memory_order_seq_cst)) break;
         }
         run_one(s, p);
     }
@@ -377,7 +408,7 @@ bool Schedulers::borrow(Process* p) {
     for (int tries = 0; tries < 200000; ++tries) {
         uint32_t f = st.load(std::memory_order_acquire);
         if (f & EXITED) return false;
-        if (!(f & RUNNING) && st.compare_exchange_weak(f, f | RUNNING, std::memory_order_acq_rel)) return true;
+        if (!(f & RUNNING) && st.compare_exchange_weak(f, f | RUNNING, std::memory_order_seq_cst)) return true;
         std::this_thread::yield();
     }
     return false;
@@ -433,12 +464,15 @@ void Schedulers::run_one(Scheduler& s, Process* p) {
     for (;;) {
         // Clear PENDING before looking at the inbox: a signal pushed after this is seen by
         // go_idle, one pushed before it is in the batch.
-        p->sched.state.fetch_and(~PENDING, std::memory_order_acq_rel);
+        if (p->sched.state.load(std::memory_order_acquire) & PENDING)
+            p->sched.state.fetch_and(~PENDING, std::memory_order_acq_rel);
         if (p->sched.exit_pending) {  // ended by a borrower while queued (exit_borrowed)
             exit_process(*vm_, p, p->sched.exit_reason);
             return;
         }
-        int signal_prio = p->sched.signal_prio.exchange(ProcessSched::NO_SIGNAL_PRIO, std::memory_order_acq_rel);
+        int signal_prio = p->sched.signal_prio.load(std::memory_order_acquire);
+        if (signal_prio != ProcessSched::NO_SIGNAL_PRIO)
+            signal_prio = p->sched.signal_prio.exchange(ProcessSched::NO_SIGNAL_PRIO, std::memory_order_acq_rel);
         SignalResult sr = handle_signals(*vm_, p);
         if (sr.exit) {
             // erl schedules a process in to exit (an `in` event at the function it waited in).

@@ -91,8 +91,12 @@ private:
         std::mutex mutex;
         std::condition_variable wake;
         std::deque<Process*> queues[4];  // max, high, normal, low
-        size_t queued = 0;
+        // Processes in `queues`: changed under `mutex`, read without it by idle schedulers
+        // looking for work while they spin (scheduler.cpp, next()).
+        std::atomic<size_t> queued{0};
+        void count_queued(long d) { queued.store(queued.load(std::memory_order_relaxed) + size_t(d), std::memory_order_release); }
         std::atomic<bool> running{false};  // inside run_one
+        std::atomic<bool> spinning{false};  // idle, looking for work before it sleeps
         bool sleeping = false;
         bool steal_hint = false;  // woken because another scheduler has queued work
         bool rebalance = false;   // woken because the number of schedulers online changed
@@ -103,7 +107,11 @@ private:
     void loop(Scheduler& s);
     Process* next(Scheduler& s);
     Process* pop_local(Scheduler& s);
-    Process* steal(Scheduler& thief);
+    Process* steal(Scheduler& thief, bool busy_only = false);
+    // An idle scheduler looks for work for a short while before it sleeps (OTP's scheduler
+    // busy wait): a process queued meanwhile, here or on a busy scheduler, is taken without
+    // the futex wake-up that a sleeping scheduler needs. Null if none came (or s has its own).
+    Process* spin(Scheduler& s);
     // An offline scheduler's queued processes that are not bound to it go to the online ones.
     void hand_over(Scheduler& s);
     // Queues p on s. A sleeping scheduler is woken to steal only when s, busy, has more than
@@ -124,6 +132,7 @@ private:
     std::atomic<int> halt_status_{0};
     std::atomic<size_t> live_user_{0};
     std::atomic<int> sleepers_{0};
+    std::atomic<int> spinners_{0};  // schedulers spinning in next(): they find queued work unwoken
     std::atomic<int> online_{0};
     std::mutex done_mutex_;
     std::condition_variable done_cv_;

@@ -4,6 +4,7 @@
 // (the scheduler running the process) takes them out.
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -52,19 +53,27 @@ public:
         std::lock_guard lock(mutex_);
         if (closed_) return false;
         items_.push_back(s);
+        queued_.store(true, std::memory_order_seq_cst);
         return true;
     }
-    // Takes everything queued so far, in order.
+    // Takes everything queued so far, in order. `out` must be empty; its capacity is left to
+    // the queue for the next pushes (an owner that reuses one vector recycles the buffers).
+    // An empty queue is seen without the lock. A push the owner misses here is followed by
+    // the pusher's activate(): on a RUNNING process it sets PENDING, which makes the
+    // scheduler look again; on a QUEUED one it only reads the state, and then the seq_cst
+    // order of that read, this load, the push's store and the scheduler's QUEUED -> RUNNING
+    // exchange (Schedulers::loop, borrow) makes this load see the push.
     void take(std::vector<Signal*>& out) {
+        if (!queued_.load(std::memory_order_seq_cst)) return;
         std::lock_guard lock(mutex_);
         out.swap(items_);
-        taken_ = !out.empty();
+        queued_.store(false, std::memory_order_relaxed);
+        taken_.store(!out.empty(), std::memory_order_relaxed);
     }
     // The owner has acted on everything it took. Not called when a signal made it exit:
     // the queue then stays busy until close.
     void settle() {
-        std::lock_guard lock(mutex_);
-        taken_ = false;
+        if (taken_.load(std::memory_order_relaxed)) taken_.store(false, std::memory_order_release);
     }
     bool empty() {
         std::lock_guard lock(mutex_);
@@ -75,19 +84,21 @@ public:
     // signal, say) may still be on its way to taking effect.
     bool idle() {
         std::lock_guard lock(mutex_);
-        return items_.empty() && !taken_;
+        return items_.empty() && !taken_.load(std::memory_order_acquire);
     }
     // No more signals after this; returns what was still queued.
     void close(std::vector<Signal*>& rest) {
         std::lock_guard lock(mutex_);
         closed_ = true;
         rest.swap(items_);
+        queued_.store(false, std::memory_order_relaxed);
     }
 
 private:
     WordLock mutex_;
     bool closed_ = false;
-    bool taken_ = false;
+    std::atomic<bool> queued_{false};  // items_ is not empty (written under mutex_)
+    std::atomic<bool> taken_{false};   // taken but not yet settled (owner writes)
     std::vector<Signal*> items_;
 };
 

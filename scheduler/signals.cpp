@@ -145,10 +145,30 @@ void send_exit_signal(VM& vm, Term from, Term to, Term reason, bool linked, bool
     if (!deliver_signal(vm, to, s)) free_signal(s);
 }
 
+namespace {
+// The batch vector of the handle_signals running on this thread. Its buffer goes to the
+// inbox it is swapped with and the inbox's comes back, so after the first messages neither
+// side allocates. A nested call (none is known) gets a vector of its own.
+thread_local std::vector<Signal*> tls_batch;
+thread_local bool tls_batch_busy = false;
+}  // namespace
+
 SignalResult handle_signals(VM& vm, Process* p) {
     SignalResult r;
-    std::vector<Signal*> batch;
+    std::vector<Signal*> own;
+    bool nested = tls_batch_busy;
+    std::vector<Signal*>& batch = nested ? own : tls_batch;
+    batch.clear();
     p->sched.inbox.take(batch);
+    if (batch.empty()) {
+        p->sched.self_via_inbox = false;
+        return r;
+    }
+    tls_batch_busy = true;
+    struct Release {
+        bool nested;
+        ~Release() { if (!nested) tls_batch_busy = false; }
+    } release{nested};
     ProcessSched& ps = p->sched;
     ps.self_via_inbox = false;  // everything it sent itself is in this batch
     for (size_t i = 0; i < batch.size(); ++i) {

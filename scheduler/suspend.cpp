@@ -81,6 +81,7 @@ bool suspension_active(VM& vm, const SuspendEntry& e) {
 }
 
 void release_suspensions(VM& vm, Process* p) {
+    if (p->sched.suspending.empty()) return;  // owner-only list: no lock needed to read it here
     std::vector<SuspendEntry> held;
     {
         std::lock_guard lock(p->sched.info_mutex);

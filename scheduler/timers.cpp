@@ -34,7 +34,10 @@ void TimerService::start_message_timer(uint64_t id, Term dest, MessageBuffer msg
     std::lock_guard lock(mutex_);
     auto deadline = Clock::now() + std::chrono::milliseconds(ms);
     entries_.emplace(id, Entry{deadline, dest, false, msg, ns});
-    if (is_local_pid(dest)) by_pid_.emplace(dest, id);
+    if (is_local_pid(dest)) {
+        by_pid_.emplace(dest, id);
+        pid_timers_.store(by_pid_.size(), std::memory_order_release);
+    }
     heap_.push({deadline, id});
     if (heap_.top().second == id) cv_.notify_one();
 }
@@ -62,11 +65,13 @@ void TimerService::forget_dest(Term dest, uint64_t id) {
     for (auto it = lo; it != hi; ++it)
         if (it->second == id) {
             by_pid_.erase(it);
+            pid_timers_.store(by_pid_.size(), std::memory_order_release);
             return;
         }
 }
 
 void TimerService::cancel_for(Term pid) {
+    if (pid_timers_.load(std::memory_order_acquire) == 0) return;
     std::lock_guard lock(mutex_);
     auto [lo, hi] = by_pid_.equal_range(pid);
     for (auto it = lo; it != hi; ++it) {
@@ -76,6 +81,7 @@ void TimerService::cancel_for(Term pid) {
         entries_.erase(e);
     }
     by_pid_.erase(lo, hi);
+    pid_timers_.store(by_pid_.size(), std::memory_order_release);
 }
 
 std::optional<int64_t> TimerService::remaining(uint64_t id) {

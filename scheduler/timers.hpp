@@ -4,6 +4,7 @@
 // exact while every scheduler is busy — see docs/architecture.md).
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
@@ -60,6 +61,9 @@ private:
     std::condition_variable cv_;
     std::unordered_map<uint64_t, Entry> entries_;
     std::unordered_multimap<Term, uint64_t> by_pid_;  // message timers addressed to a pid
+    // by_pid_.size(), read without the lock: a process that exits while no message timer is
+    // addressed to any pid (the usual case) does not take the timer lock.
+    std::atomic<size_t> pid_timers_{0};
     using HeapItem = std::pair<Clock::time_point, uint64_t>;
     std::priority_queue<HeapItem, std::vector<HeapItem>, std::greater<>> heap_;
     std::thread thread_;

@@ -258,4 +258,6 @@ private:
     std::unique_ptr<Rare, RareDeleter> rare_;
 };
 
+inline uint32_t trace_flags_of(const Process* p) { return p->trace_flags.load(std::memory_order_acquire); }
+
 }  // namespace beam

@@ -69,8 +69,6 @@ bool tracer_alive(VM& vm, const Tracer& tracer) {
     return false;
 }
 
-uint32_t trace_flags_of(const Process* p) { return p->trace_flags.load(std::memory_order_acquire); }
-
 TracerRef tracer_of(const Process* p) { return p->tracer.load(std::memory_order_acquire); }
 
 void set_trace(Process* p, uint32_t flags, TracerRef tracer) {

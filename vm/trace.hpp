@@ -75,7 +75,9 @@ TracerRef make_tracer(Process* caller, Term module_or_pid, Term state);
 bool tracer_alive(VM& vm, const Tracer& tracer);
 
 // The flags and tracer of a process, read and changed only through these (thread-safe).
-uint32_t trace_flags_of(const Process* p);
+// trace_flags_of is inline (defined after Process, in vm/process.hpp): the message path tests
+// it several times per message, and as a call each test cost about ten instructions.
+inline uint32_t trace_flags_of(const Process* p);
 TracerRef tracer_of(const Process* p);
 // Replaces both: flags 0 removes the tracer.
 void set_trace(Process* p, uint32_t flags, TracerRef tracer);
