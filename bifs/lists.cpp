@@ -19,10 +19,20 @@ Term length_1(Process* p, const Term* a) {
 }
 
 // Lhs is copied, rhs is shared: [a] ++ b is [a|b].
+// One walk to check and count, one allocation, one walk to copy.
 Term append_2(Process* p, const Term* a) {
-    std::vector<Term> lhs;
-    if (!list_elements(a[0], lhs)) return p->badarg();
-    return make_list_from(*p, lhs.data(), lhs.size(), a[1]);
+    size_t n = 0;
+    Term l = a[0];
+    for (; is_list(l); l = tail(l)) ++n;
+    if (!is_nil(l)) return p->badarg();
+    if (n == 0) return a[1];
+    Term* cells = p->alloc(2 * n);
+    l = a[0];
+    for (size_t i = 0; i < n; ++i, l = tail(l)) {
+        cells[2 * i] = head(l);
+        cells[2 * i + 1] = i + 1 < n ? make_list(cells + 2 * i + 2) : a[1];
+    }
+    return make_list(cells);
 }
 
 // Removes, for each element of rhs, its first =:= occurrence in lhs.

@@ -432,15 +432,21 @@ void Transformer::select(const GenericInstr& gi, bool tuple_arity) {
         const Arg s = src(gi.args[0]);
         const uint32_t fail = uint32_t(gi.args[1].value);
         bool smalls = std::all_of(pairs.begin(), pairs.end(), [](auto& pr) { return is_small(Term{pr.first}); });
-        SWord lo = small_value(Term{pairs.front().first}), hi = small_value(Term{pairs.back().first});
-        if (smalls && pairs.size() >= 3 && hi - lo < SWord(2 * pairs.size() + 2)) {
-            em_.emit("select_val_table", {s, lbl(fail), ux(Word(lo)), ux(Word(hi - lo + 1))});
-            size_t k = 0;
-            for (SWord v = lo; v <= hi; ++v) {
-                bool hit = k < pairs.size() && small_value(Term{pairs[k].first}) == v;
-                em_.raw_label(hit ? pairs[k++].second : fail);
+        if (smalls && pairs.size() >= 3) {
+            // By value (the pairs are sorted by raw word, which puts negative numbers last).
+            std::vector<std::pair<SWord, uint32_t>> by_value;
+            for (auto [v, l] : pairs) by_value.push_back({small_value(Term{v}), l});
+            std::sort(by_value.begin(), by_value.end());
+            SWord lo = by_value.front().first, hi = by_value.back().first;
+            if (hi - lo < SWord(2 * pairs.size() + 2)) {
+                em_.emit("select_val_table", {s, lbl(fail), ux(Word(lo)), ux(Word(hi - lo + 1))});
+                size_t k = 0;
+                for (SWord v = lo; v <= hi; ++v) {
+                    bool hit = k < by_value.size() && by_value[k].first == v;
+                    em_.raw_label(hit ? by_value[k++].second : fail);
+                }
+                return;
             }
-            return;
         }
         if (pairs.size() <= 3) {
             em_.emit("select_val_linear", {s, lbl(fail), ux(pairs.size())});

@@ -310,7 +310,8 @@ inline bool both_small(Term a, Term b) { return (a.raw & b.raw & tag::immed1_mas
 
 // Term order `a < b` with the common cases (two small integers, two floats) inline.
 inline bool less_than(Term a, Term b) {
-    if (both_small(a, b)) return SWord(a.raw) < SWord(b.raw);
+    if (both_small(a, b)) [[likely]]
+        return SWord(a.raw) < SWord(b.raw);
     if (is_float(a) && is_float(b)) return float_value(a) < float_value(b);
     return compare_terms(a, b) < 0;
 }

@@ -17,6 +17,9 @@ clean(T) when is_tuple(T) -> list_to_tuple(clean(tuple_to_list(T)));
 clean(T) -> T.
 
 flush() -> receive X -> [X | flush()] after 0 -> [] end.
+%% The next N exit signals, waited for: a failed start_link returns its error before the
+%% supervisor has exited (the exit signal follows the reply), on erl too.
+exits(N) -> [receive {'EXIT', _, _} = M -> M end || _ <- lists:seq(1, N)].
 
 %% Supervisor callback: the flags and child specs are passed in whole.
 init({Flags, Specs}) -> {ok, {Flags, Specs}}.
@@ -206,7 +209,7 @@ main() ->
         A = supervisor:start_link(?MODULE, {Flags, [spec(bad, permanent, [{fail_start, true}])]}),
         B = supervisor:start_link(?MODULE, {Flags, [#{id => nope}]}),
         C = supervisor:start_link(?MODULE, {#{strategy => sideways}, []}),
-        {A, B, C, flush()} end),
+        {A, B, C, exits(3)} end),
     t(named_supervisor, fun() ->
         Flags = #{strategy => one_for_one},
         {ok, S} = supervisor:start_link({local, osf_named}, ?MODULE, {Flags, [spec(n, permanent)]}),
