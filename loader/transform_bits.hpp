@@ -10,5 +10,8 @@ namespace beam::loader {
 
 // Emits the specific form of a bit-syntax generic instruction. False if `gi` is not one.
 bool transform_bits(const GenericInstr& gi, const ParsedModule& pm, ModuleCode& mc, Emitter& em);
+// The matching instructions in their common shapes as inline instructions
+// (loader/transform_bits_fast.cpp). False (nothing emitted) when `gi` needs the general path.
+bool transform_bits_fast(const GenericInstr& gi, const ParsedModule& pm, ModuleCode& mc, Emitter& em);
 
 }  // namespace beam::loader

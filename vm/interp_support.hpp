@@ -7,6 +7,7 @@
 
 #include "bifs/arith.hpp"
 #include "bifs/bif.hpp"
+#include "vm/bits_fast.hpp"
 #include "vm/module.hpp"
 #include "vm/process.hpp"
 
