@@ -84,6 +84,7 @@ void create_bin(const GenericInstr& gi, const ParsedModule& pm, ModuleCode& mc, 
         op->segs.push_back(s);
     }
     op->strings = op->string_bytes.data();
+    op->fast = fast_create_segments(list, *op);
     op->code = &mc;
     uint32_t fail = uint32_t(a[0].value);
     em.side_label(&op->fail, fail);

@@ -44,9 +44,11 @@ Word int_flags(const Operand& o) {
 bool get_integer(const std::vector<Operand>& a, Emitter& em) {  // Fail Ctx Live Size Unit Flags Dst
     uint64_t n;
     if (a[0].kind != OpKind::Label || a[0].value == 0 || !is_reg(a[1]) || !is_reg(a[6])) return false;
-    if (!imm_bits(a[3], a[4], &n) || n == 0 || n > 64) return false;
     Arg fail = lbl(uint32_t(a[0].value));
     Word flags = int_flags(a[5]);
+    if (is_reg(a[3]) && a[4].kind == OpKind::Unsigned)
+        return em.try_emit("bs_get_int_reg", {fail, reg(a[1]), reg(a[3]), ux(Word(a[4].value)), ux(flags), reg(a[6])});
+    if (!imm_bits(a[3], a[4], &n) || n == 0 || n > 64) return false;
     if (flags == 0 && n == 8) return em.try_emit("bs_get_u8", {fail, reg(a[1]), reg(a[6])});
     if (flags == 0 && n <= 59) return em.try_emit("bs_get_uint_be", {fail, reg(a[1]), ux(n), reg(a[6])});
     return em.try_emit("bs_get_int", {fail, reg(a[1]), ux(n), ux(flags), reg(a[6])});
@@ -91,6 +93,40 @@ bool match_string(const std::vector<Operand>& a, const ParsedModule& pm, ModuleC
 }
 
 }  // namespace
+
+std::vector<BsFastSeg> fast_create_segments(const std::vector<Operand>& list, const BsCreateOp& op) {
+    std::vector<BsFastSeg> fast;
+    if (op.segs.size() > BS_FAST_MAX) return fast;
+    for (size_t i = 0; i < op.segs.size(); ++i) {
+        const BsSegment& s = op.segs[i];
+        const Operand& size = list[6 * i + 5];
+        BsFastSeg f;
+        f.value = s.value;
+        f.little = (s.flags & (BS_LITTLE | BS_NATIVE)) != 0;
+        if (s.type == am::string) {
+            f.kind = BsFastSeg::String;
+            f.bits = s.size * 8;
+        } else if (s.type == am::integer && size.kind == OpKind::Integer && size.value >= 0 && size.value <= 64 &&
+                   uint64_t(size.value) * s.unit <= 64) {
+            f.kind = BsFastSeg::Int;
+            f.bits = Word(size.value) * s.unit;
+        } else if (s.type == am::binary || s.type == am::append || s.type == am::private_append) {
+            if (size.kind == OpKind::Atom && (size.term == am::all || size.term == am::undefined)) {
+                f.kind = BsFastSeg::BinAll;
+                f.unit = s.unit;
+            } else if (s.type == am::binary && size.kind == OpKind::Integer && size.value >= 0 && uint64_t(size.value) <= MAX_IMM_BITS / s.unit) {
+                f.kind = BsFastSeg::BinImm;
+                f.bits = Word(size.value) * s.unit;
+            } else {
+                return {};
+            }
+        } else {
+            return {};
+        }
+        fast.push_back(f);
+    }
+    return fast;
+}
 
 bool transform_bits_fast(const GenericInstr& gi, const ParsedModule& pm, ModuleCode& mc, Emitter& em) {
     const auto& a = gi.args;

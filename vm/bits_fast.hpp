@@ -20,15 +20,20 @@ namespace bits {
 inline constexpr size_t MATCH_STATE_WORDS = 4;
 
 // `n` (1..64) bits at bit `pos`, as an unsigned number (the first bit most significant).
-// `end` bounds the bytes that may be read. One 8-byte load when 8 bytes are there.
+// `end` bounds the bytes that may be read: one 8-byte load whenever the binary has 8 bytes.
 inline uint64_t load_bits(const uint8_t* base, size_t pos, size_t end, unsigned n) {
     const uint8_t* q = base + (pos >> 3);
     unsigned s = unsigned(pos & 7);
-    size_t avail = ((end + 7) >> 3) - (pos >> 3);
+    size_t stop = (end + 7) >> 3;  // bytes that may be read: [0, stop)
+    size_t avail = stop - (pos >> 3);
     uint64_t w;
     if (__builtin_expect(avail >= 8, 1)) {
         std::memcpy(&w, q, 8);
         w = __builtin_bswap64(w);
+    } else if (stop >= 8) {
+        // Near the end: the 8 bytes that end at `stop`, shifted so that *q comes first.
+        std::memcpy(&w, base + stop - 8, 8);
+        w = __builtin_bswap64(w) << (8 * (8 - avail));
     } else {
         w = 0;
         for (size_t i = 0; i < avail; ++i) w |= uint64_t(q[i]) << (56 - 8 * i);
@@ -120,6 +125,9 @@ Term start_match(Process* p, Term src);
 Term slice_slow(Process* p, Term ctx, size_t pos, size_t bits);
 // An integer segment of up to 64 bits whose value is not a small integer (a bignum).
 Term int_value_big(Process* p, uint64_t v, unsigned n, Word flags);
+// An integer segment of any size (`bits` available at the context's position); NON_VALUE
+// when its value is beyond the bignum limit.
+Term int_slow(Process* p, Term ctx, size_t bits, Word flags);
 // bs_match_string at any alignment: whether the `bits` bits at the context's position are `s`.
 bool string_matches(Term ctx, const uint8_t* s, size_t bits);
 
@@ -148,6 +156,25 @@ bool string_matches(Term ctx, const uint8_t* s, size_t bits);
         if (__builtin_expect(!is_boxed_sub(c_, Sub::MatchState), 0)) BS_BADARG(); \
         boxed_ptr(c_);                                            \
     })
+// dst = the integer segment of `n` (1..64) bits at `pos` (before `end`) of context words `ms`,
+// flags `fl` (bits::INT_*); the position moves past it.
+#define BS_GET_INT(ms, pos, end, n, fl, dst)                                      \
+    do {                                                                          \
+        Word fl_ = (fl);                                                          \
+        uint64_t v_ = bits::load_bits(binary_data_base((ms)[1]), (pos), (end), unsigned(n)); \
+        if (fl_ & bits::INT_LITTLE) v_ = bits::little_value(v_, unsigned(n));    \
+        SWord sv_ = (fl_ & bits::INT_SIGNED) ? bits::sign_extend(v_, unsigned(n)) : SWord(v_); \
+        Term r_;                                                                  \
+        if ((fl_ & bits::INT_SIGNED) ? fits_small(sv_) : v_ <= uint64_t(SMALL_MAX)) { \
+            r_ = make_small(sv_);                                                 \
+        } else {                                                                  \
+            SWAPOUT;                                                              \
+            r_ = bits::int_value_big(p, v_, unsigned(n), fl_);                    \
+            SWAPIN;                                                               \
+        }                                                                         \
+        (ms)[2] = Term{(pos) + (n)};                                              \
+        dst = r_;                                                                 \
+    } while (0)
 // Whether `n` bits are not a whole number of `unit`s (unit 8 without a division).
 #define BS_NOT_UNIT(n, unit) ((unit) == 8 ? ((n) & 7) != 0 : (unit) > 1 && (n) % (unit) != 0)
 // dst = the `n` bits at `pos` of context `ctx` (words `ms`), and the position moves past them.

@@ -5,6 +5,7 @@
 
 #include "vm/bignum.hpp"
 #include "vm/binary.hpp"
+#include "vm/bits_codec.hpp"
 #include "vm/bits_fast.hpp"
 #include "vm/process.hpp"
 
@@ -36,6 +37,12 @@ Term slice_slow(Process* p, Term ctx, size_t pos, size_t bits) { return make_sli
 Term int_value_big(Process* p, uint64_t v, unsigned n, Word flags) {
     if (flags & INT_SIGNED) return make_integer(*p, sign_extend(v, n));
     return make_integer_u(*p, v);
+}
+
+Term int_slow(Process* p, Term ctx, size_t bits, Word flags) {
+    const Term* ms = boxed_ptr(ctx);
+    return get_integer_bits(*p, binary_data_base(ms[1]), size_t(ms[2].raw), bits, (flags & INT_LITTLE) != 0,
+                            (flags & INT_SIGNED) != 0);
 }
 
 bool string_matches(Term ctx, const uint8_t* s, size_t bits) {

@@ -139,6 +139,10 @@ Term append_to_writable(Process* p, Term acc, size_t acc_bits, size_t bytes) {
 }
 
 Term bs_create_bin(Process* p, Term* x, Term* E, const BsCreateOp* op) {
+    if (!op->fast.empty()) {
+        Term r = bs_create_bin_fast(p, x, E, op);
+        if (!is_non_value(r)) return r;
+    }
     const size_t n = op->segs.size();
     // Bits of each segment; SIZE_MAX until known.
     constexpr size_t UNKNOWN = std::numeric_limits<size_t>::max();

@@ -56,6 +56,21 @@ ints_in_sub() ->
               erlang:display({sub, N, [[F(Sub, O) || O <- [0, 1, 5, 70 - N, 71 - N]] || {_, F} <- Fs]})
       end, [M || {N, _} = M <- int_matchers(), N rem 7 =:= 1 orelse N >= 59]).
 
+%% Integers whose size is in a register (any size, bignums past 64 bits, bad sizes fail).
+var_ints() ->
+    Fs = [{big, fun(B, O, S) -> case B of <<_:O, X:S, R/bits>> -> {X, bit_size(R)}; _ -> no end end},
+          {little_signed, fun(B, O, S) -> case B of <<_:O, X:S/little-signed, R/bits>> -> {X, bit_size(R)}; _ -> no end end},
+          {signed, fun(B, O, S) -> case B of <<_:O, X:S/signed, R/bits>> -> {X, bit_size(R)}; _ -> no end end},
+          {little, fun(B, O, S) -> case B of <<_:O, X:S/little, R/bits>> -> {X, bit_size(R)}; _ -> no end end},
+          {unit8, fun(B, O, S) -> case B of <<_:O, X:S/unit:8, R/bits>> -> {X, bit_size(R)}; _ -> no end end}],
+    P = id(<<16#8d, 16#13, 16#f0, 16#7e, 16#01, 16#c4, 16#59, 16#b2, 16#e6, 16#3a, 16#ff, 16#00, 16#80>>),
+    lists:foreach(
+      fun({Kind, F}) ->
+              erlang:display({var_int, Kind, [{S, [F(P, O, S) || O <- [0, 3, 8, 9]]}
+                                              || S <- [0, 1, 5, 8, 13, 16, 31, 32, 33, 59, 60, 61, 63, 64, 65,
+                                                       100, 101, 104, 105, -1, foo, 1.5]]})
+      end, Fs).
+
 %% Clause heads: each clause tries a layout; failure moves to the next one (bs_set_position).
 decode(<<1:8, A:16, B:32/little, C:8/signed>>) -> {one, A, B, C};
 decode(<<1:8, A:16, Rest/binary>>) -> {one_rest, A, Rest};
@@ -191,6 +206,7 @@ only_short(<<X:8>>) -> X.
 main() ->
     ints(),
     ints_in_sub(),
+    var_ints(),
     heads(),
     binaries(),
     skips(),
