@@ -1,8 +1,8 @@
 // The bit-syntax matching instructions in their common shapes become specific instructions
 // with their operands in the code (vm/instructions.tab, binaries section: bs_start_match,
-// bs_get_u8, bs_get_int, bs_get_binary_imm, bs_skip_reg, ...). Everything else (float and
-// utf segments, constant sources, sizes that cannot be right) stays with the general
-// bs_match instruction and its side table (loader/transform_bits.cpp).
+// bs_get_u8, bs_get_int, bs_get_binary_imm, bs_skip_reg, bs_get_float, bs_get_utf8, ...).
+// Everything else (16-bit floats, utf16/32, constant sources, sizes that cannot be right)
+// stays with the general bs_match instruction and its side table (loader/transform_bits.cpp).
 #include <memory>
 #include <vector>
 
@@ -145,6 +145,18 @@ bool transform_bits_fast(const GenericInstr& gi, const ParsedModule& pm, ModuleC
         return a[0].kind == OpKind::Label && a[0].value != 0 && is_reg(a[1]) && a[2].kind == OpKind::Unsigned &&
                em.try_emit("bs_test_unit", {lbl(uint32_t(a[0].value)), reg(a[1]), ux(Word(a[2].value))});
     case op_bs_match_string: return match_string(a, pm, mc, em);
+    case op_bs_get_float2: {  // Fail Ctx Live Size Unit Flags Dst
+        uint64_t n;
+        return a[0].kind == OpKind::Label && a[0].value != 0 && is_reg(a[1]) && is_reg(a[6]) &&
+               imm_bits(a[3], a[4], &n) && (n == 32 || n == 64) &&
+               em.try_emit("bs_get_float", {lbl(uint32_t(a[0].value)), reg(a[1]), ux(n), ux(int_flags(a[5])), reg(a[6])});
+    }
+    case op_bs_get_utf8:  // Fail Ctx Live Flags Dst
+        return a[0].kind == OpKind::Label && a[0].value != 0 && is_reg(a[1]) && is_reg(a[4]) &&
+               em.try_emit("bs_get_utf8", {lbl(uint32_t(a[0].value)), reg(a[1]), reg(a[4])});
+    case op_bs_skip_utf8:  // Fail Ctx Live Flags
+        return a[0].kind == OpKind::Label && a[0].value != 0 && is_reg(a[1]) &&
+               em.try_emit("bs_skip_utf8", {lbl(uint32_t(a[0].value)), reg(a[1])});
     case op_bs_get_tail:  // Ctx Dst Live
         return is_reg(a[0]) && is_reg(a[1]) && em.try_emit("bs_get_tail", {reg(a[0]), reg(a[1])});
     case op_bs_get_position:  // Ctx Dst Live

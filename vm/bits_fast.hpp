@@ -56,6 +56,19 @@ inline uint64_t little_value(uint64_t v, unsigned n) {
 
 inline int64_t sign_extend(uint64_t v, unsigned n) { return int64_t(v << (64 - n)) >> (64 - n); }
 
+// The float whose IEEE 754 bits (binary32 or binary64, n = 32 or 64) are the low n bits of v.
+inline double float_of(uint64_t v, unsigned n) {
+    if (n == 64) {
+        double d;
+        std::memcpy(&d, &v, 8);
+        return d;
+    }
+    uint32_t w = uint32_t(v);
+    float f;
+    std::memcpy(&f, &w, 4);
+    return f;
+}
+
 // Flags of bs_get_int (the loader's encoding).
 inline constexpr Word INT_LITTLE = 1, INT_SIGNED = 2;
 
@@ -128,6 +141,9 @@ Term int_value_big(Process* p, uint64_t v, unsigned n, Word flags);
 // An integer segment of any size (`bits` available at the context's position); NON_VALUE
 // when its value is beyond the bignum limit.
 Term int_slow(Process* p, Term ctx, size_t bits, Word flags);
+// The UTF-8 character at the context's position: its code point, and in *bits its length;
+// -1 when there is none (malformed, truncated, not a scalar value).
+SWord utf8_slow(Term ctx, size_t* bits);
 // bs_match_string at any alignment: whether the `bits` bits at the context's position are `s`.
 bool string_matches(Term ctx, const uint8_t* s, size_t bits);
 
@@ -177,7 +193,7 @@ bool string_matches(Term ctx, const uint8_t* s, size_t bits);
     } while (0)
 // Whether `n` bits are not a whole number of `unit`s (unit 8 without a division).
 #define BS_NOT_UNIT(n, unit) ((unit) == 8 ? ((n) & 7) != 0 : (unit) > 1 && (n) % (unit) != 0)
-// dst = the `n` bits at `pos` of context `ctx` (words `ms`), and the position moves past them.
+// dst = the `n` bits at `pos` of context `ctx` (words `ms`); the position does not move.
 #define BS_SLICE(ctx, ms, pos, n, dst)                                            \
     do {                                                                          \
         Term r_;                                                                  \
@@ -188,6 +204,5 @@ bool string_matches(Term ctx, const uint8_t* s, size_t bits);
             r_ = bits::slice_slow(p, (ctx), (pos), (n));                          \
             SWAPIN;                                                               \
         }                                                                         \
-        (ms)[2] = Term{(pos) + (n)};                                              \
         dst = r_;                                                                 \
     } while (0)

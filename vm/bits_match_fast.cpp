@@ -45,6 +45,15 @@ Term int_slow(Process* p, Term ctx, size_t bits, Word flags) {
                             (flags & INT_SIGNED) != 0);
 }
 
+SWord utf8_slow(Term ctx, size_t* bits) {
+    const Term* ms = boxed_ptr(ctx);
+    size_t pos = size_t(ms[2].raw);
+    auto ch = get_utf8_bits(binary_data_base(ms[1]), pos, size_t(ms[3].raw) - pos);
+    if (!ch) return -1;
+    *bits = ch->bits;
+    return SWord(ch->cp);
+}
+
 bool string_matches(Term ctx, const uint8_t* s, size_t bits) {
     const Term* ms = boxed_ptr(ctx);
     size_t pos = size_t(ms[2].raw), bytes = (bits + 7) / 8;

@@ -71,6 +71,53 @@ var_ints() ->
                                                        100, 101, 104, 105, -1, foo, 1.5]]})
       end, Fs).
 
+%% Floats of 32 and 64 bits, both byte orders, at every alignment; NaN, infinities and 16-bit
+%% floats fail or take the general path.
+floats() ->
+    F32 = fun(B, O) -> case B of <<_:O, X:32/float, R/bits>> -> {X, bit_size(R)}; _ -> no end end,
+    F32L = fun(B, O) -> case B of <<_:O, X:32/float-little, R/bits>> -> {X, bit_size(R)}; _ -> no end end,
+    F64 = fun(B, O) -> case B of <<_:O, X:64/float, R/bits>> -> {X, bit_size(R)}; _ -> no end end,
+    F64N = fun(B, O) -> case B of <<_:O, X:64/float-native, R/bits>> -> {X, bit_size(R)}; _ -> no end end,
+    F16 = fun(B, O) -> case B of <<_:O, X:16/float, R/bits>> -> {X, bit_size(R)}; _ -> no end end,
+    Bins = [<<1.5:64/float, 0.1:64/float>>, <<(-2.25):32/float, 1.0e30:32/float-little, 7:8>>,
+            <<16#7ff0000000000000:64, 16#fff8000000000000:64>>,  % inf, NaN
+            <<16#7f800000:32, 16#7fc00000:32, 16#ff800000:32>>,   % float32 inf, NaN, -inf
+            <<16#3c00:16, 16#7c00:16, 1:3>>,                     % 1.0, inf as float16
+            <<1, 2, 3>>],
+    lists:foreach(
+      fun(B) ->
+              erlang:display({float, B, [[F(B, O) || O <- [0, 1, 7, 8, 32, 33]] || F <- [F32, F32L, F64, F64N, F16]]})
+      end, Bins),
+    %% a float per iteration with no room left: the GC or a heap fragment takes it
+    erlang:display({float_sum, float_sum(list_to_binary([<<(I * 0.5):64/float>> || I <- lists:seq(1, 2000)]), 0.0)}).
+
+float_sum(<<X:64/float, R/binary>>, Acc) -> float_sum(R, Acc + X);
+float_sum(<<>>, Acc) -> Acc.
+
+%% UTF-8: ASCII, multi-byte, at odd offsets, malformed and truncated sequences.
+utf8() ->
+    G = fun(B, O) ->
+                case B of
+                    <<_:O, C/utf8, R/bits>> -> {C, bit_size(R)};
+                    _ -> no
+                end
+        end,
+    S = fun(B, O) ->
+                case B of
+                    <<_:O, _/utf8, R/bits>> -> bit_size(R);
+                    _ -> no
+                end
+        end,
+    Bins = [<<"a">>, <<"é"/utf8>>, <<"€x"/utf8>>, <<16#1F600/utf8>>, <<1:1, "abc">>, <<2:3, "é"/utf8, 0:5>>,
+            <<16#80>>, <<16#C3>>, <<16#E2, 16#82>>, <<16#ED, 16#A0, 16#80>>, <<16#F4, 16#90, 16#80, 16#80>>,
+            <<16#C0, 16#80>>, <<>>, <<1:7>>],
+    lists:foreach(fun(B) -> erlang:display({utf8, B, [G(B, O) || O <- [0, 1, 3, 8]], [S(B, O) || O <- [0, 1, 8]]}) end, Bins),
+    erlang:display({utf8_loop, utf8_count(id(<<"héllo wörld €€ 😀 end"/utf8>>), 0)}).
+
+utf8_count(<<_/utf8, R/binary>>, N) -> utf8_count(R, N + 1);
+utf8_count(<<>>, N) -> N;
+utf8_count(Bad, N) -> {bad, Bad, N}.
+
 %% Clause heads: each clause tries a layout; failure moves to the next one (bs_set_position).
 decode(<<1:8, A:16, B:32/little, C:8/signed>>) -> {one, A, B, C};
 decode(<<1:8, A:16, Rest/binary>>) -> {one_rest, A, Rest};
@@ -170,6 +217,15 @@ gc_loop(<<A:8, B:3/binary, Rest/binary>>, Acc) ->
     gc_loop(Rest, [{A, B} | Acc]);
 gc_loop(Rest, Acc) -> {lists:reverse(Acc), Rest}.
 
+%% A guard on the tail, then the same context passed on (the compiler hands the match context
+%% itself to a function that accepts one): taking the tail must not move the position.
+tail_then_ctx(<<$\\, R/binary>>) when byte_size(R) > 0 -> digits(R);
+tail_then_ctx(<<X:3, R/bits>>) when bit_size(R) > 4 -> {X, digits(R)};
+tail_then_ctx(_) -> other.
+
+digits(<<X, R/binary>>) when X >= $0, X =< $9 -> {F, Rest} = digits(R), {[X | F], Rest};
+digits(B) -> {[], B}.
+
 %% Tail and unit tests, and tails taken at every alignment.
 tails() ->
     T = fun(B) ->
@@ -183,7 +239,8 @@ tails() ->
         end,
     erlang:display({tails, [T(id(B)) || B <- [<<1>>, <<1:11>>, <<1, 2, 3>>, <<1, 2:13>>, <<>>, <<1:2>>]]}),
     G = fun(Off) -> <<_:Off, R/bits>> = id(<<16#12345678:32, 3:3>>), R end,
-    erlang:display({tail_at, [G(O) || O <- lists:seq(0, 35)]}).
+    erlang:display({tail_at, [G(O) || O <- lists:seq(0, 35)]}),
+    erlang:display({tail_then_ctx, [tail_then_ctx(id(B)) || B <- [<<"\\12a">>, <<"\\">>, <<"\\x">>, <<1:3, "42">>, <<1:3, "4">>, <<1:3>>]]}).
 
 %% start_match on every kind of term, and the errors of failed matches.
 starts() ->
@@ -207,6 +264,8 @@ main() ->
     ints(),
     ints_in_sub(),
     var_ints(),
+    floats(),
+    utf8(),
     heads(),
     binaries(),
     skips(),
