@@ -83,6 +83,7 @@ Term read_file_nif_1(Process* p, const Term* a) {
             }
             p->reductions += int64_t(got / 4096);
             p->vheap_bytes += got;
+            p->note_growth_outside_heap();
         } else {
             std::string buf;
             char chunk[16384];

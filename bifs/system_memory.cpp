@@ -3,6 +3,8 @@
 //
 //   processes       process heap blocks that exist (held by processes or kept in the
 //                   schedulers' block caches for reuse) + one Process structure per process
+//                   + what processes allocate beside it when used (mailbox buffers, receive
+//                   marker tables: vm/process_side_memory.hpp)
 //   processes_used  the heap blocks processes hold + their Process structures; a block counts
 //                   whole, free space inside a heap included. Heap fragments (allocations
 //                   made while a heap was full, merged at the next collection) are not counted.
@@ -22,6 +24,7 @@
 #include "vm/bignum.hpp"
 #include "vm/binary.hpp"
 #include "vm/memory_stats.hpp"
+#include "vm/process_side_memory.hpp"
 #include "vm/vm.hpp"
 
 namespace beam {
@@ -36,7 +39,7 @@ struct Figures {
 Figures measure(Process* p) {
     VM* vm = p->vm;
     Figures f{};
-    size_t structs = vm->procs.count() * sizeof(Process);
+    size_t structs = vm->procs.count() * sizeof(Process) + process_side_bytes();
     f.processes = gc::heap_block_words_allocated() * WORD_BYTES + structs;
     f.processes_used = std::min(gc::heap_block_words_in_use() * WORD_BYTES + structs, f.processes);
     AtomTable::Memory atoms = AtomTable::instance().memory();

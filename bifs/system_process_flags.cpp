@@ -47,15 +47,15 @@ Term monitor_nodes_flag(Process* p, Term flag, Term on) {
         if (bad) return p->badarg();
         key = 1 + bits;
     }
-    if (!p->node_monitors) p->node_monitors = std::make_unique<std::vector<std::pair<uint32_t, uint32_t>>>();
-    for (auto& [k, n] : *p->node_monitors) {
+    auto& subscriptions = p->rare().node_monitors;
+    for (auto& [k, n] : subscriptions) {
         if (k != key) continue;
         uint32_t old = n;
         if (on == am::true_) ++n;
         else if (n > 0) --n;
         return make_small(old);
     }
-    if (on == am::true_) p->node_monitors->push_back({key, 1});
+    if (on == am::true_) subscriptions.push_back({key, 1});
     return make_small(0);
 }
 

@@ -35,13 +35,65 @@ enum class OpKind : uint8_t {
                 // operands that can take it accept it (loader/parse_code.cpp)
 };
 
+struct Operand;
+
+// The elements of a List operand (select lists, put_tuple2's elements, ...). One pointer in
+// the operand, the elements on the heap only for the few operands that have any: a module's
+// generic code holds tens of thousands of operands while it is transformed, and with a
+// vector in each (24 bytes) they were the largest part of start-up's peak memory
+// (docs/benchmarks.md, "Issue 11: quick start-up").
+class OperandList {
+public:
+    OperandList() = default;
+    OperandList(const OperandList& other);
+    OperandList& operator=(const OperandList& other);
+    OperandList(OperandList&&) noexcept = default;
+    OperandList& operator=(OperandList&&) noexcept = default;
+    ~OperandList();
+
+    size_t size() const;
+    bool empty() const { return size() == 0; }
+    const Operand& operator[](size_t i) const;
+    const Operand* begin() const;
+    const Operand* end() const;
+    void reserve(size_t n);
+    void push_back(Operand op);
+
+private:
+    std::unique_ptr<std::vector<Operand>> items_;  // null when empty
+};
+
+// Fields ordered largest first: 32 bytes (the kind after the value had cost 8 of padding).
 struct Operand {
-    OpKind kind;
+    Operand() = default;
+    explicit Operand(OpKind k) : kind(k) {}
+
     int64_t value = 0;
     Term term = NIL;                 // Atom, Nil, Literal
+    OperandList list;                // List
     int32_t type_index = -1;         // typed register (z/5): index into the Type chunk, else -1
-    std::vector<Operand> list;       // List
+    OpKind kind = OpKind::Unsigned;
 };
+
+inline OperandList::OperandList(const OperandList& other)
+    : items_(other.items_ ? std::make_unique<std::vector<Operand>>(*other.items_) : nullptr) {}
+inline OperandList& OperandList::operator=(const OperandList& other) {
+    if (this != &other) items_ = other.items_ ? std::make_unique<std::vector<Operand>>(*other.items_) : nullptr;
+    return *this;
+}
+inline OperandList::~OperandList() = default;
+inline size_t OperandList::size() const { return items_ ? items_->size() : 0; }
+inline const Operand& OperandList::operator[](size_t i) const { return (*items_)[i]; }
+inline const Operand* OperandList::begin() const { return items_ ? items_->data() : nullptr; }
+inline const Operand* OperandList::end() const { return items_ ? items_->data() + items_->size() : nullptr; }
+inline void OperandList::reserve(size_t n) {
+    if (!items_) items_ = std::make_unique<std::vector<Operand>>();
+    items_->reserve(n);
+}
+inline void OperandList::push_back(Operand op) {
+    if (!items_) items_ = std::make_unique<std::vector<Operand>>();
+    items_->push_back(std::move(op));
+}
 
 struct GenericInstr {
     uint8_t opcode;  // generic opcode number, see loader/generic_ops.def

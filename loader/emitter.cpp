@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <span>
+
 #include "vm/bignum.hpp"
 
 namespace beam::loader {
@@ -28,7 +30,8 @@ static Word encode_any(Arg a) {
     }
 }
 
-bool Emitter::try_emit(std::string_view base, std::initializer_list<Arg> args) {
+bool Emitter::try_emit(std::string_view base, const Arg* args_begin, size_t n) {
+    const std::span<const Arg> args(args_begin, n);
     auto it = variants().find(base);
     if (it == variants().end()) return false;
     // Prefer the variant with the most exact operand kinds; `a` accepts any register/constant.

@@ -28,7 +28,13 @@ public:
     Emitter(ModuleCode& mc, uint32_t label_count);
 
     // Emits `base` with operands; false if no variant of `base` accepts these operand kinds.
-    bool try_emit(std::string_view base, std::initializer_list<Arg> args);
+    bool try_emit(std::string_view base, std::initializer_list<Arg> args) {
+        return try_emit(base, args.begin(), args.size());
+    }
+    bool try_emit(std::string_view base, const std::vector<Arg>& args) {
+        return try_emit(base, args.data(), args.size());
+    }
+    bool try_emit(std::string_view base, const Arg* args, size_t n);
     // As try_emit, but a missing variant is a loader bug reported through error().
     void emit(std::string_view base, std::initializer_list<Arg> args);
     // Raw trailing words of variable-length instructions.

@@ -1,5 +1,7 @@
 // The Code chunk: a header, then generic instructions (opcode byte + compact-term operands).
 #include <fmt/format.h>
+
+#include <algorithm>
 #include <vector>
 
 #include "loader/compact_term.hpp"
@@ -79,6 +81,13 @@ Result<void> parse_code(ParseContext& ctx, const Chunk& c) {
     std::vector<uint32_t> referenced;
     uint32_t functions = 0;
     bool ended = false;
+    // Nearly every instruction takes two bytes or more (an opcode and an operand): reserving
+    // half the code's bytes means the vector regrows once at most (each regrowth left a freed
+    // block as large as the last, still resident), and the part never written is never
+    // touched, so it costs no memory (docs/benchmarks.md, "Issue 11: quick start-up"). Capped
+    // so that a huge or corrupt Code chunk cannot ask for gigabytes before it is parsed.
+    constexpr size_t MAX_RESERVED_INSTRUCTIONS = size_t(1) << 20;
+    m.code.reserve(std::min(r.remaining() / 2, MAX_RESERVED_INSTRUCTIONS));
     while (!ended) {
         size_t at = r.file_offset();
         uint8_t op = 0;

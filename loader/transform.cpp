@@ -12,6 +12,7 @@
 #include "bifs/bif.hpp"
 #include "loader/emitter.hpp"
 #include "loader/generic_ops.hpp"
+#include "loader/superinstructions.hpp"
 #include "loader/transform_bits.hpp"
 #include "vm/bignum.hpp"
 #include "vm/map.hpp"
@@ -88,6 +89,8 @@ Result<void> Transformer::run() {
         if (gi.opcode == op_int_code_end) break;
         if (size_t used = fun_tail_call(code, i)) {
             i += used - 1;
+        } else if (size_t fused = emit_superinstruction(code, i, em_, mc_.literals)) {
+            i += fused - 1;
         } else {
             instr(gi);
         }
@@ -148,6 +151,9 @@ size_t Transformer::fun_tail_call(const std::vector<GenericInstr>& code, size_t 
     else em_.emit("call_fun2_last", {ux(Word(a[1].value)), src(a[2]), ux(dealloc)});
     return 3;
 }
+
+bool is_immediate_constant(const Arg& a) { return a.kind == 'c' && is_immediate(Term{a.w}); }
+bool is_small_constant(const Arg& a) { return a.kind == 'c' && is_small(Term{a.w}); }
 
 void Transformer::instr(const GenericInstr& gi) {
     const auto& a = gi.args;
@@ -214,17 +220,21 @@ void Transformer::instr(const GenericInstr& gi) {
     case op_recv_marker_clear: em_.emit("recv_marker_clear", {S(0)}); break;
     case op_recv_marker_use: em_.emit("recv_marker_use", {S(0)}); break;
     case op_is_lt:
+        if (is_small_constant(S(2)) && em_.try_emit("is_lt_small", {L(0), S(1), S(2)})) break;
         if (!em_.try_emit("is_lt", {L(0), S(1), S(2)})) em_.emit("is_lt_any", {L(0), S(1), S(2)});
         break;
     case op_is_ge:
+        if (is_small_constant(S(2)) && em_.try_emit("is_ge_small", {L(0), S(1), S(2)})) break;
         if (!em_.try_emit("is_ge", {L(0), S(1), S(2)})) em_.emit("is_ge_any", {L(0), S(1), S(2)});
         break;
     case op_is_eq: em_.emit("is_eq", {L(0), S(1), S(2)}); break;
     case op_is_ne: em_.emit("is_ne", {L(0), S(1), S(2)}); break;
     case op_is_eq_exact:
+        if (is_immediate_constant(S(2)) && em_.try_emit("is_eq_exact_imm", {L(0), S(1), S(2)})) break;
         if (!em_.try_emit("is_eq_exact", {L(0), S(1), S(2)})) em_.emit("is_eq_exact_any", {L(0), S(1), S(2)});
         break;
     case op_is_ne_exact:
+        if (is_immediate_constant(S(2)) && em_.try_emit("is_ne_exact_imm", {L(0), S(1), S(2)})) break;
         if (!em_.try_emit("is_ne_exact", {L(0), S(1), S(2)})) em_.emit("is_ne_exact_any", {L(0), S(1), S(2)});
         break;
     case op_is_integer: em_.emit("is_integer", {L(0), S(1)}); break;

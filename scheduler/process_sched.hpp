@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "scheduler/signal.hpp"
+#include "scheduler/word_lock.hpp"
 #include "vm/term.hpp"
 
 namespace beam {
@@ -74,24 +75,24 @@ struct ProcessSched {
     uint64_t timer_id = 0;
 
     // Owner-only, except under info_mutex for process_info from other processes.
-    std::mutex info_mutex;
+    WordLock info_mutex;
+    // A message to one of its own aliases went through the signal queue (its alias is checked
+    // when the message is taken in): plain messages to itself follow it there to stay in order.
+    bool self_via_inbox = false;
     std::vector<Term> links;                  // pids
     std::vector<MonitorEntry> monitors;       // processes this one monitors
     std::vector<MonitorEntry> monitored_by;   // processes monitoring this one
     std::vector<AliasEntry> aliases;          // this process's active aliases (owner only)
-    // A message to one of its own aliases went through the signal queue (its alias is checked
-    // when the message is taken in): plain messages to itself follow it there to stay in order.
-    bool self_via_inbox = false;
     // The processes this one has suspended, with how many times (nested suspends); owner only
     // (process_info readers hold info_mutex). scheduler/suspend.hpp.
     std::vector<SuspendEntry> suspending;
     Term registered_name = NIL;
     Term initial_m = NIL, initial_f = NIL;  // initial call {M, F, A}
     uint32_t initial_a = 0;
-    bool system = false;
-    std::vector<Signal*> leftover;  // signals after a fatal one: answered by exit_process
+    bool system = false;            // VM-internal process (the I/O server): not counted as user work
     bool exit_pending = false;      // an exit signal arrived while running (RunStatus::Killed)
-    Term exit_reason = NIL;         // its reason, on the process's heap            // VM-internal process (the I/O server): not counted as user work
+    Term exit_reason = NIL;         // its reason, on the process's heap
+    std::vector<Signal*> leftover;  // signals after a fatal one: answered by exit_process
 };
 
 }  // namespace beam

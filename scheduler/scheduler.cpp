@@ -489,7 +489,10 @@ void Schedulers::run_one(Scheduler& s, Process* p) {
                 return;
             }
             case RunStatus::Waiting:
-                p->saved_x.assign(x, x + p->arity);
+                // Usually nothing is live across a receive: give the buffer back, as a waiting
+                // process should hold as little as it can (issue 11).
+                if (p->arity == 0) std::vector<Term>().swap(p->saved_x);
+                else p->saved_x.assign(x, x + p->arity);
                 p->sched.waiting = true;
                 break;
             case RunStatus::Exited:

@@ -8,6 +8,7 @@
 #include <mutex>
 #include <vector>
 
+#include "scheduler/word_lock.hpp"
 #include "vm/copy_term.hpp"
 #include "vm/term.hpp"
 
@@ -84,10 +85,10 @@ public:
     }
 
 private:
-    std::mutex mutex_;
-    std::vector<Signal*> items_;
+    WordLock mutex_;
     bool closed_ = false;
     bool taken_ = false;
+    std::vector<Signal*> items_;
 };
 
 }  // namespace beam

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Usage: conformance_check.sh BEAMVM EBIN MODULE [FLAG...]
 # Runs MODULE:main() on erl and on beamvm, compares stdout and exit status byte for byte.
-# FLAGs (e.g. +S 1) are given to both emulators.
+# FLAGs (e.g. +S 1) are given to both emulators; $BEAMVM_ONLY_FLAGS (e.g. --no-boot) to beamvm
+# alone, before them.
 # Standard input is /dev/null, or tests/conformance/MODULE.stdin when that file exists (the
 # same text for both emulators).
 # On mismatch prints a unified diff (first 40 lines) and exits 1; on success prints the number
@@ -27,7 +28,9 @@ trap 'rm -rf "$work"' EXIT
 
 run() { # run NAME PROGRAM: stdout to $work/NAME.out, stderr to $work/NAME.err, status echoed
   local name=$1 prog=$2
-  timeout "$limit" "$prog" ${flags[@]+"${flags[@]}"} -noshell -pa "$ebin" -s "$mod" main -s erlang halt \
+  local own=()
+  if [ "$name" = beamvm ] && [ -n "${BEAMVM_ONLY_FLAGS:-}" ]; then read -r -a own <<<"$BEAMVM_ONLY_FLAGS"; fi
+  timeout "$limit" "$prog" ${own[@]+"${own[@]}"} ${flags[@]+"${flags[@]}"} -noshell -pa "$ebin" -s "$mod" main -s erlang halt \
     <"$stdin" >"$work/$name.out" 2>"$work/$name.err"
   echo $?
 }

@@ -1,5 +1,7 @@
 #include "vm/atom_table.hpp"
 
+#include <new>
+
 namespace beam {
 
 AtomTable& AtomTable::instance() {
@@ -22,9 +24,12 @@ std::optional<Term> AtomTable::intern(std::string_view utf8) {
     size_t n = count_.load(std::memory_order_relaxed);
     if (n >= MAX_ATOMS) return std::nullopt;
     Entry*& block = blocks_[n / BLOCK];
-    if (!block) block = new Entry[BLOCK];
-    Entry& e = block[n % BLOCK];
-    e.text.assign(utf8);
+    // Raw memory, each entry constructed when its atom is made: `new Entry[BLOCK]` wrote all
+    // 4096 empty strings (128 KiB) when the first atom of a block came, most of which a short
+    // run never uses (docs/benchmarks.md, "Issue 11: quick start-up"). Blocks live as long as
+    // the program, as before.
+    if (!block) block = static_cast<Entry*>(::operator new(BLOCK * sizeof(Entry)));
+    Entry& e = *new (&block[n % BLOCK]) Entry{std::string(utf8)};
     if (e.text.capacity() > std::string().capacity()) name_bytes_ += e.text.capacity() + 1;
     index_.emplace(std::string_view(e.text), uint32_t(n));
     count_.store(n + 1, std::memory_order_release);

@@ -135,6 +135,7 @@ Term adopt_buffer(Process* p, MessageBuffer& buf) {
             p->fragments = buf.fragment;
         }
         p->fragment_words += buf.fragment->used;
+        p->note_growth_outside_heap();
     }
     while (Term* pb = buf.offheap) {
         buf.offheap = gc::offheap_next(pb);

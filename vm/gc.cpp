@@ -102,6 +102,7 @@ void evacuate_into(Process* p, gc::CopyPlan plan, Term* old_to, Term* x, unsigne
     p->fragment_words = 0;
     p->vheap_bytes = 0;
     p->vheap_limit = p->min_bin_vheap_size * sizeof(Term);
+    p->gc_due = false;
     if (drop_old_heap) {
         gc::free_block(p->old_heap);
         p->old_heap = p->old_htop = p->old_hend = nullptr;

@@ -21,6 +21,7 @@
 
 #include "vm/gc_internal.hpp"
 #include "vm/memory_stats.hpp"
+#include "vm/process_side_memory.hpp"
 
 namespace beam::gc {
 
@@ -165,3 +166,16 @@ size_t heap_block_words_allocated() { return words_allocated.load(std::memory_or
 size_t heap_block_words_in_use() { return words_in_use.load(std::memory_order_relaxed); }
 
 }  // namespace beam::gc
+
+namespace beam {
+
+namespace {
+std::atomic<size_t> side_bytes{0};
+}  // namespace
+
+void count_process_side_bytes(std::ptrdiff_t bytes) {
+    side_bytes.fetch_add(size_t(bytes), std::memory_order_relaxed);  // wraps back for negatives
+}
+size_t process_side_bytes() { return side_bytes.load(std::memory_order_relaxed); }
+
+}  // namespace beam

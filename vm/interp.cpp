@@ -31,7 +31,7 @@ const InstrMeta META[] = {
 };
 const void* const* g_handlers = nullptr;  // filled once from the generated table
 
-RunStatus run(Process* p, Term* x, const void* const** handlers_out);
+RunStatus run(Process* p, Term* x_sched, const void* const** handlers_out);
 }  // namespace
 
 const InstrMeta& instr_meta(Op op) { return META[size_t(op)]; }
@@ -83,6 +83,13 @@ namespace {
         DISPATCH(); \
     } while (0)
 #define RAISE() goto raise_exception
+// Leaving run() with the process to be resumed later: its live x registers (p->arity of them)
+// go back to the scheduler's array, which keeps them for the next time slice.
+#define LEAVE(status)                                                     \
+    do {                                                                  \
+        for (uint32_t i_ = 0; i_ < p->arity; ++i_) x_sched[i_] = x[i_];  \
+        return (status);                                                  \
+    } while (0)
 #define ANY(w) any_operand((w), x, E)
 #define ANYD(w) any_dest((w), x, E)
 
@@ -112,7 +119,7 @@ namespace {
             p->pc = call_target_;                 \
             p->arity = unsigned(arity_);          \
             SWAPOUT;                              \
-            return RunStatus::Yielded;            \
+            LEAVE(RunStatus::Yielded);            \
         }                                         \
         JUMP(call_target_);                       \
     } while (0)
@@ -296,13 +303,14 @@ namespace {
 // Heap fragments (BIF overflow, received messages) are merged by the next GC; collecting as
 // soon as any exists would mean one GC per received message.
 // So are off-heap binaries past the binary virtual heap's limit (Process::vheap_bytes).
-inline bool fragments_due(const Process* p) {
-    return (p->fragments && p->fragment_words > size_t(p->hend - p->heap) / 2) || p->vheap_bytes > p->vheap_limit;
-}
+inline bool fragments_due(const Process* p) { return p->gc_due; }
+
+// Both small integers: one test of the tag bits the two words share.
+inline bool both_small(Term a, Term b) { return (a.raw & b.raw & tag::immed1_mask) == tag::small; }
 
 // Term order `a < b` with the common cases (two small integers, two floats) inline.
 inline bool less_than(Term a, Term b) {
-    if (is_small(a) && is_small(b)) return SWord(a.raw) < SWord(b.raw);
+    if (both_small(a, b)) return SWord(a.raw) < SWord(b.raw);
     if (is_float(a) && is_float(b)) return float_value(a) < float_value(b);
     return compare_terms(a, b) < 0;
 }
@@ -331,13 +339,17 @@ inline const Word* export_address_for(Process* p, Word w) {
     return e->address.load(std::memory_order_acquire);
 }
 
-RunStatus run(Process* p, Term* x, const void* const** handlers_out) {
+// The x registers live in this function's frame, for the time slice: the handlers address
+// them from the stack pointer, which keeps a machine register free for the other hot state.
+RunStatus run(Process* p, Term* x_sched, const void* const** handlers_out) {
+    Term x[MAX_X_REGS];
     const Word* I = nullptr;
     Term* E = nullptr;
     Term* HTOP = nullptr;
     int64_t reds = REDUCTION_BUDGET;
     double FR[1024];
     if (!handlers_out) {
+        for (uint32_t i = 0; i < p->arity; ++i) x[i] = x_sched[i];
         I = p->pc;
         E = p->stop;
         HTOP = p->htop;

@@ -10,6 +10,7 @@
 
 #include "vm/binary.hpp"
 #include "vm/gc_internal.hpp"
+#include "vm/process_side_memory.hpp"
 #include "vm/seq_trace.hpp"
 
 namespace beam {
@@ -31,14 +32,25 @@ HeapFragment* new_fragment(size_t words) {
     return f;
 }
 
+// The first block of a process whose min_heap_size is the default (docs/architecture.md,
+// "Where beamvm differs").
+// OTP starts every process with min_heap_size (233) words; most processes wait in a receive
+// with a few dozen live words for most of their life (issue 11: at most 1,500 bytes for such a
+// process). This block with its size word is 512 bytes, one of mimalloc's size classes. Its
+// first collection moves the process to min_heap_size words, as the GC never picks a block
+// below that, so a busy process pays one collection of a tiny heap and then sizes as in OTP.
+constexpr size_t FIRST_HEAP_WORDS = 63;
+
 }  // namespace
 
 Process::Process(VM* vm_, Namespace* ns_, Term pid_, size_t min_heap_words)
     : vm(vm_), ns(ns_), pid(pid_), min_heap_size(min_heap_words ? min_heap_words : gc::DEFAULT_MIN_HEAP) {
-    heap = gc::alloc_block(min_heap_size);
+    // A min_heap_size asked for (spawn_opt, system_flag) is allocated at once, as in OTP.
+    size_t first = min_heap_size == gc::DEFAULT_MIN_HEAP ? FIRST_HEAP_WORDS : min_heap_size;
+    heap = gc::alloc_block(first);
     htop = heap;
     high_water = heap;
-    hend = heap + min_heap_size;
+    hend = heap + first;
     stop = hend;
 }
 
@@ -68,6 +80,7 @@ Term* Process::alloc(size_t words) {
     Term* r = f->words + f->used;
     f->used += words;
     fragment_words += words;
+    note_growth_outside_heap();
     return r;
 }
 
@@ -82,6 +95,19 @@ Term Process::error2(Term tag, Term value) {
     hp[1] = tag;
     hp[2] = value;
     return error(make_boxed(hp));
+}
+
+Process::Rare& Process::rare() {
+    if (!rare_) {
+        rare_.reset(new Rare());
+        count_process_side_bytes(std::ptrdiff_t(sizeof(Rare)));
+    }
+    return *rare_;
+}
+
+void Process::RareDeleter::operator()(Rare* r) const {
+    count_process_side_bytes(-std::ptrdiff_t(sizeof(Rare)));
+    delete r;
 }
 
 void Process::wake_ports() {

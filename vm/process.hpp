@@ -20,6 +20,7 @@
 
 #include "vm/atom_table.hpp"
 #include "vm/heap.hpp"
+#include "vm/message_queue.hpp"
 #include "vm/recv_markers.hpp"
 #include "scheduler/process_sched.hpp"
 #include "vm/term.hpp"
@@ -114,9 +115,14 @@ public:
     size_t vheap_bytes = 0;
     size_t vheap_limit = DEFAULT_MIN_BIN_VHEAP * sizeof(Term);
     Term* offheap = nullptr;    // first RefcBin this process references; linked via word 3
+    // Fragments past half the heap's size, or vheap_bytes past vheap_limit: the next heap
+    // check or call collects. One flag (gc_due, below, in padding), so that every call tests
+    // a single byte; kept here where those counts grow, cleared by the collection.
+    void note_growth_outside_heap() {
+        gc_due = (fragments && fragment_words > size_t(hend - heap) / 2) || vheap_bytes > vheap_limit;
+    }
 
-    // ---- exception state ----
-    ErrorClass fclass = ErrorClass::Error;
+    // ---- exception state (fclass is below, with the flags, to save padding) ----
     Term fvalue = NIL;       // reason
     Term fargs = NON_VALUE;  // for undef/function_clause: the argument list, else NON_VALUE
     Term ftrace = NIL;       // the stack trace term built when the exception was raised
@@ -124,17 +130,19 @@ public:
     // ---- execution state saved while not running ----
     const Word* pc = nullptr;
     uint32_t arity = 0;           // live x registers at the save point
+    uint32_t catches = 0;
     std::vector<Term> saved_x;    // x0..x(arity-1) while scheduled out
     int64_t reductions = 0;       // of finished slices (and charges such as bump_reductions)
     int64_t slice_reds_used = 0;  // of the running slice, as of its last SWAPOUT (vm/interp.cpp)
-    uint32_t catches = 0;
 
     Term ftop = NON_VALUE;        // prebuilt first frame of the trace (failed BIF, undef)
     Term ferror_info = NON_VALUE; // {error_info, Map} from error/3, added to the raiser's frame
     Term fcause = NON_VALUE;      // a failed BIF's `cause` for its error_info map (OTP's EXF_HAS_EXT_INFO)
+    ErrorClass fclass = ErrorClass::Error;
     bool fskip_pc_frame = false;  // the raising instruction already pushed its return address
     bool ftrace_preset = false;   // ftrace is given (erlang:raise/3, rethrow): do not rebuild
     bool halt_requested = false;  // erlang:halt/1 was called; the VM exits with halt_status
+    int halt_status = 0;
 
     // ---- a BIF that continues in Erlang (OTP's BIF_TRAP) ----
     // Set by trap(), taken by the interpreter as soon as the BIF returns: the arguments go to
@@ -143,13 +151,13 @@ public:
     Export* trap_to = nullptr;
     Term trap_args[3] = {NIL, NIL, NIL};
     uint32_t trap_arity = 0;
+    bool gc_due = false;  // see note_growth_outside_heap()
     Term trap(Export* to, std::initializer_list<Term> args) {
         trap_to = to;
         trap_arity = 0;
         for (Term a : args) trap_args[trap_arity++] = a;
         return NON_VALUE;
     }
-    int halt_status = 0;
 
     // ---- mailbox (GC roots) ----
     // Change it only through these two, which keep the length other processes may read.
@@ -164,7 +172,7 @@ public:
         if (trace_flags.load(std::memory_order_relaxed) & trace_flag::RECEIVE) [[unlikely]] trace_receive_event(this, msg);
     }
     void mailbox_erase(size_t i) {
-        mailbox.erase(mailbox.begin() + long(i));
+        mailbox.erase_at(i);
         if (seq_trace) [[unlikely]] seq_mailbox_erase(i);
         mailbox_len.store(mailbox.size(), std::memory_order_relaxed);
         recv_markers.message_removed(i);
@@ -181,21 +189,20 @@ public:
     std::atomic<bool> ports_waiting{false};
     std::atomic<int> ports_wake_fd{-1};
     void wake_ports();
-    // Message terms, oldest first. A deque: most receives take the oldest message, and a
-    // vector's erase at the front made a long queue quadratic to drain.
-    std::deque<Term> mailbox;
-    std::atomic<size_t> mailbox_len{0};
-    size_t mailbox_save = 0;    // receive scan position
-    RecvMarkers recv_markers;   // mailbox positions for receives that wait for a new reference
     bool timed_out = false;
     // wait_timeout has run in the current receive. Its operand is then not read again: it may
     // be an x register, and nothing is live in x registers across a receive (OTP: F_TIMO).
     bool receive_timeout_armed = false;
+    bool trap_exit = false;
+    // Message terms, oldest first (vm/message_queue.hpp: no allocation until the first one).
+    MessageQueue mailbox;
+    std::atomic<size_t> mailbox_len{0};
+    size_t mailbox_save = 0;    // receive scan position
+    RecvMarkers recv_markers;   // mailbox positions for receives that wait for a new reference
 
     Term dictionary = NIL;  // process dictionary as a list of {Key, Value}
     Term group_leader = NIL;
     Term parent = am::undefined;  // the spawner (process_info(P, parent)); undefined for the VM's own
-    bool trap_exit = false;
     Term priority = am::normal;
 
     // ---- scheduling (scheduler/) ----
@@ -212,9 +219,6 @@ public:
     bool message_queue_off_heap = false;                 // reported only: messages stay as fragments
     bool sensitive = false;                              // accepted; no tracing to hide from yet
     Term error_handler = am::error_handler;              // module whose undefined_function/3 gets undefined calls
-    // process_flag(monitor_nodes | {monitor_nodes, Opts}, Bool): subscriptions per option set
-    // (bifs/system_process_flags.cpp). No node ever comes up or goes down without distribution.
-    std::unique_ptr<std::vector<std::pair<uint32_t, uint32_t>>> node_monitors;
     std::atomic<uint32_t> save_calls{0};                 // process_flag/3 may set it from another process
 
     // ---- tracing (vm/trace.hpp: read and change them through its functions) ----
@@ -233,9 +237,25 @@ public:
     // A traced BIF bound at load time is being called from here (vm/trace_calls.hpp).
     const Word* traced_bif_caller = nullptr;  // for return_to, taken by the breakpoint
     const Word* bif_call_site = nullptr;      // for exceptions, taken by bif_body
-    // call_time: the call_time-traced function running now and since when (monotonic ns).
-    const FunctionInfo* call_time_fn = nullptr;
-    int64_t call_time_since = 0;
+
+    // ---- fields few processes ever use, allocated at first use (issue 11) ----
+    struct Rare {
+        // process_flag(monitor_nodes | {monitor_nodes, Opts}, Bool): subscriptions per option
+        // set (bifs/system_process_flags.cpp). No node ever comes up or goes down without
+        // distribution.
+        std::vector<std::pair<uint32_t, uint32_t>> node_monitors;
+        // call_time: the call_time-traced function running now and since when (monotonic ns).
+        const FunctionInfo* call_time_fn = nullptr;
+        int64_t call_time_since = 0;
+    };
+    Rare& rare();
+    const Rare* rare_if_any() const { return rare_.get(); }
+
+private:
+    struct RareDeleter {
+        void operator()(Rare* r) const;
+    };
+    std::unique_ptr<Rare, RareDeleter> rare_;
 };
 
 }  // namespace beam

@@ -1,6 +1,8 @@
 // Receive markers (see recv_markers.hpp for what they are and why skipping is safe).
 #include "vm/recv_markers.hpp"
 
+#include "vm/process_side_memory.hpp"
+
 namespace beam {
 
 namespace {
@@ -17,17 +19,21 @@ bool same_ref_words(const Word a[3], Term ref) {
 }  // namespace
 
 Term RecvMarkers::reserve(size_t pos) {
+    if (!table_) {
+        table_.reset(new Table());
+        count_process_side_bytes(std::ptrdiff_t(sizeof(Table)));
+    }
     Slot* slot = nullptr;
-    for (Slot& s : slots_) {
+    for (Slot& s : table_->slots) {
         if (s.state == State::Free) {
             slot = &s;
             break;
         }
         if (!slot || s.id < slot->id) slot = &s;  // none free: the oldest
     }
-    if (slot->state == State::Free) ++active_;
+    if (slot->state == State::Free) ++table_->active;
     slot->state = State::Reserved;
-    slot->id = ++next_id_;
+    slot->id = ++table_->next_id;
     slot->pos = pos;
     // Ids stay small integers: 2^59 reservations would take centuries.
     return make_small(SWord(slot->id));
@@ -38,12 +44,12 @@ RecvMarkers::Slot* RecvMarkers::find(Term key) {
 }
 
 const RecvMarkers::Slot* RecvMarkers::find(Term key) const {
-    if (active_ == 0) return nullptr;
+    if (!table_ || table_->active == 0) return nullptr;
     if (is_small(key)) {
-        for (const Slot& s : slots_)
+        for (const Slot& s : table_->slots)
             if (s.state == State::Reserved && s.id == uint64_t(small_value(key))) return &s;
     } else if (is_local_ref(key)) {
-        for (const Slot& s : slots_)
+        for (const Slot& s : table_->slots)
             if (s.state == State::Bound && same_ref_words(s.ref, key)) return &s;
     }
     return nullptr;
@@ -51,7 +57,7 @@ const RecvMarkers::Slot* RecvMarkers::find(Term key) const {
 
 void RecvMarkers::free(Slot& s) {
     s.state = State::Free;
-    --active_;
+    --table_->active;
 }
 
 void RecvMarkers::bind(Term id, Term ref) {

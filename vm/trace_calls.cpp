@@ -200,7 +200,14 @@ struct ReservedFrames {
     Process* p;
     Term* top;
     bool held = true;
-    explicit ReservedFrames(Process* proc) : p(proc), top(proc->stop) { p->stop -= TRACE_FRAME_WORDS; }
+    // The reserved words lie inside the stack while the match spec runs, and its
+    // process_dump action walks the stack as terms: they hold [] until frames are pushed.
+    // (Left as they were, they showed whatever the block held before: a crash, now and then,
+    // in conformance.trace_call_actions with two schedulers.)
+    explicit ReservedFrames(Process* proc) : p(proc), top(proc->stop) {
+        p->stop -= TRACE_FRAME_WORDS;
+        for (size_t i = 0; i < TRACE_FRAME_WORDS; ++i) p->stop[i] = NIL;
+    }
     ~ReservedFrames() { release(); }
     void release() {
         if (held) p->stop = top;
@@ -226,17 +233,19 @@ void charge_time(Process* p, const FunctionInfo* fi, int64_t now, uint64_t calls
     std::lock_guard lock(bp->time_mutex);
     CallTime& ct = bp->times[p->pid.raw];
     ct.count += calls;
-    if (now > p->call_time_since) ct.ns += uint64_t(now - p->call_time_since);
+    int64_t since = p->rare().call_time_since;
+    if (now > since) ct.ns += uint64_t(now - since);
 }
 
 // A call of fi, traced for call_time (OTP's erts_trace_time_call): the caller's time so far
 // is charged to it, and a frame remembers it so that the return charges fi and resumes it.
 void time_call(Process* p, const FunctionInfo* fi) {
     int64_t now = monotonic_ns();
-    const FunctionInfo* prev = p->call_time_fn;
+    Process::Rare& rare = p->rare();
+    const FunctionInfo* prev = rare.call_time_fn;
     if (prev) charge_time(p, prev, now, 0);
-    p->call_time_fn = fi;
-    p->call_time_since = now;
+    rare.call_time_fn = fi;
+    rare.call_time_since = now;
     charge_time(p, fi, now, 1);
     Term* E = p->stop;
     if (is_trace_frame_cp(E[0])) return;  // erl keeps one frame there
@@ -331,9 +340,10 @@ void trace_return_to(Process* p, const Word* cp) {
 
 void trace_return_time(Process* p, Term prev) {
     int64_t now = monotonic_ns();
-    charge_time(p, p->call_time_fn, now, 0);
-    p->call_time_fn = is_small(prev) ? reinterpret_cast<const FunctionInfo*>(uintptr_t(small_value(prev))) : nullptr;
-    p->call_time_since = now;
+    Process::Rare& rare = p->rare();
+    charge_time(p, rare.call_time_fn, now, 0);
+    rare.call_time_fn = is_small(prev) ? reinterpret_cast<const FunctionInfo*>(uintptr_t(small_value(prev))) : nullptr;
+    rare.call_time_since = now;
 }
 
 void trace_return_to_bif(Process* p, Term mfa) {

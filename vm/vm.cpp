@@ -133,10 +133,17 @@ bool VM::del_path(const std::string& name, bool by_name) {
     return false;
 }
 
+// Sized once from the file's length: growing the vector byte by byte (istreambuf_iterator)
+// left freed blocks of every power of two behind, resident until the allocator reuses them
+// (docs/benchmarks.md, "Issue 11: quick start-up").
 static Result<std::vector<uint8_t>> read_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
+    std::ifstream in(path, std::ios::binary | std::ios::ate);
     if (!in) return make_error(fmt::format("cannot open {}", path));
-    std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::streamoff size = in.tellg();
+    if (size < 0) return make_error(fmt::format("cannot read {}", path));
+    std::vector<uint8_t> bytes(static_cast<size_t>(size));
+    in.seekg(0);
+    if (!in.read(reinterpret_cast<char*>(bytes.data()), size)) return make_error(fmt::format("cannot read {}", path));
     return bytes;
 }
 

@@ -95,7 +95,7 @@ TEST_CASE("gc: immediates in roots are left alone", "[gc]") {
 }
 
 TEST_CASE("gc: y slots are roots; return addresses and catch markers are kept", "[gc]") {
-    auto p = new_process();
+    auto p = new_process(377);  // a first block that holds the list and the frame
     Term list = int_list(*p, 1, 50);
     Term tup = tuple(*p, {flt(*p, 1.5), make_atom(2)});
     Term* y = push_frame(*p, 3);

@@ -57,7 +57,7 @@ TEST_CASE("gc: old-heap garbage is reclaimed by the periodic full sweep", "[gc]"
 }
 
 TEST_CASE("gc: heap fragments are merged into the young heap", "[gc]") {
-    auto p = new_process();
+    auto p = new_process(377);  // a first block that holds x[0]
     // Fill the heap so that the following allocations go to fragments.
     std::vector<Term> x{int_list(*p, 1, 100)};
     while (p->heap_free() > S_RESERVED) p->alloc(1)[0] = NIL;

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include "terms_util.hpp"
+#include "vm/process_side_memory.hpp"
 #include "vm/recv_markers.hpp"
 #include "vm/term_refs.hpp"
 
@@ -69,4 +70,20 @@ TEST_CASE("recv markers: a ninth marker reuses the oldest slot", "[recv_markers]
     m.bind(m.reserve(42), again);  // takes the freed slot, not the oldest live one
     CHECK(*m.position(refs[1]) == 1);
     CHECK(*m.position(again) == 42);
+}
+
+TEST_CASE("recv markers: the table is allocated at the first reserve and counted", "[recv_markers]") {
+    LiteralArea a;
+    size_t before = process_side_bytes();
+    {
+        RecvMarkers m;
+        CHECK(process_side_bytes() == before);
+        m.message_removed(0);  // no table: nothing to move
+        CHECK(!m.position(make_ref_from_number(a, 7)));
+        m.clear(make_small(1));
+        CHECK(process_side_bytes() == before);
+        m.reserve(0);
+        CHECK(process_side_bytes() > before);
+    }
+    CHECK(process_side_bytes() == before);
 }

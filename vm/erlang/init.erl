@@ -38,18 +38,38 @@ start_em([]) ->
 
 %% The file module asks the registered process file_server_2 (kernel's file_server, which
 %% OTP's kernel supervisor starts) for file:open/2, read_file/1 and friends. beamvm does not
-%% boot kernel, so it starts that server here, unlinked: a crash in it is the file module's
-%% callers' concern, never the VM's. Without ETS yet, beamvm_file_server stands in for the
-%% one part of file_server that needs a table.
+%% boot kernel, so it registers that server here, unlinked: a crash in it is the file module's
+%% callers' concern, never the VM's. The server starts on its first request: starting it
+%% loads file_server, gen_server, gen and proc_lib, which cost a program that never asks
+%% about 0.8 MB of resident memory and 1-2 ms (docs/benchmarks.md, "Issue 11: quick
+%% start-up"). Without ETS, beamvm_file_server stands in for the one part of file_server
+%% that needs a table.
 start_file_server() ->
     case whereis(file_server_2) of
         undefined ->
-            case erlang:is_builtin(ets, new, 2) of
-                true -> catch file_server:start();
-                false -> catch gen_server:start({local, file_server_2}, beamvm_file_server, [], [])
-            end;
+            Init = self(),
+            catch register(file_server_2, spawn(fun() -> file_server_on_demand(Init) end));
         _ ->
             ok
+    end.
+
+%% Waits for the first request, then becomes the gen_server that file_server:start/0 would
+%% have started and handles it. The request is sent back to the mailbox's end: messages
+%% that arrived meanwhile are from other senders (the file module's calls wait for their
+%% replies), whose order relative to it no one can rely on.
+file_server_on_demand(Init) ->
+    receive
+        First ->
+            Mod = case erlang:is_builtin(ets, new, 2) of
+                      true -> file_server;
+                      false -> beamvm_file_server
+                  end,
+            {ok, State} = Mod:init([]),
+            %% What proc_lib:start would have recorded (enter_loop/4 reads the parent there).
+            put('$ancestors', [Init]),
+            put('$initial_call', {Mod, init, 1}),
+            self() ! First,
+            gen_server:enter_loop(Mod, [], State, {local, file_server_2})
     end.
 
 %% -eval: the text as expressions, as OTP's init evaluates it (with a final dot if it has none).

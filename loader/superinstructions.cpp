@@ -1,0 +1,119 @@
+#include "loader/superinstructions.hpp"
+
+#include <string>
+
+#include "loader/generic_ops.hpp"
+
+namespace beam::loader {
+
+namespace {
+
+bool is_reg(const Arg& a) { return a.kind == 'x' || a.kind == 'y'; }
+bool is_src(const Arg& a) { return is_reg(a) || a.kind == 'c'; }
+bool same_operand(const Operand& a, const Operand& b) { return a.kind == b.kind && a.value == b.value; }
+bool is_call(const GenericInstr& g) {
+    return g.opcode == op_call || g.opcode == op_call_only || g.opcode == op_call_last;
+}
+
+// `base` (move_call: a move fused with a call) followed by the call's own operands; the
+// variant for call_only and call_last is base + "_only" / "_last".
+bool emit_call(std::string base, std::initializer_list<Arg> before, const GenericInstr& call, Emitter& em) {
+    std::vector<Arg> args(before);
+    args.push_back(ux(Word(call.args[0].value)));
+    args.push_back(lbl(uint32_t(call.args[1].value)));
+    if (call.opcode == op_call_only) base += "_only";
+    if (call.opcode == op_call_last) {
+        base += "_last";
+        args.push_back(ux(Word(call.args[2].value)));
+    }
+    return em.try_emit(base, args);
+}
+
+}  // namespace
+
+size_t emit_superinstruction(const std::vector<GenericInstr>& code, size_t i, Emitter& em, LiteralArea& literals) {
+    if (i + 1 >= code.size()) return 0;
+    const GenericInstr& a = code[i];
+    const GenericInstr& b = code[i + 1];
+    auto src = [&](const Operand& o) { return src_arg(o, literals); };
+    switch (a.opcode) {
+    case op_deallocate:
+        if (b.opcode == op_return) {
+            em.emit("deallocate_return", {ux(Word(a.args[0].value))});
+            return 2;
+        }
+        return 0;
+    case op_move: {
+        Arg s1 = src(a.args[0]), d1 = src(a.args[1]);
+        if (!is_src(s1) || !is_reg(d1)) return 0;
+        if (b.opcode == op_return && d1.kind == 'x' && d1.w == 0) {
+            em.emit("move_return", {s1});
+            return 2;
+        }
+        if (is_call(b)) return emit_call("move_call", {s1, d1}, b, em) ? 2 : 0;
+        if (b.opcode != op_move) return 0;
+        Arg s2 = src(b.args[0]), d2 = src(b.args[1]);
+        if (!is_reg(s2) || !is_reg(d2)) return 0;
+        if (i + 2 < code.size() && code[i + 2].opcode == op_call &&
+            em.try_emit("move2_call", {s1, d1, s2, d2, ux(Word(code[i + 2].args[0].value)),
+                                       lbl(uint32_t(code[i + 2].args[1].value))}))
+            return 3;
+        return em.try_emit("move2", {s1, d1, s2, d2}) ? 2 : 0;
+    }
+    case op_allocate:
+    case op_allocate_zero:
+        // allocate sets every y register to []: an init_yregs right after it has nothing to do.
+        if (b.opcode == op_init_yregs || b.opcode == op_init) {
+            em.emit("allocate", {ux(Word(a.args[0].value)), ux(Word(a.args[1].value))});
+            return 2;
+        }
+        return 0;
+    case op_test_heap:
+        if (b.opcode == op_put_tuple2) {
+            std::vector<Arg> elems;
+            for (const Operand& e : b.args[1].list) elems.push_back(src(e));
+            Arg d = src(b.args[0]);
+            if (!is_reg(d)) return 0;
+            em.emit("test_heap_put_tuple2",
+                    {ux(Word(a.args[0].value)), ux(Word(a.args[1].value)), d, ux(elems.size())});
+            for (const Arg& e : elems) em.raw_any(e);
+            return 2;
+        }
+        if (b.opcode == op_put_list) {
+            Arg h = src(b.args[0]), t = src(b.args[1]), d = src(b.args[2]);
+            if (!is_src(h) || !is_src(t) || !is_reg(d)) return 0;
+            return em.try_emit("test_heap_put_list", {ux(Word(a.args[0].value)), ux(Word(a.args[1].value)), h, t, d})
+                       ? 2
+                       : 0;
+        }
+        return 0;
+    case op_get_tuple_element:
+        if (b.opcode == op_get_tuple_element && same_operand(a.args[0], b.args[0]) &&
+            !same_operand(a.args[2], a.args[0])) {
+            Arg t = src(a.args[0]), d1 = src(a.args[2]), d2 = src(b.args[2]);
+            if (!is_reg(t) || !is_reg(d1) || !is_reg(d2)) return 0;
+            return em.try_emit("get_two_tuple_elements",
+                               {t, ux(Word(a.args[1].value)), d1, ux(Word(b.args[1].value)), d2})
+                       ? 2
+                       : 0;
+        }
+        return 0;
+    case op_is_tuple:
+        // test_arity checks that its operand is a tuple itself.
+        if (b.opcode == op_test_arity && same_operand(a.args[0], b.args[0]) && same_operand(a.args[1], b.args[1])) {
+            em.emit("test_arity", {lbl(uint32_t(b.args[0].value)), src(b.args[1]), ux(Word(b.args[2].value))});
+            return 2;
+        }
+        return 0;
+    case op_is_nonempty_list:
+        if (b.opcode == op_get_list && same_operand(a.args[1], b.args[0])) {
+            Arg l = src(a.args[1]), h = src(b.args[1]), t = src(b.args[2]);
+            if (!is_reg(l) || !is_reg(h) || !is_reg(t)) return 0;
+            return em.try_emit("is_nonempty_list_get_list", {lbl(uint32_t(a.args[0].value)), l, h, t}) ? 2 : 0;
+        }
+        return 0;
+    default: return 0;
+    }
+}
+
+}  // namespace beam::loader
