@@ -16,6 +16,6 @@ bool transform_bits(const GenericInstr& gi, const ParsedModule& pm, ModuleCode& 
 bool transform_bits_fast(const GenericInstr& gi, const ParsedModule& pm, ModuleCode& mc, Emitter& em);
 // The fast shapes of bs_create_bin's segments (`list`: the generic operand list, `op`: the
 // segments decoded from it), or nothing when some segment has none.
-std::vector<BsFastSeg> fast_create_segments(const std::vector<Operand>& list, const BsCreateOp& op);
+std::vector<BsFastSeg> fast_create_segments(const OperandList& list, const BsCreateOp& op);
 
 }  // namespace beam::loader

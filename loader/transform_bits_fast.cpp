@@ -94,7 +94,7 @@ bool match_string(const std::vector<Operand>& a, const ParsedModule& pm, ModuleC
 
 }  // namespace
 
-std::vector<BsFastSeg> fast_create_segments(const std::vector<Operand>& list, const BsCreateOp& op) {
+std::vector<BsFastSeg> fast_create_segments(const OperandList& list, const BsCreateOp& op) {
     std::vector<BsFastSeg> fast;
     if (op.segs.size() > BS_FAST_MAX) return fast;
     for (size_t i = 0; i < op.segs.size(); ++i) {
