@@ -1,6 +1,8 @@
-// Bit-syntax instructions (OTP 25's and the older construction ones) become one specific instruction that points at a side table holding
-// the decoded operands (vm/interp_support.hpp: BsCreateOp, BsMatchOp). The side tables are
-// owned by ModuleCode::side_tables; labels inside them are patched by the Emitter.
+// Bit-syntax instructions (OTP 25's and the older construction ones) become one specific
+// instruction that points at a side table holding the decoded operands (vm/interp_support.hpp:
+// BsCreateOp, BsMatchOp), except the matching instructions in their common shapes, which get
+// inline instructions (loader/transform_bits_fast.cpp). The side tables are owned by
+// ModuleCode::side_tables; labels inside them are patched by the Emitter.
 #include "loader/transform_bits.hpp"
 
 #include <fmt/format.h>
@@ -82,6 +84,7 @@ void create_bin(const GenericInstr& gi, const ParsedModule& pm, ModuleCode& mc, 
         op->segs.push_back(s);
     }
     op->strings = op->string_bytes.data();
+    op->fast = fast_create_segments(list, *op);
     op->code = &mc;
     uint32_t fail = uint32_t(a[0].value);
     em.side_label(&op->fail, fail);
@@ -91,28 +94,14 @@ void create_bin(const GenericInstr& gi, const ParsedModule& pm, ModuleCode& mc, 
     em.emit(fail ? "bs_create_bin_guard" : "bs_create_bin", {px(op.get())});
 }
 
-// bs_get_integer2 with a constant size of at most 59 bits, unsigned, big-endian, from and into
-// registers, with a fail label: the common case gets its own inline instruction.
-bool fast_get_integer(const GenericInstr& gi, Emitter& em) {
-    const auto& a = gi.args;  // Fail Ctx Live Size Unit Flags Dst
-    if (a[0].kind != OpKind::Label || a[0].value == 0) return false;
-    if (a[3].kind != OpKind::Integer || a[3].value < 0 || match_flags(a[5]) != 0) return false;
-    uint64_t bits = uint64_t(a[3].value) * uint64_t(a[4].value);
-    if (bits == 0 || bits > 59) return false;
-    auto reg = [](const Operand& o) -> Arg { return {o.kind == OpKind::X ? 'x' : 'y', Word(o.value)}; };
-    if ((a[1].kind != OpKind::X && a[1].kind != OpKind::Y) || (a[6].kind != OpKind::X && a[6].kind != OpKind::Y))
-        return false;
-    return em.try_emit("bs_get_uint_be", {lbl(uint32_t(a[0].value)), reg(a[1]), ux(bits), reg(a[6])});
-}
-
 void match(const GenericInstr& gi, const ParsedModule& pm, ModuleCode& mc, Emitter& em) {
     const auto& a = gi.args;
-    if (gi.opcode == op_bs_get_integer2 && fast_get_integer(gi, em)) return;
     if (gi.opcode == op_bs_test_tail2 && a[2].kind == OpKind::Overflow) {
         // No tail is 2^64 bits or longer: the test always fails.
         em.emit("jump", {lbl(uint32_t(a[0].value))});
         return;
     }
+    if (transform_bits_fast(gi, pm, mc, em)) return;
     auto op = std::make_shared<BsMatchOp>();
     op->opcode = gi.opcode;
     uint32_t fail = 0;

@@ -4,11 +4,18 @@
 
 #include "loader/beam_module.hpp"
 #include "loader/emitter.hpp"
+#include "vm/interp_support.hpp"
 #include "vm/module.hpp"
 
 namespace beam::loader {
 
 // Emits the specific form of a bit-syntax generic instruction. False if `gi` is not one.
 bool transform_bits(const GenericInstr& gi, const ParsedModule& pm, ModuleCode& mc, Emitter& em);
+// The matching instructions in their common shapes as inline instructions
+// (loader/transform_bits_fast.cpp). False (nothing emitted) when `gi` needs the general path.
+bool transform_bits_fast(const GenericInstr& gi, const ParsedModule& pm, ModuleCode& mc, Emitter& em);
+// The fast shapes of bs_create_bin's segments (`list`: the generic operand list, `op`: the
+// segments decoded from it), or nothing when some segment has none.
+std::vector<BsFastSeg> fast_create_segments(const OperandList& list, const BsCreateOp& op);
 
 }  // namespace beam::loader

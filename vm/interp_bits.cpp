@@ -1,9 +1,10 @@
 // Bit-syntax construction: the bs_create_bin instruction (OTP 25).
 //
 // Three passes over the segments, because OTP reports errors in that order: first every
-// explicit size is checked (a bad size in segment 2 wins over a bad value in segment 1), then
-// each value is checked and the sizes that depend on values (binary `all`, utf*) are computed,
-// then the result is allocated once and written.
+// explicit size is checked (a bad size in segment 2 wins over a bad value in segment 1) and
+// the values of `all`-sized binaries are checked to be bitstrings, then each value is checked
+// and the sizes that depend on values (binary `all`, utf*) are computed, then the result is
+// allocated once and written.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -139,6 +140,10 @@ Term append_to_writable(Process* p, Term acc, size_t acc_bits, size_t bytes) {
 }
 
 Term bs_create_bin(Process* p, Term* x, Term* E, const BsCreateOp* op) {
+    if (!op->fast.empty()) {
+        Term r = bs_create_bin_fast(p, x, E, op);
+        if (!is_non_value(r)) return r;
+    }
     const size_t n = op->segs.size();
     // Bits of each segment; SIZE_MAX until known.
     constexpr size_t UNKNOWN = std::numeric_limits<size_t>::max();
@@ -172,6 +177,15 @@ Term bs_create_bin(Process* p, Term* x, Term* E, const BsCreateOp* op) {
         unsigned __int128 b = (unsigned __int128)small_value(sz) * s.unit;
         if (b > MAX_BITS) return bs_error(p, op, am::system_limit, s, atom("size"), sz);
         bits[i] = size_t(b);
+    }
+
+    // Then binary segments whose size is their value's (`all`, not the append of `<<Acc/binary,
+    // ...>>`) must hold a bitstring: OTP finds out while it adds up the size, before it looks
+    // at any other value (checked on erl: <<X:8, Y/binary>> with both bad reports Y).
+    for (size_t i = 0; i < n; ++i) {
+        const BsSegment& s = op->segs[i];
+        if (bits[i] == UNKNOWN && s.type == am::binary && !is_bitstring(any_operand(s.value, x, E)))
+            return bs_error(p, op, am::badarg, s, am::type, any_operand(s.value, x, E));
     }
 
     // Pass 2: values, and the sizes that depend on them.

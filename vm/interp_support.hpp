@@ -7,6 +7,7 @@
 
 #include "bifs/arith.hpp"
 #include "bifs/bif.hpp"
+#include "vm/bits_fast.hpp"
 #include "vm/module.hpp"
 #include "vm/process.hpp"
 
@@ -71,6 +72,15 @@ struct BsSegment {
     Word seg = 0;    // the compiler's segment number, reported in error causes
 };
 inline constexpr Word BS_LITTLE = 1, BS_SIGNED = 2, BS_NATIVE = 4;
+// A segment in a shape the construction fast path handles (vm/bits_create_fast.cpp): an
+// integer of a literal size up to 64 bits, a binary of a literal size or `all`, a string.
+struct BsFastSeg {
+    enum Kind : uint8_t { Int, BinAll, BinImm, String } kind;
+    bool little = false;
+    Word bits = 0;   // Int, BinImm, String: the segment's size in bits
+    Word value = 0;  // any-encoded (String: byte offset into BsCreateOp::strings)
+    Word unit = 1;   // BinAll
+};
 struct BsCreateOp {
     const Word* fail = nullptr;
     Word live = 0;
@@ -82,7 +92,10 @@ struct BsCreateOp {
     // Where the instruction sits, so an error can name the function and line like OTP does.
     const ModuleCode* code = nullptr;
     size_t code_pos = 0;
+    // One entry per segment when every segment has a fast shape (at most BS_FAST_MAX), else empty.
+    std::vector<BsFastSeg> fast;
 };
+inline constexpr size_t BS_FAST_MAX = 16;
 // One generic matching instruction with its operands any-encoded (see loader/transform_bits.cpp).
 // args by opcode (generic operand order without Fail and Live; flags decoded to BS_* bits):
 //   start_match3/4: [src dst]   get_integer2/float2/binary2: [ctx size unit flags dst]
@@ -99,6 +112,10 @@ struct BsMatchOp {
 };
 inline const Word* const BS_NEXT = reinterpret_cast<const Word*>(1);
 Term bs_create_bin(Process* p, Term* x, Term* E, const BsCreateOp* op);
+// bs_create_bin for an op with fast segments whose values are what the shapes expect (small
+// integers, bitstrings long enough); NON_VALUE, with nothing done, for anything else, which
+// the general path then handles (and reports) as it always does.
+Term bs_create_bin_fast(Process* p, Term* x, Term* E, const BsCreateOp* op);
 // bs_init_writable: an empty binary that later appends extend (size_hint is in bytes).
 Term bs_init_writable(Process* p, Term size_hint);
 const Word* bs_match(Process* p, Term* x, Term* E, const BsMatchOp* op);

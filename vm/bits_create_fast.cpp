@@ -1,0 +1,152 @@
+// bs_create_bin in its common shapes (BsFastSeg, chosen by the loader: integers of literal
+// sizes up to 64 bits, binaries of literal size or `all`, strings): one pass to check the
+// values and add up the size, one to write, no per-segment type dispatch on atoms and no
+// bignum-capable integer writer. Whenever a value is not what the fast shape expects (a
+// bignum, not a bitstring, too short, a bad unit) it returns NON_VALUE before doing anything,
+// and the general bs_create_bin (vm/interp_bits.cpp) handles the instruction and its errors.
+#include <cstring>
+
+#include "vm/binary.hpp"
+#include "vm/bits_append.hpp"
+#include "vm/bits_codec.hpp"
+#include "vm/interp.hpp"
+#include "vm/interp_support.hpp"
+
+namespace beam {
+
+namespace {
+
+struct Bits {
+    const uint8_t* base;  // underlying binary's data
+    size_t offset;        // bits
+    size_t size;          // bits
+};
+
+// The data of a bitstring term, or size SIZE_MAX when `t` is not one.
+inline Bits bits_of(Term t) {
+    if (!is_boxed(t)) return {nullptr, 0, SIZE_MAX};
+    const Term* b = boxed_ptr(t);
+    switch (header_sub(b[0])) {
+    case Sub::HeapBin: return {reinterpret_cast<const uint8_t*>(b + 2), 0, size_t(b[1].raw) << 3};
+    case Sub::RefcBin: return {reinterpret_cast<const BinaryBlob*>(b[2].raw)->data, 0, size_t(b[1].raw) << 3};
+    case Sub::SubBin: return {binary_data_base(b[1]), size_t(b[2].raw), size_t(b[3].raw)};
+    default: return {nullptr, 0, SIZE_MAX};
+    }
+}
+
+// The low `bits` (0..64) bits of v (two's complement) at bit `off`.
+inline void put_int(uint8_t* data, size_t off, Term v, unsigned bits, bool little) {
+    if (((off | bits) & 7) == 0) {
+        uint64_t u = uint64_t(small_value(v));
+        uint8_t* q = data + (off >> 3);
+        unsigned n = bits >> 3;
+        if (little) {
+            for (unsigned i = 0; i < n; ++i) q[i] = uint8_t(u >> (8 * i));
+        } else {
+            for (unsigned i = 0; i < n; ++i) q[n - 1 - i] = uint8_t(u >> (8 * i));
+        }
+        return;
+    }
+    put_integer_bits(data, off, v, bits, little);
+}
+
+inline void put_bits(uint8_t* data, size_t off, const uint8_t* src, size_t src_off, size_t bits) {
+    if (((off | src_off | bits) & 7) == 0) {
+        if (bits) std::memcpy(data + (off >> 3), src + (src_off >> 3), bits >> 3);
+        return;
+    }
+    copy_bits(src, src_off, data, off, bits);
+}
+
+// Writes segments [from, n) from bit `off`; returns the bits copied from binaries.
+size_t write_fast(const BsCreateOp* op, Term* x, Term* E, const Term* vals, const Bits* bins, size_t from,
+                  uint8_t* data, size_t off) {
+    size_t copied = 0;
+    for (size_t i = from; i < op->fast.size(); ++i) {
+        const BsFastSeg& f = op->fast[i];
+        switch (f.kind) {
+        case BsFastSeg::Int:
+            put_int(data, off, vals[i], unsigned(f.bits), f.little);
+            off += f.bits;
+            break;
+        case BsFastSeg::String:
+            put_bits(data, off, op->strings + f.value, 0, f.bits);
+            off += f.bits;
+            break;
+        default: {
+            size_t n = f.kind == BsFastSeg::BinAll ? bins[i].size : f.bits;
+            put_bits(data, off, bins[i].base, bins[i].offset, n);
+            copied += n;
+            off += n;
+        }
+        }
+    }
+    return copied;
+}
+
+}  // namespace
+
+Term bs_create_bin_fast(Process* p, Term* x, Term* E, const BsCreateOp* op) {
+    const size_t n = op->fast.size();
+    // Uninitialised on purpose (a Term array would be filled with non-values on every call);
+    // entry i is set for every segment that is not a string before it is read.
+    union Vals {
+        Vals() {}
+        Term t[BS_FAST_MAX];
+    } vals_;
+    Term* vals = vals_.t;
+    Bits bins[BS_FAST_MAX];
+    size_t total = 0;
+    for (size_t i = 0; i < n; ++i) {
+        const BsFastSeg& f = op->fast[i];
+        if (f.kind == BsFastSeg::String) {
+            total += f.bits;
+            continue;
+        }
+        Term v = any_operand(f.value, x, E);
+        vals[i] = v;
+        if (f.kind == BsFastSeg::Int) {
+            if (!is_small(v)) return NON_VALUE;
+            total += f.bits;
+            continue;
+        }
+        Bits b = bits_of(v);
+        if (b.size == SIZE_MAX) return NON_VALUE;
+        if (f.kind == BsFastSeg::BinAll) {
+            if (f.unit > 1 && b.size % f.unit != 0) return NON_VALUE;
+            total += b.size;
+        } else {
+            if (f.bits > b.size) return NON_VALUE;
+            total += f.bits;
+        }
+        bins[i] = b;
+    }
+    const BsSegment& s0 = op->segs[0];
+    if (n > 0 && (s0.type == am::append || s0.type == am::private_append) && op->fast[0].kind == BsFastSeg::BinAll) {
+        // As the general path: appending nothing gives the binary itself; a result past the
+        // heap-binary limit extends the accumulator in place when it can.
+        if (total == bins[0].size) {
+            any_dest(op->dst, x, E) = vals[0];
+            return vals[0];
+        }
+        if (total % 8 == 0 && total / 8 > HEAP_BIN_LIMIT) {
+            Term bin = append_to_writable(p, vals[0], bins[0].size, total / 8);
+            // The accumulator may have moved into the new blob: its own data is not read again.
+            size_t copied = write_fast(op, x, E, vals, bins, 1, refc_bytes(bin), bins[0].size);
+            p->reductions += int64_t(copied / (8 * 1024));
+            any_dest(op->dst, x, E) = bin;
+            return bin;
+        }
+    }
+    uint8_t* data;
+    size_t bytes = (total + 7) / 8;
+    Term bin = make_binary_uninit(*p, bytes, &data);
+    if (bytes) data[bytes - 1] = 0;  // the unused bits of a bitstring's last byte read as zero
+    size_t copied = write_fast(op, x, E, vals, bins, 0, data, 0);
+    p->reductions += int64_t(copied / (8 * 1024));
+    if (total % 8 != 0) bin = make_sub_binary(*p, bin, 0, total);
+    any_dest(op->dst, x, E) = bin;
+    return bin;
+}
+
+}  // namespace beam
