@@ -10,6 +10,7 @@
 #include "bifs/bif_families.hpp"
 #include "bifs/bif_util.hpp"
 #include "scheduler/ports.hpp"
+#include "scheduler/scheduler.hpp"
 #include "scheduler/signals.hpp"
 #include "vm/map.hpp"
 #include "vm/term_refs.hpp"
@@ -280,12 +281,15 @@ Term trace_info_2(Process* p, const Term* a) {
 }
 
 // trace_delivered(Tracee): beamvm posts every trace message when it is made, so the answer
-// can go at once, for any pid (alive, dead, traced or not) or `all`. It goes through the
-// caller's signal queue, behind the trace messages already there, so a tracer that calls it
-// sees them first, as on erl.
+// can go once the other schedulers have finished the slices they are running (erl waits for
+// thread progress: a process being scheduled out there has made its `out` event by then),
+// for any pid (alive, dead, traced or not) or `all`. It goes through the caller's signal
+// queue, behind the trace messages already there, so a tracer that calls it sees them
+// first, as on erl.
 Term trace_delivered_1(Process* p, const Term* a) {
     Term what = a[0];
     if (what != am::all && !is_pid(what)) return p->badarg();
+    if (p->vm->scheds) p->vm->scheds->await_running_slices();
     Term ref = make_new_ref(*p);
     p->sched.self_via_inbox = true;  // later messages to itself stay behind it
     post_message(*p->vm, p->pid, make_tuple(*p, {atom("trace_delivered"), what, ref}));

@@ -454,12 +454,33 @@ std::vector<size_t> Schedulers::queue_lengths(bool with_running) {
     return out;
 }
 
+void Schedulers::await_running_slices() {
+    int self = current_index();
+    std::vector<std::pair<Scheduler*, uint64_t>> busy;
+    for (auto& sc : scheds_)
+        if (sc->index != self && sc->running.load(std::memory_order_acquire))
+            busy.push_back({sc.get(), sc->slices.load(std::memory_order_acquire)});
+    if (busy.empty()) return;
+    Scheduler* me = self >= 0 && size_t(self) < scheds_.size() ? scheds_[size_t(self)].get() : nullptr;
+    if (me) me->in_barrier.store(true, std::memory_order_release);
+    // Two schedulers waiting for each other's slice would wait forever: one that waits here
+    // counts as past its slice.
+    for (auto& [sc, seen] : busy)
+        while (sc->slices.load(std::memory_order_acquire) == seen && sc->running.load(std::memory_order_acquire) &&
+               !sc->in_barrier.load(std::memory_order_acquire))
+            std::this_thread::yield();
+    if (me) me->in_barrier.store(false, std::memory_order_release);
+}
+
 void Schedulers::run_one(Scheduler& s, Process* p) {
     struct Running {
-        std::atomic<bool>& flag;
-        explicit Running(std::atomic<bool>& f) : flag(f) { flag.store(true, std::memory_order_relaxed); }
-        ~Running() { flag.store(false, std::memory_order_relaxed); }
-    } running(s.running);
+        Scheduler& s;
+        explicit Running(Scheduler& sc) : s(sc) { s.running.store(true, std::memory_order_relaxed); }
+        ~Running() {
+            s.running.store(false, std::memory_order_relaxed);
+            s.slices.fetch_add(1, std::memory_order_release);
+        }
+    } running(s);
     p->sched.home = s.index;
     for (;;) {
         // Clear PENDING before looking at the inbox: a signal pushed after this is seen by

@@ -72,6 +72,10 @@ public:
 
     // Index of the scheduler running on this thread, or -1 on other threads.
     static int current_index();
+    // Returns once every other scheduler has finished the time slice it was running when
+    // called (OTP's thread progress, as erlang:trace_delivered/1 waits for it): the
+    // scheduling events of those slices (trace in/out) have been made by then.
+    void await_running_slices();
 
     // Per scheduler, the processes in its run queues, plus the one it is running if
     // `with_running` (OTP's statistics(run_queue_lengths) and statistics(active_tasks)).
@@ -96,6 +100,8 @@ private:
         std::atomic<size_t> queued{0};
         void count_queued(long d) { queued.store(queued.load(std::memory_order_relaxed) + size_t(d), std::memory_order_release); }
         std::atomic<bool> running{false};  // inside run_one
+        std::atomic<uint64_t> slices{0};    // run_one calls finished
+        std::atomic<bool> in_barrier{false};  // in await_running_slices
         std::atomic<bool> spinning{false};  // idle, looking for work before it sleeps
         bool sleeping = false;
         bool steal_hint = false;  // woken because another scheduler has queued work

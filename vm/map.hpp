@@ -50,7 +50,14 @@ inline Word hamt_bitmap_word(Term node) { return Word(small_value(boxed_ptr(node
 inline bool hamt_is_head(Term node) { return (hamt_bitmap_word(node) & HAMT_HEAD_FLAG) != 0; }
 inline uint32_t hamt_bitmap(Term node) { return uint32_t(hamt_bitmap_word(node) & 0xFFFF); }
 inline Term* hamt_children(Term node) { return boxed_ptr(node) + (hamt_is_head(node) ? 3 : 2); }
-inline size_t hamt_child_count(Term node) { return size_t(__builtin_popcount(hamt_bitmap(node))); }
+// Bits set in a 16-bit bitmap, inline: without -mpopcnt __builtin_popcount is a libgcc call.
+inline uint32_t popcount16(uint32_t v) {
+    v = v - ((v >> 1) & 0x5555);
+    v = (v & 0x3333) + ((v >> 2) & 0x3333);
+    v = (v + (v >> 4)) & 0x0F0F;
+    return (v + (v >> 8)) & 0x1F;
+}
+inline size_t hamt_child_count(Term node) { return popcount16(hamt_bitmap(node)); }
 inline size_t hamt_size(Term head) { return size_t(small_value(boxed_ptr(head)[2])); }
 
 inline size_t map_size(Term m) { return is_flat_map(m) ? header_arity(box_header(m)) - 1 : hamt_size(m); }

@@ -36,7 +36,7 @@ uint32_t shift_hash(Term key, uint32_t hx, unsigned new_level) {
 }
 
 inline uint32_t slot_index(uint32_t bitmap, uint32_t slot) {
-    return uint32_t(__builtin_popcount(bitmap & ((uint32_t{1} << slot) - 1)));
+    return popcount16(bitmap & ((uint32_t{1} << slot) - 1));
 }
 
 Term leaf(TermAllocator& a, Term key, Term value) { return cons_at(a.alloc(2), key, value); }
