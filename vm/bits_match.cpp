@@ -11,6 +11,7 @@
 #include "loader/generic_ops.hpp"
 #include "vm/binary.hpp"
 #include "vm/bits_codec.hpp"
+#include "vm/bits_fast.hpp"
 #include "vm/interp.hpp"
 #include "vm/interp_support.hpp"
 
@@ -19,8 +20,6 @@ namespace beam {
 namespace {
 
 using namespace loader;
-
-constexpr size_t MATCH_STATE_WORDS = 4;
 
 struct Ctx {
     Term* ms;
@@ -34,27 +33,6 @@ struct Ctx {
 Ctx context(Term t) {
     Term* ms = boxed_ptr(t);
     return {ms, bit_view(t).base};
-}
-
-Term start_match(Process* p, Term src) {
-    if (is_boxed_sub(src, Sub::MatchState)) return src;  // a context passed to a function that accepts one
-    if (!is_bitstring(src)) return NON_VALUE;
-    const Term* b = boxed_ptr(src);
-    Term under = src;
-    size_t pos = 0, end;
-    if (header_sub(b[0]) == Sub::SubBin) {
-        under = b[1];
-        pos = size_t(b[2].raw);
-        end = pos + size_t(b[3].raw);
-    } else {
-        end = bit_view(src).bit_size;
-    }
-    Term* hp = p->alloc(MATCH_STATE_WORDS);
-    hp[0] = make_header(Sub::MatchState, MATCH_STATE_WORDS - 1);
-    hp[1] = under;
-    hp[2] = Term{Word(pos)};
-    hp[3] = Term{Word(end)};
-    return make_boxed(hp);
 }
 
 // Bits for a Size*Unit operand; false when the size is not a usable non-negative integer
@@ -75,25 +53,6 @@ bool binary_bits(const Ctx& c, Term size, Word unit, size_t* bits) {
         return true;
     }
     return segment_bits(size, unit, bits) && *bits <= c.left();
-}
-
-bool string_matches(const Ctx& c, const uint8_t* expect, size_t bits) {
-    if (bits > c.left()) return false;
-    size_t bytes = (bits + 7) / 8;
-    uint8_t small[64];
-    std::vector<uint8_t> big;
-    uint8_t* got = small;
-    if (bytes > sizeof small) {
-        big.resize(bytes);
-        got = big.data();
-    }
-    copy_bits(c.base, c.pos(), got, 0, bits);
-    size_t whole = bits / 8;
-    if (std::memcmp(got, expect, whole) != 0) return false;
-    unsigned r = bits % 8;
-    if (r == 0) return true;
-    unsigned mask = (0xFFu << (8 - r)) & 0xFF;
-    return ((got[whole] ^ expect[whole]) & mask) == 0;
 }
 
 std::optional<DecodedChar> get_char(const Ctx& c, uint8_t opcode, Word flags) {
@@ -122,7 +81,7 @@ const Word* bs_match(Process* p, Term* x, Term* E, const BsMatchOp* op) {
     switch (op->opcode) {
     case op_bs_start_match3:
     case op_bs_start_match4: {
-        Term ms = start_match(p, arg(0));
+        Term ms = bits::start_match(p, arg(0));
         if (is_non_value(ms)) return fail();
         dst(1) = ms;
         return BS_NEXT;
@@ -178,7 +137,7 @@ const Word* bs_match(Process* p, Term* x, Term* E, const BsMatchOp* op) {
     case op_bs_test_tail2: return c.left() == a[1] ? BS_NEXT : fail();
     case op_bs_test_unit: return a[1] <= 1 || c.left() % a[1] == 0 ? BS_NEXT : fail();
     case op_bs_match_string:
-        if (!string_matches(c, op->strings, a[1])) return fail();
+        if (a[1] > c.left() || !bits::string_matches(ct, op->strings, a[1])) return fail();
         c.advance(a[1]);
         return BS_NEXT;
     case op_bs_get_utf8:
