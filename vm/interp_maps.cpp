@@ -9,6 +9,13 @@ namespace beam {
 Term put_map(Process* p, Term src, bool exact, const Word* kv, Word n, Term* x) {
     Term* E = p->stop;
     if (!is_map(src)) return p->error2(am::badmap, src);
+    if (exact && n == 1 && !is_flat_map(src)) {
+        // One key into a trie: one path copy, whose size tells whether the key was there.
+        Term k = any_operand(kv[0], x, E);
+        Term m = map_put(*p, src, k, any_operand(kv[1], x, E));
+        if (map_size(m) != map_size(src)) return p->error2(am::badkey, k);
+        return m;
+    }
     if (exact) {
         // erts checks the keys in its sorted order (its loader sorts them): of several
         // missing keys the least in map key order is the one reported.
