@@ -88,6 +88,14 @@ size_t emit_superinstruction(const std::vector<GenericInstr>& code, size_t i, Em
         }
         return 0;
     case op_get_tuple_element:
+        if (b.opcode == op_fmove && b.args[1].kind == OpKind::FloatReg && same_operand(a.args[2], b.args[0])) {
+            Arg t = src(a.args[0]), d = src(a.args[2]);
+            if (!is_reg(t) || !is_reg(d)) return 0;
+            return em.try_emit("get_tuple_element_fload",
+                               {t, ux(Word(a.args[1].value)), d, ux(Word(b.args[1].value))})
+                       ? 2
+                       : 0;
+        }
         if (b.opcode == op_get_tuple_element && same_operand(a.args[0], b.args[0]) &&
             !same_operand(a.args[2], a.args[0])) {
             Arg t = src(a.args[0]), d1 = src(a.args[2]), d2 = src(b.args[2]);
