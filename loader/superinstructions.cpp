@@ -113,6 +113,16 @@ size_t emit_superinstruction(const std::vector<GenericInstr>& code, size_t i, Em
             return 2;
         }
         return 0;
+    case op_loop_rec:
+        if (b.opcode == op_is_tagged_tuple && same_operand(a.args[1], b.args[1])) {
+            Arg d = src(a.args[1]), tag = src(b.args[3]);
+            if (!is_reg(d) || tag.kind != 'c') return 0;
+            return em.try_emit("loop_rec_tagged", {lbl(uint32_t(a.args[0].value)), d, lbl(uint32_t(b.args[0].value)),
+                                                   ux(Word(b.args[2].value)), tag})
+                       ? 2
+                       : 0;
+        }
+        return 0;
     case op_is_nonempty_list:
         if (b.opcode == op_get_list && same_operand(a.args[1], b.args[0])) {
             Arg l = src(a.args[1]), h = src(b.args[1]), t = src(b.args[2]);

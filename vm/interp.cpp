@@ -322,6 +322,11 @@ inline unsigned take_trap(Process* p, Term* x) {
     return p->trap_arity;
 }
 
+inline Word loop_rec_end_word() {
+    static const Word w = handler_word(Op::loop_rec_end_f);
+    return w;
+}
+
 // The handler word of bif_body, the first word of a BIF's export stub.
 inline Word bif_body_word() {
     static const Word w = handler_word(Op::bif_body_p);
