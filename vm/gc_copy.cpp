@@ -35,11 +35,16 @@ inline void copy_words(Term* to, const Term* from, size_t n) {
 }  // namespace
 
 Copier::Copier(CopyPlan plan, Term* young_to, Term* old_to)
-    : plan_(std::move(plan)), young_top_(young_to), old_top_(old_to), young_scan_(young_to), old_scan_(old_to) {}
+    : plan_(std::move(plan)), young_top_(young_to), old_top_(old_to), young_scan_(young_to), old_scan_(old_to) {
+    for (const Range& r : plan_.fragments) {
+        if (!fragment_span_.lo || r.lo < fragment_span_.lo) fragment_span_.lo = r.lo;
+        if (r.hi > fragment_span_.hi) fragment_span_.hi = r.hi;
+    }
+}
 
 bool Copier::in_fragment(const Term* p) const {
     const auto& f = plan_.fragments;
-    if (f.empty()) return false;
+    if (!fragment_span_.contains(p)) return false;  // the old heap, for most pointers of a minor GC
     // The last fragment starting at or below p is the only one that can hold it.
     auto it = std::upper_bound(f.begin(), f.end(), p, [](const Term* q, const Range& r) { return q < r.lo; });
     if (it == f.begin()) return false;

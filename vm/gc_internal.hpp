@@ -94,6 +94,7 @@ private:
     Term* scan_area(Term* s, Term* const& top);
 
     CopyPlan plan_;
+    Range fragment_span_;  // from the lowest fragment's start to the highest end: a quick no
     Term* young_top_;
     Term* old_top_;
     Term* young_scan_;
