@@ -293,6 +293,10 @@ Process* Schedulers::steal(Scheduler& thief, bool busy_only) {
         // A victim that is not running anything takes its own queue next: stealing from it
         // would only move its process from one core to the other.
         if (busy_only && !other->running.load(std::memory_order_relaxed)) continue;
+        // A busy victim's only queued process is left to it, as erl leaves a process just
+        // spawned or woken on its parent's scheduler: the parent goes on first (a spawn
+        // followed by monitor/2 finds the child alive, as on erl) and runs it when it waits.
+        if (busy_only && other->queued.load(std::memory_order_relaxed) < 2) continue;
         std::unique_lock lock(other->mutex, std::try_to_lock);
         if (!lock.owns_lock() || other->queued == 0) continue;
         // As OTP's try_steal_task_from_victim: the highest priority first, and in it the

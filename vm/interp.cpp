@@ -29,7 +29,6 @@ namespace {
 const InstrMeta META[] = {
 #include "vm/instr_meta.inc"
 };
-const void* const* g_handlers = nullptr;  // filled once from the generated table
 
 RunStatus run(Process* p, Term* x_sched, const void* const** handlers_out);
 }  // namespace
