@@ -117,6 +117,20 @@ size_t emit_superinstruction(const std::vector<GenericInstr>& code, size_t i, Em
         if (b.opcode == op_is_tagged_tuple && same_operand(a.args[1], b.args[1])) {
             Arg d = src(a.args[1]), tag = src(b.args[3]);
             if (!is_reg(d) || tag.kind != 'c') return 0;
+            if (i + 3 < code.size()) {
+                const GenericInstr& g = code[i + 2];
+                const GenericInstr& t = code[i + 3];
+                if (g.opcode == op_get_tuple_element && same_operand(g.args[0], a.args[1]) &&
+                    t.opcode == op_is_eq_exact && same_operand(t.args[0], b.args[0]) &&
+                    same_operand(t.args[1], g.args[2]) && !same_operand(g.args[2], a.args[1])) {
+                    Arg e = src(g.args[2]), v = src(t.args[2]);
+                    if (is_reg(e) && is_src(v) &&
+                        em.try_emit("loop_rec_tagged_eq",
+                                    {lbl(uint32_t(a.args[0].value)), d, lbl(uint32_t(b.args[0].value)),
+                                     ux(Word(b.args[2].value)), tag, ux(Word(g.args[1].value)), e, v}))
+                        return 4;
+                }
+            }
             return em.try_emit("loop_rec_tagged", {lbl(uint32_t(a.args[0].value)), d, lbl(uint32_t(b.args[0].value)),
                                                    ux(Word(b.args[2].value)), tag})
                        ? 2
