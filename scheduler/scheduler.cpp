@@ -25,7 +25,6 @@ Schedulers::Schedulers(VM* vm, int count) : vm_(vm) {
     for (int i = 0; i < count; ++i) {
         auto s = std::make_unique<Scheduler>();
         s->index = i;
-        s->x.assign(MAX_X_REGS, NIL);
         scheds_.push_back(std::move(s));
     }
     online_.store(count, std::memory_order_release);
@@ -371,10 +370,7 @@ Process* Schedulers::spin(Scheduler& s) {
     int64_t until = monotonic_ns() + SPIN_NS;
     for (unsigned i = 1;; ++i) {
         if (s.queued.load(std::memory_order_acquire) > 0 || halting()) break;
-        bool others = false;
-        for (auto& other : scheds_)
-            if (other.get() != &s && other->queued.load(std::memory_order_relaxed) > 0) others = true;
-        if (others && (found = steal(s, true))) break;
+        if ((found = steal(s, true))) break;  // looks at each queue without its lock first
         if (i % 32 == 0 && monotonic_ns() > until) break;
 #if defined(__x86_64__) || defined(__i386__)
         __builtin_ia32_pause();
@@ -526,20 +522,17 @@ void Schedulers::run_one(Scheduler& s, Process* p) {
             if (vm_->sysprof.flags.load(std::memory_order_relaxed) & profile_flag::RUNNABLE_PROCS) [[unlikely]]
                 profile_process(p, true, p->sched.waiting);
             p->sched.waiting = false;
-            Term* x = s.x.data();
-            for (uint32_t i = 0; i < p->arity; ++i) x[i] = p->saved_x[i];
             bool timed = vm_->sysmon.flags.load(std::memory_order_relaxed) & sysmon_flag::LONG_SCHEDULE;
             const Word* in_pc = p->pc;
             constexpr uint32_t SCHED = trace_flag::RUNNING | trace_flag::RUNNING_PROCS;
             if (trace_flags_of(p) & SCHED) trace_sched(p, "in");
             int64_t slice_start = timed ? monotonic_ns() : 0;
-            RunStatus rs = execute(p, x);
+            RunStatus rs = execute(p);
             if (timed) [[unlikely]] sysmon_after_slice(p, monotonic_ns() - slice_start, in_pc, p->pc);
             if ((rs == RunStatus::Yielded || rs == RunStatus::Waiting) && (trace_flags_of(p) & SCHED))
                 trace_sched(p, "out");
             switch (rs) {
             case RunStatus::Yielded: {
-                p->saved_x.assign(x, x + p->arity);
                 std::atomic<uint32_t>& st = p->sched.state;
                 uint32_t f = st.load(std::memory_order_acquire);
                 while (!st.compare_exchange_weak(f, (f & ~(RUNNING | PENDING)) | QUEUED, std::memory_order_acq_rel)) {
@@ -548,10 +541,6 @@ void Schedulers::run_one(Scheduler& s, Process* p) {
                 return;
             }
             case RunStatus::Waiting:
-                // Usually nothing is live across a receive: give the buffer back, as a waiting
-                // process should hold as little as it can (issue 11).
-                if (p->arity == 0) std::vector<Term>().swap(p->saved_x);
-                else p->saved_x.assign(x, x + p->arity);
                 p->sched.waiting = true;
                 break;
             case RunStatus::Exited:

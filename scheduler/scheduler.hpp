@@ -107,7 +107,6 @@ private:
         bool steal_hint = false;  // woken because another scheduler has queued work
         bool rebalance = false;   // woken because the number of schedulers online changed
         unsigned low_credit = 0;  // lets low priority run now and then while normal is busy
-        std::vector<Term> x;      // x registers of whatever process runs here
     };
 
     void loop(Scheduler& s);

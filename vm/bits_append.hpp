@@ -3,6 +3,7 @@
 
 #include <cstddef>
 
+#include "vm/binary.hpp"
 #include "vm/process.hpp"
 #include "vm/term.hpp"
 
@@ -15,5 +16,21 @@ Term append_to_writable(Process* p, Term acc, size_t acc_bits, size_t bytes);
 
 // The bytes of an off-heap binary (a RefcBin term).
 uint8_t* refc_bytes(Term refc_bin);
+
+// Reductions for copying `bits` bits of binary data: one per 8 KB.
+inline void charge_copy(Process* p, size_t bits) { p->reductions += int64_t(bits / (8 * 1024)); }
+
+// A constructed bitstring of `total` bits: `write(data)` fills its bytes and returns the bits
+// it copied from binaries (charged); one that does not end on a byte boundary is a
+// sub-binary of the bytes. The unused bits of the last byte read as zero.
+template <class Write>
+Term new_bitstring(Process* p, size_t total, Write write) {
+    uint8_t* data;
+    size_t bytes = (total + 7) / 8;
+    Term bin = make_binary_uninit(*p, bytes, &data);
+    if (bytes) data[bytes - 1] = 0;
+    charge_copy(p, write(data));
+    return total % 8 != 0 ? make_sub_binary(*p, bin, 0, total) : bin;
+}
 
 }  // namespace beam

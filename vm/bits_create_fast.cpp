@@ -132,19 +132,12 @@ Term bs_create_bin_fast(Process* p, Term* x, Term* E, const BsCreateOp* op) {
         if (total % 8 == 0 && total / 8 > HEAP_BIN_LIMIT) {
             Term bin = append_to_writable(p, vals[0], bins[0].size, total / 8);
             // The accumulator may have moved into the new blob: its own data is not read again.
-            size_t copied = write_fast(op, x, E, vals, bins, 1, refc_bytes(bin), bins[0].size);
-            p->reductions += int64_t(copied / (8 * 1024));
+            charge_copy(p, write_fast(op, x, E, vals, bins, 1, refc_bytes(bin), bins[0].size));
             any_dest(op->dst, x, E) = bin;
             return bin;
         }
     }
-    uint8_t* data;
-    size_t bytes = (total + 7) / 8;
-    Term bin = make_binary_uninit(*p, bytes, &data);
-    if (bytes) data[bytes - 1] = 0;  // the unused bits of a bitstring's last byte read as zero
-    size_t copied = write_fast(op, x, E, vals, bins, 0, data, 0);
-    p->reductions += int64_t(copied / (8 * 1024));
-    if (total % 8 != 0) bin = make_sub_binary(*p, bin, 0, total);
+    Term bin = new_bitstring(p, total, [&](uint8_t* data) { return write_fast(op, x, E, vals, bins, 0, data, 0); });
     any_dest(op->dst, x, E) = bin;
     return bin;
 }

@@ -6,6 +6,7 @@
 // SWAPOUT (locals -> process) and SWAPIN (process -> locals).
 #include "vm/interp.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -30,7 +31,7 @@ const InstrMeta META[] = {
 #include "vm/instr_meta.inc"
 };
 
-RunStatus run(Process* p, Term* x_sched, const void* const** handlers_out);
+RunStatus run(Process* p, const void* const** handlers_out);
 }  // namespace
 
 const InstrMeta& instr_meta(Op op) { return META[size_t(op)]; }
@@ -38,7 +39,7 @@ const InstrMeta& instr_meta(Op op) { return META[size_t(op)]; }
 static const void* const* handlers() {
     static const void* const* table = [] {
         const void* const* t = nullptr;
-        run(nullptr, nullptr, &t);
+        run(nullptr, &t);
         return t;
     }();
     return table;
@@ -53,9 +54,9 @@ Op op_of_handler(Word w) {
     return Op::COUNT;
 }
 
-RunStatus execute(Process* p, Term* x) {
+RunStatus execute(Process* p) {
     p->slice_reds_used = 0;
-    RunStatus rs = run(p, x, nullptr);
+    RunStatus rs = run(p, nullptr);
     // Every way out of run() saves its state with SWAPOUT, which records the slice's use.
     p->reductions += p->slice_reds_used;
     p->slice_reds_used = 0;
@@ -83,11 +84,27 @@ namespace {
     } while (0)
 #define RAISE() goto raise_exception
 // Leaving run() with the process to be resumed later: its live x registers (p->arity of them)
-// go back to the scheduler's array, which keeps them for the next time slice.
-#define LEAVE(status)                                                     \
-    do {                                                                  \
-        for (uint32_t i_ = 0; i_ < p->arity; ++i_) x_sched[i_] = x[i_];  \
-        return (status);                                                  \
+// are kept in p->saved_x for the next time slice.
+#define LEAVE(status)           \
+    do {                        \
+        save_live_x(p, x);      \
+        return (status);        \
+    } while (0)
+// The message at the receive's current position into m; when the mailbox is exhausted,
+// signals that arrived meanwhile are taken in first, and with none the receive goes to fail.
+#define NEXT_MESSAGE(m, fail)                                         \
+    do {                                                              \
+        if (p->mailbox_save < p->mailbox.size()) {                    \
+            m = p->mailbox[p->mailbox_save];                          \
+        } else {                                                      \
+            SWAPOUT;                                                  \
+            m = fetch_signals(p);                                     \
+            SWAPIN;                                                   \
+            if (is_non_value(m)) {                                    \
+                if (p->sched.exit_pending) return RunStatus::Killed;  \
+                JUMP(fail);                                           \
+            }                                                         \
+        }                                                             \
     } while (0)
 #define ANY(w) any_operand((w), x, E)
 #define ANYD(w) any_dest((w), x, E)
@@ -321,9 +338,18 @@ inline unsigned take_trap(Process* p, Term* x) {
     return p->trap_arity;
 }
 
-inline Word loop_rec_end_word() {
-    static const Word w = handler_word(Op::loop_rec_end_f);
-    return w;
+// Usually nothing is live across a receive: then the buffer goes back, as a waiting process
+// should hold as little as it can.
+inline void save_live_x(Process* p, const Term* x) {
+    if (p->arity == 0) std::vector<Term>().swap(p->saved_x);
+    else p->saved_x.assign(x, x + p->arity);
+}
+
+// Whether the code at `at` is [loop_rec_end receive]: the receive skips the message and
+// starts over at `receive`.
+inline bool loops_back_to(const Word* receive, const Word* at) {
+    static const Word loop_rec_end = handler_word(Op::loop_rec_end_f);
+    return at[0] == loop_rec_end && reinterpret_cast<const Word*>(at[1]) == receive;
 }
 
 // The handler word of bif_body, the first word of a BIF's export stub.
@@ -347,7 +373,7 @@ inline const Word* export_address_for(Process* p, Word w) {
 // The x registers live in this function's frame, for the time slice: the handlers address
 // them from the stack pointer, which keeps a machine register free for the other hot state.
 // The array is raw storage: Term's constructor would fill all of it at every schedule-in.
-RunStatus run(Process* p, Term* x_sched, const void* const** handlers_out) {
+RunStatus run(Process* p, const void* const** handlers_out) {
     alignas(Term) unsigned char x_storage[MAX_X_REGS * sizeof(Term)];
     Term* const x = reinterpret_cast<Term*>(x_storage);
     const Word* I = nullptr;
@@ -356,7 +382,7 @@ RunStatus run(Process* p, Term* x_sched, const void* const** handlers_out) {
     int64_t reds = REDUCTION_BUDGET;
     double FR[1024];
     if (!handlers_out) {
-        for (uint32_t i = 0; i < p->arity; ++i) x[i] = x_sched[i];
+        std::copy_n(p->saved_x.data(), p->arity, x);
         I = p->pc;
         E = p->stop;
         HTOP = p->htop;

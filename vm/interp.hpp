@@ -38,9 +38,9 @@ enum class RunStatus : uint8_t {
 
 inline constexpr int64_t REDUCTION_BUDGET = 4000;
 
-// Runs `p` from p->pc with x registers `x` (arguments already in place) until it yields,
-// waits, exits or crashes.
-RunStatus execute(Process* p, Term* x);
+// Runs `p` from p->pc, its live x registers taken from p->saved_x (p->arity of them), until
+// it yields, waits, exits or crashes; after a yield or a wait p->saved_x holds them again.
+RunStatus execute(Process* p);
 
 // Operands that may be a register or a constant ("a" kind) are encoded as: a term, or for a
 // register a header-tagged word (no term is header-tagged) holding its number and x/y flag.

@@ -66,8 +66,6 @@ bool is_utf_type(Term t) { return t == am::utf8 || t == am::utf16 || t == am::ut
 
 // Copying binary data costs reductions, as in OTP (erl_bits.c: one per 1,024 bytes), so a
 // process building huge binaries still yields and process_info shows the work.
-void charge_copy(Process* p, size_t bits) { p->reductions += int64_t(bits / (8 * 1024)); }
-
 // Writes segments [from, n) starting at bit `off` of `data`; values were checked in pass 2.
 // Returns the bits copied from binary segments.
 size_t write_segments(const BsCreateOp* op, Term* x, Term* E, const size_t* bits, size_t from, uint8_t* data,
@@ -242,12 +240,7 @@ Term bs_create_bin(Process* p, Term* x, Term* E, const BsCreateOp* op) {
         any_dest(op->dst, x, E) = bin;
         return bin;
     }
-    uint8_t* data;
-    size_t bytes = (total + 7) / 8;
-    Term bin = make_binary_uninit(*p, bytes, &data);
-    if (bytes) data[bytes - 1] = 0;  // the unused bits of a bitstring's last byte read as zero
-    charge_copy(p, write_segments(op, x, E, bits, 0, data, 0));
-    if (total % 8 != 0) bin = make_sub_binary(*p, bin, 0, total);
+    Term bin = new_bitstring(p, total, [&](uint8_t* data) { return write_segments(op, x, E, bits, 0, data, 0); });
     any_dest(op->dst, x, E) = bin;
     return bin;
 }
