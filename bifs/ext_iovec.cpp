@@ -112,8 +112,10 @@ Term external_size(Process* p, Term t, Term options) {
     EncodeOptions opts;
     if (!parse_options(options, false, opts)) return p->badarg();
     std::vector<uint8_t> enc;
+    size_t slack = 0;
+    opts.estimate_slack = &slack;
     if (!encode_external(t, enc, opts).ok()) return p->badarg();
-    return make_small(SWord(enc.size()));
+    return make_small(SWord(enc.size() + slack));
 }
 
 Term external_size_1(Process* p, const Term* a) { return external_size(p, a[0], NIL); }

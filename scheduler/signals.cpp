@@ -180,7 +180,7 @@ SignalResult handle_signals(VM& vm, Process* p) {
         switch (s->kind) {
         case SignalKind::Message: {
             if (s->alias && !alias_accepts(p, s->alias)) break;  // an inactive alias: dropped
-            Term msg = adopt_buffer(p, s->data), seq_token = am::undefined;
+            Term msg = take_buffer(p, s->data), seq_token = am::undefined;
             // A message from a process without a token matters only to a process with seq_trace
             // state (its token is cleared); the common case costs one compare.
             if (s->seq == seq_kind::TOKEN || (s->seq && p->seq_trace)) [[unlikely]]
@@ -261,7 +261,7 @@ SignalResult handle_signals(VM& vm, Process* p) {
                 ps.monitors.erase(it);
             }
             alias_monitor_ended(p, ref_number_of(s->ref));
-            Term down = adopt_buffer(p, s->data);
+            Term down = take_buffer(p, s->data);
             p->mailbox_push(tag ? retag_down(p, down, *tag) : down);
             r.new_messages++;
             break;

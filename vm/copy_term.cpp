@@ -1,5 +1,6 @@
 #include "vm/copy_term.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <new>
 #include <vector>
@@ -142,6 +143,44 @@ Term adopt_buffer(Process* p, MessageBuffer& buf) {
         p->link_offheap(pb);
     }
     Term t = buf.term;
+    buf = MessageBuffer{};
+    return t;
+}
+
+namespace {
+
+// Moves every pointer among `n` words just copied from `from` by `delta` words: the copy of a
+// buffer holds pointers only into itself (copy_into copies literals too).
+void relocate(Term* w, size_t n, SWord delta) {
+    auto moved = [delta](Term t) { return Term{t.raw + Word(delta * SWord(sizeof(Term)))}; };
+    Term* end = w + n;
+    while (w < end) {
+        Term t = *w;
+        if (is_header(t)) {
+            size_t first, last;
+            term_words(t, &first, &last);
+            for (size_t i = first; i < last; ++i)
+                if (needs_copy(w[i])) w[i] = moved(w[i]);
+            w += object_words(t);
+        } else {
+            if (needs_copy(t)) *w = moved(t);
+            ++w;
+        }
+    }
+}
+
+}  // namespace
+
+Term take_buffer(Process* p, MessageBuffer& buf) {
+    HeapFragment* f = buf.fragment;
+    if (!f || buf.offheap || p->heap_free() < f->used + S_RESERVED) return adopt_buffer(p, buf);
+    Term* to = p->htop;
+    std::copy(f->words, f->words + f->used, to);
+    SWord delta = to - f->words;
+    relocate(to, f->used, delta);
+    p->htop += f->used;
+    Term t = Term{buf.term.raw + Word(delta * SWord(sizeof(Term)))};
+    std::free(f);
     buf = MessageBuffer{};
     return t;
 }

@@ -63,6 +63,10 @@ struct EncodeOptions {
     int compressed = 0;  // 0 = off, 1..9 = zlib level
     int minor_version = 1;  // OTP 25's default: NEW_FLOAT_EXT, Latin-1 atoms as ATOM_EXT
     bool deterministic = false;
+    // external_size: receives the bytes erts' size estimate counts beyond the encoding (it
+    // allows 5 bytes each for a local fun's OldIndex and OldUniq, written here as small
+    // integers when they fit in one byte).
+    size_t* estimate_slack = nullptr;
 };
 
 // Appends the encoding of `t` (with the 131 version byte) to `out`.

@@ -65,8 +65,10 @@ private:
         u32(fe->new_index);
         u32(uint32_t(n));
         atom(fe->module);
+        size_t index_at = out_.size();
         integer(make_small(fe->index));
         integer(make_small(fe->old_uniq));
+        if (opts_.estimate_slack) *opts_.estimate_slack += 2 * 5 - (out_.size() - index_at);
         stack_.push_back(make_small(SWord(size_at)));
         stack_.push_back(SIZE_PATCH);
         for (size_t i = n; i > 0; --i) stack_.push_back(fun_free_vars(t)[i - 1]);

@@ -39,5 +39,10 @@ main() ->
     t(decode_no_magic, fun() -> binary_to_term(id(<<1, 2>>)) end),
     t(decode_trailing_used, fun() -> binary_to_term(id(<<131, 97, 5, 0, 0>>), [used]) end),
     t(external_size, fun() -> {erlang:external_size(id({a, "b"})), byte_size(term_to_binary(id({a, "b"})))} end),
+    %% erts' estimate for a local fun allows 5 bytes each for OldIndex and OldUniq.
+    t(external_size_funs, fun() ->
+        X = id(5), F = fun(Y) -> {X, Y} end, G = fun() -> ok end,
+        [{erlang:external_size(T), byte_size(term_to_binary(T))} || T <- [F, G, [F, {G}], fun lists:map/2]]
+    end),
     t(term_to_iovec, fun() -> iolist_to_binary(term_to_iovec(id({x}))) end),
     ok.
