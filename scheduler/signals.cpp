@@ -180,7 +180,9 @@ SignalResult handle_signals(VM& vm, Process* p) {
         switch (s->kind) {
         case SignalKind::Message: {
             if (s->alias && !alias_accepts(p, s->alias)) break;  // an inactive alias: dropped
-            Term msg = take_buffer(p, s->data), seq_token = am::undefined;
+            // message_queue_data = off_heap keeps messages out of the heap the GC copies.
+            Term msg = p->message_queue_off_heap ? adopt_buffer(p, s->data) : take_buffer(p, s->data);
+            Term seq_token = am::undefined;
             // A message from a process without a token matters only to a process with seq_trace
             // state (its token is cleared); the common case costs one compare.
             if (s->seq == seq_kind::TOKEN || (s->seq && p->seq_trace)) [[unlikely]]

@@ -12,7 +12,9 @@
 // geometric, so the extra copy is amortised; the 1/4..3/4 band keeps sizes from oscillating.
 // A minor collection never picks a smaller block than the current one, and a young heap is
 // shrunk only after SHRINK_AFTER underused minors in a row: stable sizes let the block cache
-// (vm/gc_blocks.cpp) hand back the previous from-space with its pages already mapped.
+// (vm/gc_blocks.cpp) hand back the previous from-space with its pages already mapped. A process
+// that collects again within a time slice's worth of reductions grows its young heap step by
+// step instead (HOT_REDS below).
 #include "vm/gc.hpp"
 
 #include <algorithm>
@@ -34,6 +36,17 @@ namespace {
 // Minor collections in a row that must leave the young heap less than 1/4 used before it is
 // shrunk (see resize_young).
 constexpr uint32_t SHRINK_AFTER = 4;
+
+// A process that fills its young heap within HOT_REDS reductions of its last collection is
+// "hot": each of its minors grows the young heap one step, up to HOT_YOUNG_MAX words, and none
+// shrinks it. Its live data is often small (a loop over a few tuples that allocates floats or
+// list cells as it goes), so the 3/4 rule never grows it, and a small heap meant a collection
+// every few hundred words, each copying the same live set again. Measured (bench/, +S 1):
+// nbody went from 831,552 collections to 31,171 and fannkuch from 1,204,884 to 36,869; a cap
+// of 6,772 words gained less, 17,731 (beyond L2 on this machine) was slower again. A process
+// that stops being hot shrinks back by the 1/4 rule.
+constexpr uint32_t HOT_REDS = 4000;  // one time slice (REDUCTION_BUDGET, vm/interp.hpp)
+constexpr size_t HOT_YOUNG_MAX = 10958;  // a step of OTP's heap size series
 
 // fullsweep_after: a full sweep after that many minor collections. OTP's default (65535)
 // relies on its binary virtual-heap accounting to sweep when dead off-heap binaries pile up on
@@ -126,9 +139,14 @@ void resize_young(Process* p, Term* x, unsigned live, size_t need, bool full) {
     // small would make them dominate (measured with a 4 MB live set: about 1 word copied per
     // word allocated with a 1.6k-word young heap, 0.08 with this floor).
     size_t floor = std::max(p->min_heap_size, gc::next_heap_size(size_t(p->old_htop - p->old_heap) / 4));
+    uint32_t reds_now = uint32_t(p->reductions + p->slice_reds_used);
+    bool hot = !full && reds_now - p->reds_at_last_gc < HOT_REDS;
+    p->reds_at_last_gc = reds_now;
     if (used * 4 > size * 3) {
         want = gc::next_heap_size(used * 2);
-    } else if (used * 4 < size) {
+    } else if (hot && size < HOT_YOUNG_MAX) {
+        want = gc::next_heap_size(size + 1);
+    } else if (used * 4 < size && !hot) {
         // After a minor collection, only shrink when several in a row left the heap mostly
         // empty: programs alternate between phases (a deep recursion, then a flat loop), and
         // shrinking at the first quiet collection made the size oscillate, each swing costing

@@ -210,13 +210,14 @@ public:
     uint64_t gc_count = 0;
     uint32_t minor_gcs_since_full = 0;  // the GC forces a full sweep after fullsweep_after minors
     uint32_t young_underused_gcs = 0;   // consecutive minors leaving the young heap < 1/4 used
+    uint32_t reds_at_last_gc = 0;       // reductions (low 32 bits) at the last collection
 
     // ---- heap options (spawn_opt, process_flag; process_info reports them) ----
     // min_heap_size (above) and min_bin_vheap_size hold OTP's rounded values.
     size_t min_bin_vheap_size = DEFAULT_MIN_BIN_VHEAP;  // words; sets vheap_limit at each GC
     MaxHeapSize max_heap;                                // enforced by the GC (vm/gc.cpp)
     uint32_t fullsweep_after = DEFAULT_FULLSWEEP_AFTER;  // OTP keeps 16 bits of it
-    bool message_queue_off_heap = false;                 // reported only: messages stay as fragments
+    bool message_queue_off_heap = false;                 // messages stay as fragments (else taken onto the heap)
     bool sensitive = false;                              // accepted; no tracing to hide from yet
     Term error_handler = am::error_handler;              // module whose undefined_function/3 gets undefined calls
     std::atomic<uint32_t> save_calls{0};                 // process_flag/3 may set it from another process
