@@ -110,6 +110,10 @@ std::vector<BsFastSeg> fast_create_segments(const OperandList& list, const BsCre
                    uint64_t(size.value) * s.unit <= 64) {
             f.kind = BsFastSeg::Int;
             f.bits = Word(size.value) * s.unit;
+        } else if (s.type == am::integer && is_reg(size)) {
+            f.kind = BsFastSeg::IntVar;
+            f.size = s.size;
+            f.unit = s.unit;
         } else if (s.type == am::binary || s.type == am::append || s.type == am::private_append) {
             if (size.kind == OpKind::Atom && (size.term == am::all || size.term == am::undefined)) {
                 f.kind = BsFastSeg::BinAll;
@@ -117,9 +121,15 @@ std::vector<BsFastSeg> fast_create_segments(const OperandList& list, const BsCre
             } else if (s.type == am::binary && size.kind == OpKind::Integer && size.value >= 0 && uint64_t(size.value) <= MAX_IMM_BITS / s.unit) {
                 f.kind = BsFastSeg::BinImm;
                 f.bits = Word(size.value) * s.unit;
+            } else if (s.type == am::binary && is_reg(size)) {
+                f.kind = BsFastSeg::BinVar;
+                f.size = s.size;
+                f.unit = s.unit;
             } else {
                 return {};
             }
+        } else if (s.type == am::utf8) {
+            f.kind = BsFastSeg::Utf8;
         } else {
             return {};
         }

@@ -1,8 +1,9 @@
-// bs_create_bin in its common shapes (BsFastSeg, chosen by the loader: integers of literal
-// sizes up to 64 bits, binaries of literal size or `all`, strings): one pass to check the
+// bs_create_bin in its common shapes (BsFastSeg, chosen by the loader: integers up to 64 bits,
+// binaries of a given size or `all`, utf8 code points, strings): one pass to check the
 // values and add up the size, one to write, no per-segment type dispatch on atoms and no
-// bignum-capable integer writer. Whenever a value is not what the fast shape expects (a
-// bignum, not a bitstring, too short, a bad unit) it returns NON_VALUE before doing anything,
+// bignum-capable integer writer. Whenever a value or size is not what the fast shape expects
+// (a bignum, not a bitstring, too short, a bad unit or size, not a code point) it returns
+// NON_VALUE before doing anything,
 // and the general bs_create_bin (vm/interp_bits.cpp) handles the instruction and its errors.
 #include <cstring>
 
@@ -58,30 +59,34 @@ inline void put_bits(uint8_t* data, size_t off, const uint8_t* src, size_t src_o
     copy_bits(src, src_off, data, off, bits);
 }
 
-// Writes segments [from, n) from bit `off`; returns the bits copied from binaries.
-size_t write_fast(const BsCreateOp* op, Term* x, Term* E, const Term* vals, const Bits* bins, size_t from,
+// Writes segments [from, n) from bit `off`, each `bits[i]` long; returns the bits copied from
+// binaries.
+size_t write_fast(const BsCreateOp* op, const Term* vals, const Bits* bins, const size_t* bits, size_t from,
                   uint8_t* data, size_t off) {
     size_t copied = 0;
     for (size_t i = from; i < op->fast.size(); ++i) {
         const BsFastSeg& f = op->fast[i];
         switch (f.kind) {
         case BsFastSeg::Int:
-            put_int(data, off, vals[i], unsigned(f.bits), f.little);
-            off += f.bits;
-            break;
-        case BsFastSeg::String:
-            put_bits(data, off, op->strings + f.value, 0, f.bits);
-            off += f.bits;
-            break;
-        default: {
-            size_t n = f.kind == BsFastSeg::BinAll ? bins[i].size : f.bits;
-            put_bits(data, off, bins[i].base, bins[i].offset, n);
-            copied += n;
-            off += n;
+        case BsFastSeg::IntVar: put_int(data, off, vals[i], unsigned(bits[i]), f.little); break;
+        case BsFastSeg::String: put_bits(data, off, op->strings + f.value, 0, bits[i]); break;
+        case BsFastSeg::Utf8: put_utf8_bits(data, off, uint32_t(small_value(vals[i]))); break;
+        default:
+            put_bits(data, off, bins[i].base, bins[i].offset, bits[i]);
+            copied += bits[i];
         }
-        }
+        off += bits[i];
     }
     return copied;
+}
+
+// The bits of a segment sized by a register: Size * unit, or SIZE_MAX when Size is not a
+// small non-negative integer or the product passes `limit`.
+inline size_t var_bits(Term size, Word unit, size_t limit) {
+    if (!is_small(size) || small_value(size) < 0) return SIZE_MAX;
+    size_t n = size_t(small_value(size));
+    if (unit && n > limit / unit) return SIZE_MAX;
+    return n * unit;
 }
 
 }  // namespace
@@ -96,30 +101,45 @@ Term bs_create_bin_fast(Process* p, Term* x, Term* E, const BsCreateOp* op) {
     } vals_;
     Term* vals = vals_.t;
     Bits bins[BS_FAST_MAX];
+    size_t bits[BS_FAST_MAX];
     size_t total = 0;
     for (size_t i = 0; i < n; ++i) {
         const BsFastSeg& f = op->fast[i];
         if (f.kind == BsFastSeg::String) {
+            bits[i] = f.bits;
             total += f.bits;
             continue;
         }
         Term v = any_operand(f.value, x, E);
         vals[i] = v;
-        if (f.kind == BsFastSeg::Int) {
+        switch (f.kind) {
+        case BsFastSeg::Int:
             if (!is_small(v)) return NON_VALUE;
-            total += f.bits;
-            continue;
+            bits[i] = f.bits;
+            break;
+        case BsFastSeg::IntVar:
+            if (!is_small(v)) return NON_VALUE;
+            bits[i] = var_bits(any_operand(f.size, x, E), f.unit, 64);
+            if (bits[i] == SIZE_MAX) return NON_VALUE;
+            break;
+        case BsFastSeg::Utf8:
+            if (!is_small(v) || !is_unicode_scalar(small_value(v))) return NON_VALUE;
+            bits[i] = 8 * utf8_bytes(uint32_t(small_value(v)));
+            break;
+        default: {
+            Bits b = bits_of(v);
+            if (b.size == SIZE_MAX) return NON_VALUE;
+            if (f.kind == BsFastSeg::BinAll) {
+                if (f.unit > 1 && b.size % f.unit != 0) return NON_VALUE;
+                bits[i] = b.size;
+            } else {
+                bits[i] = f.kind == BsFastSeg::BinImm ? f.bits : var_bits(any_operand(f.size, x, E), f.unit, b.size);
+                if (bits[i] > b.size) return NON_VALUE;
+            }
+            bins[i] = b;
         }
-        Bits b = bits_of(v);
-        if (b.size == SIZE_MAX) return NON_VALUE;
-        if (f.kind == BsFastSeg::BinAll) {
-            if (f.unit > 1 && b.size % f.unit != 0) return NON_VALUE;
-            total += b.size;
-        } else {
-            if (f.bits > b.size) return NON_VALUE;
-            total += f.bits;
         }
-        bins[i] = b;
+        total += bits[i];
     }
     const BsSegment& s0 = op->segs[0];
     if (n > 0 && (s0.type == am::append || s0.type == am::private_append) && op->fast[0].kind == BsFastSeg::BinAll) {
@@ -132,12 +152,12 @@ Term bs_create_bin_fast(Process* p, Term* x, Term* E, const BsCreateOp* op) {
         if (total % 8 == 0 && total / 8 > HEAP_BIN_LIMIT) {
             Term bin = append_to_writable(p, vals[0], bins[0].size, total / 8);
             // The accumulator may have moved into the new blob: its own data is not read again.
-            charge_copy(p, write_fast(op, x, E, vals, bins, 1, refc_bytes(bin), bins[0].size));
+            charge_copy(p, write_fast(op, vals, bins, bits, 1, refc_bytes(bin), bins[0].size));
             any_dest(op->dst, x, E) = bin;
             return bin;
         }
     }
-    Term bin = new_bitstring(p, total, [&](uint8_t* data) { return write_fast(op, x, E, vals, bins, 0, data, 0); });
+    Term bin = new_bitstring(p, total, [&](uint8_t* data) { return write_fast(op, vals, bins, bits, 0, data, 0); });
     any_dest(op->dst, x, E) = bin;
     return bin;
 }

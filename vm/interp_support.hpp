@@ -73,13 +73,15 @@ struct BsSegment {
 };
 inline constexpr Word BS_LITTLE = 1, BS_SIGNED = 2, BS_NATIVE = 4;
 // A segment in a shape the construction fast path handles (vm/bits_create_fast.cpp): an
-// integer of a literal size up to 64 bits, a binary of a literal size or `all`, a string.
+// integer of at most 64 bits, a binary of a given size or `all`, a utf8 code point, a string.
+// Sizes are literals or registers (IntVar, BinVar: checked when the instruction runs).
 struct BsFastSeg {
-    enum Kind : uint8_t { Int, BinAll, BinImm, String } kind;
+    enum Kind : uint8_t { Int, IntVar, BinAll, BinImm, BinVar, Utf8, String } kind;
     bool little = false;
     Word bits = 0;   // Int, BinImm, String: the segment's size in bits
     Word value = 0;  // any-encoded (String: byte offset into BsCreateOp::strings)
-    Word unit = 1;   // BinAll
+    Word unit = 1;   // BinAll, IntVar, BinVar
+    Word size = 0;   // IntVar, BinVar: the any-encoded size operand
 };
 struct BsCreateOp {
     const Word* fail = nullptr;

@@ -1,6 +1,6 @@
 %% The bs_create_bin fast path (issue 11): integers of literal sizes 1..64 at every alignment,
 %% big and little endian, negative and bignum values; binaries of literal size and `all` (with
-%% units), appends to small and large accumulators, appending nothing, strings at odd
+%% units), sizes in registers, utf8, appends to small and large accumulators, appending nothing, strings at odd
 %% offsets; and the values the fast path hands back to the general one, whose errors (with
 %% their error_info cause) must stay erl's.
 -module(bits_create_fast).
@@ -50,6 +50,38 @@ binaries() ->
                               try <<B:8/bits, "str", B/bits>> catch C3:R3 -> {C3, R3} end})
       end, [<<>>, Small, Large, Odd, <<1:1>>]),
     erlang:display({strings, <<1:1, "abc">>, <<"x", 3:2, "yz", 1:1>>, <<"">>}).
+
+%% Sizes in registers (integers up to 64 bits, binaries) and utf8 code points of every length,
+%% at odd offsets; the values these shapes hand back to the general path.
+var_sizes() ->
+    Bin = list_to_binary(lists:seq(1, 100)),
+    lists:foreach(
+      fun(N) ->
+              V = id(16#123456789abcdef0 bxor N),
+              erlang:display({int_var, N, <<1:3, V:N, 2:5>>, <<V:(id(N))/little>>,
+                              try <<V:N/unit:2>> catch C:R -> {C, R} end})
+      end, [0, 1, 7, 8, 13, 32, 33, 63, 64, 65, 100]),
+    lists:foreach(
+      fun(N) ->
+              erlang:display({bin_var, N, try <<7:3, Bin:N/binary, 1:5>> catch C:R -> {C, R} end,
+                              try <<Bin:N/binary-unit:3, 1:1>> catch C2:R2 -> {C2, R2} end})
+      end, [0, 1, 5, 33, 99, 100, 101]),
+    lists:foreach(
+      fun(C) ->
+              erlang:display({utf8, C, <<C/utf8>>, <<1:1, C/utf8, 0:7>>, <<(id(<<"ab">>))/binary, C/utf8>>})
+      end, [0, $a, 16#7f, 16#80, 16#7ff, 16#800, 16#d7ff, 16#e000, 16#fffd, 16#ffff, 16#10000, 16#10ffff]),
+    t(int_var_negative, fun() -> <<(id(1)):(id(-1))>> end),
+    t(int_var_atom, fun() -> <<(id(1)):(id(a))>> end),
+    t(int_var_bignum_value, fun() -> <<(id(1 bsl 70)):(id(72))>> end),
+    t(bin_var_negative, fun() -> <<(id(<<1>>)):(id(-1))/binary>> end),
+    t(bin_var_short, fun() -> <<1, (id(<<1, 2>>)):(id(3))/binary>> end),
+    t(bin_var_bignum, fun() -> <<1, (id(<<1, 2>>)):(id(1 bsl 70))/binary>> end),
+    t(bin_var_not_binary, fun() -> <<1, (id(x)):(id(1))/binary>> end),
+    t(utf8_surrogate, fun() -> <<(id(16#d800))/utf8>> end),
+    t(utf8_too_big, fun() -> <<(id(16#110000))/utf8>> end),
+    t(utf8_negative, fun() -> <<(id(-1))/utf8>> end),
+    t(utf8_atom, fun() -> <<1, (id(a))/utf8>> end),
+    t(utf8_then_var, fun() -> <<(id(a))/utf8, (id(<<1>>)):(id(-1))/binary>> end).
 
 %% Appending in a loop (the accumulator grows past the heap-binary limit and is extended in
 %% place), appending nothing, and appending to a bitstring.
@@ -114,5 +146,6 @@ main() ->
     ints(),
     binaries(),
     appends(),
+    var_sizes(),
     errors(),
     ok.
