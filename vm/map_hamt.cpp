@@ -41,38 +41,47 @@ inline uint32_t slot_index(uint32_t bitmap, uint32_t slot) {
 
 Term leaf(TermAllocator& a, Term key, Term value) { return cons_at(a.alloc(2), key, value); }
 
-Term alloc_node(TermAllocator& a, bool head, uint32_t bitmap, size_t size, const Term* children, size_t n) {
+// A node with room for `n` children, which the caller writes at the returned pointer.
+Term* new_node(TermAllocator& a, bool head, uint32_t bitmap, size_t size, size_t n, Term* node) {
     size_t extra = head ? 2 : 1;
     Term* hp = a.alloc(1 + extra + n);
     hp[0] = make_header(Sub::HashMap, extra + n);
     hp[1] = make_small(SWord(bitmap | (head ? HAMT_HEAD_FLAG : 0)));
     if (head) hp[2] = make_small(SWord(size));
-    std::copy(children, children + n, hp + 1 + extra);
-    return make_boxed(hp);
+    *node = make_boxed(hp);
+    return hp + 1 + extra;
+}
+
+Term alloc_node(TermAllocator& a, bool head, uint32_t bitmap, size_t size, const Term* children, size_t n) {
+    Term node;
+    std::copy(children, children + n, new_node(a, head, bitmap, size, n, &node));
+    return node;
 }
 
 // A copy of `node` with child `idx` replaced, inserted (bit set in `bitmap`) or dropped.
 enum class Edit { Replace, Insert, Drop };
 Term edit_node(TermAllocator& a, Term node, Edit edit, uint32_t slot, Term child, size_t size) {
-    const Term* old = hamt_children(node);
     size_t n = hamt_child_count(node);
     uint32_t bitmap = hamt_bitmap(node);
     uint32_t idx = slot_index(bitmap, slot);
-    std::array<Term, 16> ch;
-    std::copy(old, old + n, ch.begin());
+    if (edit == Edit::Insert) bitmap |= uint32_t{1} << slot;
+    if (edit == Edit::Drop) bitmap &= ~(uint32_t{1} << slot);
+    size_t m = edit == Edit::Insert ? n + 1 : edit == Edit::Drop ? n - 1 : n;
+    Term copy;
+    Term* ch = new_node(a, hamt_is_head(node), bitmap, size, m, &copy);
+    const Term* old = hamt_children(node);  // after the allocation (it never moves `node`)
     if (edit == Edit::Replace) {
+        std::copy(old, old + n, ch);
         ch[idx] = child;
     } else if (edit == Edit::Insert) {
-        std::copy_backward(ch.begin() + idx, ch.begin() + n, ch.begin() + n + 1);
+        std::copy(old, old + idx, ch);
         ch[idx] = child;
-        bitmap |= uint32_t{1} << slot;
-        ++n;
+        std::copy(old + idx, old + n, ch + idx + 1);
     } else {
-        std::copy(ch.begin() + idx + 1, ch.begin() + n, ch.begin() + idx);
-        bitmap &= ~(uint32_t{1} << slot);
-        --n;
+        std::copy(old, old + idx, ch);
+        std::copy(old + idx + 1, old + n, ch + idx);
     }
-    return alloc_node(a, hamt_is_head(node), bitmap, size, ch.data(), n);
+    return copy;
 }
 
 // The smallest subtree at `level` that holds two leaves whose positioned hashes are h1, h2.
