@@ -47,7 +47,8 @@ constexpr uint32_t SHRINK_AFTER = 4;
 // every few hundred words, each copying the same live set again. Measured (bench/, +S 1):
 // nbody went from 831,552 collections to 31,171 and fannkuch from 1,204,884 to 36,869; a cap
 // of 6,772 words gained less, 17,731 (beyond L2 on this machine) was slower again. A process
-// that stops being hot shrinks back by the 1/4 rule.
+// that stops being hot shrinks back by the 1/4 rule; a hot one whose young heap grew past
+// HOT_YOUNG_MAX by other means (blocks sized for heap fragments) shrinks back to it.
 constexpr uint32_t HOT_REDS = 4000;  // one time slice (REDUCTION_BUDGET, vm/interp.hpp)
 constexpr size_t HOT_YOUNG_MAX = 10958;  // a step of OTP's heap size series
 
@@ -162,14 +163,16 @@ void resize_young(Process* p, Term* x, unsigned live, size_t need, bool full) {
         want = gc::next_heap_size(used * 2);
     } else if (hot && base < HOT_YOUNG_MAX) {
         want = gc::next_heap_size(base + 1);
-    } else if (used * 4 < base && !hot) {
+    } else if (used * 4 < base && (!hot || base > HOT_YOUNG_MAX)) {
         // After a minor collection, only shrink when several in a row left the heap mostly
         // empty: programs alternate between phases (a deep recursion, then a flat loop), and
         // shrinking at the first quiet collection made the size oscillate, each swing costing
         // a second copy of the live data (tests/stress/gc_10gb.erl: a third of all collections
         // were followed by a resize). A full sweep's block is sized for the old generation
         // too, so it is trimmed at once.
-        if (full || ++p->young_underused_gcs >= SHRINK_AFTER) want = std::max(floor, gc::next_heap_size(used * 2));
+        // A hot process keeps HOT_YOUNG_MAX words.
+        if (full || ++p->young_underused_gcs >= SHRINK_AFTER)
+            want = std::max({floor, gc::next_heap_size(used * 2), hot ? HOT_YOUNG_MAX : size_t(0)});
     } else {
         p->young_underused_gcs = 0;
     }

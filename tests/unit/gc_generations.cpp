@@ -109,6 +109,37 @@ TEST_CASE("gc: the young heap shrinks back after a burst", "[gc]") {
     CHECK(p->old_heap == nullptr);
 }
 
+// A process that collects again within a time slice (here: no reductions at all between
+// collections) is hot: its young heap grows a step per minor up to 10,958 words and stays.
+TEST_CASE("gc: a hot process's young heap grows step by step to its cap", "[gc]") {
+    auto p = new_process();
+    std::vector<Term> x{int_list(*p, 1, 10)};
+    for (int i = 0; i < 30; ++i) {
+        int_list(*p, 1, 50);  // garbage
+        gc(*p, x);
+    }
+    CHECK(p->hend - p->heap == 10958);
+    CHECK(is_int_list(x[0], 1, 10));
+}
+
+// Blocks sized for the worst case (every fragment word surviving) must not ratchet a hot
+// process's young heap up: it goes back to the cap once its minors find it mostly empty.
+TEST_CASE("gc: large fragments do not ratchet a hot process's young heap", "[gc]") {
+    auto p = new_process();
+    std::vector<Term> x{int_list(*p, 1, 10)};
+    size_t largest = 0;
+    for (int i = 0; i < 40; ++i) {
+        p->htop = p->stop - S_RESERVED;  // heap full: the next allocation is a fragment
+        Term* big = p->alloc(200000);
+        big[0] = make_header(Sub::Tuple, 0);
+        gc(*p, x);
+        largest = std::max(largest, size_t(p->hend - p->heap));
+    }
+    CHECK(largest <= 2000000);
+    CHECK(p->hend - p->heap <= 400000);
+    CHECK(is_int_list(x[0], 1, 10));
+}
+
 TEST_CASE("gc: 10,000 collections of a churning workload stay in bounded memory", "[gc]") {
     auto p = new_process();
     // x0 holds a ring of 64 slots, each a short list replaced now and then, so data lives for
