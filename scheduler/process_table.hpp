@@ -12,6 +12,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "scheduler/word_lock.hpp"
 #include "vm/process.hpp"
 
 namespace beam {
@@ -42,7 +43,7 @@ public:
 private:
     static constexpr size_t SHARDS = 64;
     struct Shard {
-        std::mutex mutex;
+        WordLock mutex;  // held for a lookup's few instructions: no futex call uncontended
         std::unordered_map<uint64_t, Process*> procs;
     };
     std::array<Shard, SHARDS> shards_;
