@@ -29,6 +29,25 @@ bool emit_call(std::string base, std::initializer_list<Arg> before, const Generi
     return em.try_emit(base, args);
 }
 
+// test_arity at code[j] followed by two reads of the same tuple (the first not overwriting
+// it): one test_arity_get_two. Returns the instructions taken, 0 if the shape does not fit.
+size_t emit_arity_get_two(const std::vector<GenericInstr>& code, size_t j, Emitter& em, LiteralArea& literals) {
+    if (j + 2 >= code.size()) return 0;
+    const GenericInstr& t = code[j];
+    const GenericInstr& g1 = code[j + 1];
+    const GenericInstr& g2 = code[j + 2];
+    if (g1.opcode != op_get_tuple_element || g2.opcode != op_get_tuple_element) return 0;
+    if (!same_operand(g1.args[0], t.args[1]) || !same_operand(g2.args[0], t.args[1]) ||
+        same_operand(g1.args[2], t.args[1]))
+        return 0;
+    Arg src = src_arg(t.args[1], literals), d1 = src_arg(g1.args[2], literals), d2 = src_arg(g2.args[2], literals);
+    if (!is_reg(src) || !is_reg(d1) || !is_reg(d2)) return 0;
+    return em.try_emit("test_arity_get_two", {lbl(uint32_t(t.args[0].value)), src, ux(Word(t.args[2].value)),
+                                              ux(Word(g1.args[1].value)), d1, ux(Word(g2.args[1].value)), d2})
+               ? 3
+               : 0;
+}
+
 }  // namespace
 
 size_t emit_superinstruction(const std::vector<GenericInstr>& code, size_t i, Emitter& em, LiteralArea& literals) {
@@ -106,9 +125,11 @@ size_t emit_superinstruction(const std::vector<GenericInstr>& code, size_t i, Em
                        : 0;
         }
         return 0;
+    case op_test_arity: return emit_arity_get_two(code, i, em, literals);
     case op_is_tuple:
         // test_arity checks that its operand is a tuple itself.
         if (b.opcode == op_test_arity && same_operand(a.args[0], b.args[0]) && same_operand(a.args[1], b.args[1])) {
+            if (size_t n = emit_arity_get_two(code, i + 1, em, literals)) return 1 + n;
             em.emit("test_arity", {lbl(uint32_t(b.args[0].value)), src(b.args[1]), ux(Word(b.args[2].value))});
             return 2;
         }

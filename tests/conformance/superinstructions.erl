@@ -1,7 +1,7 @@
 %% Sequences the loader fuses into superinstructions (loader/superinstructions.cpp) and the
 %% specialised selects, comparisons and inline guard BIFs, at their edges: a fused move whose
 %% second source is the first one's destination, tuple elements read into the tuple's own
-%% register, dense and sparse integer cases with negative values and holes, comparisons
+%% register, tuple matches of the wrong size, dense and sparse integer cases with negative values and holes, comparisons
 %% against immediates and non-immediates, element/2 and map_get/2 out of range or on the
 %% wrong type (the BIF's errors).
 -module(superinstructions).
@@ -18,6 +18,13 @@ sum_pair({A, B}) -> A + B.
 first_two(T) -> {element(1, T), element(2, T)}.
 tree_sum({L, R}) -> tree_sum(L) + tree_sum(R);
 tree_sum(N) when is_integer(N) -> N.
+%% test_arity_get_two: a clause per shape, so a tuple of the wrong size or a non-tuple falls
+%% through to the next clause; in own_reg the first element lands in the tuple's register.
+shape({A, B}) -> {two, A, B};
+shape({A, _, C}) -> {three, A, C};
+shape(X) -> {other, X}.
+own_reg(T) -> case T of {A, B} -> own_reg2(A, B); _ -> none end.
+own_reg2(A, B) -> {A, B}.
 
 %% select_val_table / select_val_linear / the binary search.
 dense(-2) -> minus_two; dense(-1) -> minus_one; dense(0) -> zero; dense(1) -> one;
@@ -57,6 +64,8 @@ main() ->
     io:format("~p~n", [rot(1, 2, 3)]),
     io:format("~p~n", [swap_call(a, b)]),
     io:format("~p~n", [{sum_pair({3, 4}), first_two({p, q, r}), tree_sum({{1, 2}, {3, {4, 5}}})}]),
+    io:format("~p~n", [[shape(T) || T <- [{1, 2}, {1, 2, 3}, {1}, {}, [1, 2], <<1, 2>>, 7, {{a}, [b]}]]]),
+    io:format("~p~n", [[own_reg(T) || T <- [{x, y}, {x}, {x, y, z}, q]]]),
     io:format("~p~n", [[dense(X) || X <- lists:seq(-4, 6)]]),
     io:format("~p~n", [[few(X) || X <- [a, b, c, 1]] ++ [few_int(X) || X <- [7, -7, 0, 7.0]]]),
     io:format("~p~n", [[sparse(X) || X <- [1, 1000, -1000, 1 bsl 40, 1 bsl 70, 2.0, 2, 1.0]]]),
