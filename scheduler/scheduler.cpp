@@ -542,6 +542,7 @@ void Schedulers::run_one(Scheduler& s, Process* p) {
             }
             case RunStatus::Waiting:
                 p->sched.waiting = true;
+                p->waited_since_gc = true;  // not "hot" for the young-heap sizing (vm/gc.cpp)
                 break;
             case RunStatus::Exited:
                 exit_process(*vm_, p, am::normal);

@@ -40,15 +40,19 @@ namespace {
 // shrunk (see resize_young).
 constexpr uint32_t SHRINK_AFTER = 4;
 
-// A process that fills its young heap within HOT_REDS reductions of its last collection is
-// "hot": each of its minors grows the young heap one step, up to HOT_YOUNG_MAX words, and none
-// shrinks it. Its live data is often small (a loop over a few tuples that allocates floats or
-// list cells as it goes), so the 3/4 rule never grows it, and a small heap meant a collection
-// every few hundred words, each copying the same live set again. Measured (bench/, +S 1):
-// nbody went from 831,552 collections to 31,171 and fannkuch from 1,204,884 to 36,869; a cap
-// of 6,772 words gained less, 17,731 (beyond L2 on this machine) was slower again. A process
-// that stops being hot shrinks back by the 1/4 rule; a hot one whose young heap grew past
-// HOT_YOUNG_MAX by other means (blocks sized for heap fragments) shrinks back to it.
+// A process that fills its young heap within HOT_REDS reductions of its last collection,
+// without waiting in a receive in between, is "hot": each of its minors grows the young heap
+// one step, up to HOT_YOUNG_MAX words, and none shrinks it below that. Its live data is often
+// small (a loop over a few tuples that allocates floats or list cells as it goes), so the 3/4
+// rule never grows it, and a small heap meant a collection every few hundred words, each
+// copying the same live set again. Measured (bench/, +S 1): nbody went from 831,552
+// collections to 31,171 and fannkuch from 1,204,884 to 36,869; a cap of 6,772 words gained
+// less, 17,731 (beyond L2 on this machine) was slower again. A process that stops being hot
+// shrinks back by the 1/4 rule. One that waits between collections is never hot: a process
+// in a ring of 1,000 collects every 20 messages or so, a few reductions each, and counting
+// reductions alone grew a thousand young heaps to the cap (ring's RSS from 43 to 146 MB). A
+// hot process whose young heap grew past HOT_YOUNG_MAX by other means (blocks sized for heap
+// fragments) shrinks back to it.
 constexpr uint32_t HOT_REDS = 4000;  // one time slice (REDUCTION_BUDGET, vm/interp.hpp)
 constexpr size_t HOT_YOUNG_MAX = 10958;  // a step of OTP's heap size series
 
@@ -157,8 +161,9 @@ void resize_young(Process* p, Term* x, unsigned live, size_t need, bool full) {
     // word allocated with a 1.6k-word young heap, 0.08 with this floor).
     size_t floor = std::max(p->min_heap_size, gc::next_heap_size(size_t(p->old_htop - p->old_heap) / 4));
     uint32_t reds_now = uint32_t(p->reductions + p->slice_reds_used);
-    bool hot = !full && reds_now - p->reds_at_last_gc < HOT_REDS;
+    bool hot = !full && !p->waited_since_gc && reds_now - p->reds_at_last_gc < HOT_REDS;
     p->reds_at_last_gc = reds_now;
+    p->waited_since_gc = false;
     if (used * 4 > base * 3) {
         want = gc::next_heap_size(used * 2);
     } else if (hot && base < HOT_YOUNG_MAX) {

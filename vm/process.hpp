@@ -211,6 +211,7 @@ public:
     uint32_t minor_gcs_since_full = 0;  // the GC forces a full sweep after fullsweep_after minors
     uint32_t young_underused_gcs = 0;   // consecutive minors leaving the young heap < 1/4 used
     uint32_t reds_at_last_gc = 0;       // reductions (low 32 bits) at the last collection
+    bool waited_since_gc = false;       // has waited in a receive since the last collection
 
     // ---- heap options (spawn_opt, process_flag; process_info reports them) ----
     // min_heap_size (above) and min_bin_vheap_size hold OTP's rounded values.
