@@ -58,26 +58,33 @@ Term shallow_copy(Term t, Term*& hp, Term** offheap) {
 
 bool needs_copy(Term t) { return is_list(t) || is_boxed(t); }
 
+// Calls f on every term word of the objects laid out from `w` up to `end`, skipping raw
+// payloads; `end` may move on while the walk runs (the Cheney scan appends behind it).
+template <typename F>
+void each_term_word(Term* w, Term* const& end, F f) {
+    while (w < end) {
+        Term t = *w;
+        if (is_header(t)) {
+            size_t first, last;
+            term_words(t, &first, &last);
+            for (size_t i = first; i < last; ++i) f(w[i]);
+            w += object_words(t);
+        } else {
+            f(*w);
+            ++w;
+        }
+    }
+}
+
 Term copy_into(Term t, Term* to, Term** offheap) {
     if (!needs_copy(t)) return t;
     Term* hp = to;
     Term root = shallow_copy(t, hp, offheap);
     // Cheney scan over what has been copied: every term word that still points at the
     // source is replaced by a shallow copy of its referent.
-    Term* scan = to;
-    while (scan < hp) {
-        Term w = *scan;
-        if (is_header(w)) {
-            size_t first, last;
-            term_words(w, &first, &last);
-            for (size_t i = first; i < last; ++i)
-                if (needs_copy(scan[i])) scan[i] = shallow_copy(scan[i], hp, offheap);
-            scan += object_words(w);
-        } else {
-            if (needs_copy(w)) *scan = shallow_copy(w, hp, offheap);
-            ++scan;
-        }
-    }
+    each_term_word(to, hp, [&](Term& w) {
+        if (needs_copy(w)) w = shallow_copy(w, hp, offheap);
+    });
     return root;
 }
 
@@ -149,24 +156,13 @@ Term adopt_buffer(Process* p, MessageBuffer& buf) {
 
 namespace {
 
-// Moves every pointer among `n` words just copied from `from` by `delta` words: the copy of a
-// buffer holds pointers only into itself (copy_into copies literals too).
+// Moves every pointer among `n` words just copied by `delta` words: the copy of a buffer
+// holds pointers only into itself (copy_into copies literals too).
 void relocate(Term* w, size_t n, SWord delta) {
-    auto moved = [delta](Term t) { return Term{t.raw + Word(delta * SWord(sizeof(Term)))}; };
     Term* end = w + n;
-    while (w < end) {
-        Term t = *w;
-        if (is_header(t)) {
-            size_t first, last;
-            term_words(t, &first, &last);
-            for (size_t i = first; i < last; ++i)
-                if (needs_copy(w[i])) w[i] = moved(w[i]);
-            w += object_words(t);
-        } else {
-            if (needs_copy(t)) *w = moved(t);
-            ++w;
-        }
-    }
+    each_term_word(w, end, [delta](Term& t) {
+        if (needs_copy(t)) t = Term{t.raw + Word(delta * SWord(sizeof(Term)))};
+    });
 }
 
 }  // namespace
