@@ -16,8 +16,8 @@
 // previous size made maps_bench collect twice as often, 7% more instructions in all), and a
 // young heap is shrunk only after SHRINK_AFTER underused minors in a row: stable sizes let the
 // block cache (vm/gc_blocks.cpp) hand back the previous from-space with its pages mapped. A
-// process that collects again within a time slice's worth of reductions grows its young heap step by
-// step instead (HOT_REDS below).
+// process that collects again within a time slice's worth of reductions grows its young heap
+// step by step instead (HOT_REDS below).
 #include "vm/gc.hpp"
 
 #include <algorithm>
@@ -152,9 +152,8 @@ void shrink_in_place(Process* p, size_t words) {
 // taken in place (the stack moves down); only growing copies the live data again.
 void resize_young(Process* p, Term* x, unsigned live, size_t need, bool full) {
     size_t size = size_t(p->hend - p->heap);
-    size_t base = size;
     size_t used = size_t(p->htop - p->heap) + size_t(p->hend - p->stop) + need + S_RESERVED;
-    size_t want = base;
+    size_t want = size;
     // The young heap is not shrunk below a quarter of the old generation: the full sweeps
     // that come every FULLSWEEP_CAP minors (at most) copy the old generation, and a young heap that
     // small would make them dominate (measured with a 4 MB live set: about 1 word copied per
@@ -164,11 +163,11 @@ void resize_young(Process* p, Term* x, unsigned live, size_t need, bool full) {
     bool hot = !full && !p->waited_since_gc && reds_now - p->reds_at_last_gc < HOT_REDS;
     p->reds_at_last_gc = reds_now;
     p->waited_since_gc = false;
-    if (used * 4 > base * 3) {
+    if (used * 4 > size * 3) {
         want = gc::next_heap_size(used * 2);
-    } else if (hot && base < HOT_YOUNG_MAX) {
-        want = gc::next_heap_size(base + 1);
-    } else if (used * 4 < base && (!hot || base > HOT_YOUNG_MAX)) {
+    } else if (hot && size < HOT_YOUNG_MAX) {
+        want = gc::next_heap_size(size + 1);
+    } else if (used * 4 < size && (!hot || size > HOT_YOUNG_MAX)) {
         // After a minor collection, only shrink when several in a row left the heap mostly
         // empty: programs alternate between phases (a deep recursion, then a flat loop), and
         // shrinking at the first quiet collection made the size oscillate, each swing costing
@@ -181,8 +180,8 @@ void resize_young(Process* p, Term* x, unsigned live, size_t need, bool full) {
     } else {
         p->young_underused_gcs = 0;
     }
-    if (want != base) p->young_underused_gcs = 0;
     if (want == size) return;
+    p->young_underused_gcs = 0;
     if (want < size) {
         shrink_in_place(p, want);
         return;
