@@ -115,21 +115,45 @@ size_t copy_size(Term t) {
     }
 }
 
-MessageBuffer copy_to_buffer(Term t) {
-    MessageBuffer buf;
-    if (!needs_copy(t)) {
-        buf.term = t;
-        return buf;
-    }
-    size_t words = copy_size(t);
+namespace {
+
+HeapFragment* new_buffer_fragment(size_t words) {
     void* m = std::malloc(sizeof(HeapFragment) + (words - 1) * sizeof(Term));
     if (!m) throw std::bad_alloc();
     auto* f = static_cast<HeapFragment*>(m);
     f->next = nullptr;
     f->size = words;
     f->used = words;
-    buf.fragment = f;
-    buf.term = copy_into(t, f->words, &buf.offheap);
+    return f;
+}
+
+// A tuple of immediates (most messages that carry a tag and a counter or a pid): its words
+// as they are, without the size pass and the scan.
+bool is_flat_tuple(Term t) {
+    if (!is_tuple(t)) return false;
+    const Term* e = boxed_ptr(t) + 1;
+    for (size_t i = 0, n = tuple_arity(t); i < n; ++i)
+        if (needs_copy(e[i])) return false;
+    return true;
+}
+
+}  // namespace
+
+MessageBuffer copy_to_buffer(Term t) {
+    MessageBuffer buf;
+    if (!needs_copy(t)) {
+        buf.term = t;
+        return buf;
+    }
+    if (is_flat_tuple(t)) {
+        size_t words = tuple_arity(t) + 1;
+        buf.fragment = new_buffer_fragment(words);
+        std::copy(boxed_ptr(t), boxed_ptr(t) + words, buf.fragment->words);
+        buf.term = make_boxed(buf.fragment->words);
+        return buf;
+    }
+    buf.fragment = new_buffer_fragment(copy_size(t));
+    buf.term = copy_into(t, buf.fragment->words, &buf.offheap);
     return buf;
 }
 
