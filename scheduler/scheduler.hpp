@@ -12,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "scheduler/word_lock.hpp"
 #include "vm/process.hpp"
 
 namespace beam {
@@ -92,8 +93,10 @@ private:
     struct Scheduler {
         int index;
         std::thread thread;
-        std::mutex mutex;
-        std::condition_variable wake;
+        // The run queue's lock is taken twice per message passed (the receiver queued, then
+        // taken): a WordLock's uncontended path is one compare-and-swap, std::mutex's a call.
+        WordLock mutex;
+        std::condition_variable_any wake;
         std::deque<Process*> queues[4];  // max, high, normal, low
         // Processes in `queues`: changed under `mutex`, read without it by idle schedulers
         // looking for work while they spin (scheduler.cpp, next()).

@@ -197,7 +197,7 @@ Term take_buffer(Process* p, MessageBuffer& buf) {
     Term* to = p->htop;
     std::copy(f->words, f->words + f->used, to);
     SWord delta = to - f->words;
-    relocate(to, f->used, delta);
+    if (!is_flat_tuple(buf.term)) relocate(to, f->used, delta);  // else it holds no pointer
     p->htop += f->used;
     Term t = Term{buf.term.raw + Word(delta * SWord(sizeof(Term)))};
     std::free(f);
