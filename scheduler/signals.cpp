@@ -151,6 +151,13 @@ namespace {
 // side allocates. A nested call (none is known) gets a vector of its own.
 thread_local std::vector<Signal*> tls_batch;
 thread_local bool tls_batch_busy = false;
+
+// A message (or DOWN) into the receiver's memory: onto its heap when it fits, except that
+// message_queue_data = off_heap keeps messages out of the heap the GC copies.
+Term take_message(Process* p, MessageBuffer& data) {
+    return p->message_queue_off_heap ? adopt_buffer(p, data) : take_buffer(p, data);
+}
+
 }  // namespace
 
 SignalResult handle_signals(VM& vm, Process* p) {
@@ -180,9 +187,7 @@ SignalResult handle_signals(VM& vm, Process* p) {
         switch (s->kind) {
         case SignalKind::Message: {
             if (s->alias && !alias_accepts(p, s->alias)) break;  // an inactive alias: dropped
-            // message_queue_data = off_heap keeps messages out of the heap the GC copies.
-            Term msg = p->message_queue_off_heap ? adopt_buffer(p, s->data) : take_buffer(p, s->data);
-            Term seq_token = am::undefined;
+            Term msg = take_message(p, s->data), seq_token = am::undefined;
             // A message from a process without a token matters only to a process with seq_trace
             // state (its token is cleared); the common case costs one compare.
             if (s->seq == seq_kind::TOKEN || (s->seq && p->seq_trace)) [[unlikely]]
@@ -263,7 +268,7 @@ SignalResult handle_signals(VM& vm, Process* p) {
                 ps.monitors.erase(it);
             }
             alias_monitor_ended(p, ref_number_of(s->ref));
-            Term down = take_buffer(p, s->data);
+            Term down = take_message(p, s->data);
             p->mailbox_push(tag ? retag_down(p, down, *tag) : down);
             r.new_messages++;
             break;

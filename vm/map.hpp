@@ -23,7 +23,6 @@
 #pragma once
 
 #include <array>
-
 #include <optional>
 #include <utility>
 #include <vector>
