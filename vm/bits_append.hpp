@@ -33,4 +33,20 @@ Term new_bitstring(Process* p, size_t total, Write write) {
     return total % 8 != 0 ? make_sub_binary(*p, bin, 0, total) : bin;
 }
 
+// bs_create_bin's result once its `total` bits are known (both the general path and the fast
+// one). An append (`acc`, the accumulator, `acc_bits` long; NON_VALUE when the instruction is
+// not an append) whose result is whole bytes past HEAP_BIN_LIMIT extends the accumulator in
+// place, and write(1, data, acc_bits) writes the segments after it; anything else is a new
+// bitstring, written by write(0, data, 0). `write` returns the bits it copied from binaries.
+template <class Write>
+Term created_binary(Process* p, Term acc, size_t acc_bits, size_t total, Write write) {
+    if (is_value(acc) && total % 8 == 0 && total / 8 > HEAP_BIN_LIMIT) {
+        Term bin = append_to_writable(p, acc, acc_bits, total / 8);
+        // The accumulator may have moved into the new blob: its own data is not read again.
+        charge_copy(p, write(1, refc_bytes(bin), acc_bits));
+        return bin;
+    }
+    return new_bitstring(p, total, [&](uint8_t* data) { return write(0, data, 0); });
+}
+
 }  // namespace beam

@@ -141,23 +141,19 @@ Term bs_create_bin_fast(Process* p, Term* x, Term* E, const BsCreateOp* op) {
         }
         total += bits[i];
     }
-    const BsSegment& s0 = op->segs[0];
-    if (n > 0 && (s0.type == am::append || s0.type == am::private_append) && op->fast[0].kind == BsFastSeg::BinAll) {
-        // As the general path: appending nothing gives the binary itself; a result past the
-        // heap-binary limit extends the accumulator in place when it can.
+    Term acc = NON_VALUE;
+    if (n > 0 && (op->segs[0].type == am::append || op->segs[0].type == am::private_append) &&
+        op->fast[0].kind == BsFastSeg::BinAll) {
+        // As the general path: appending nothing gives the binary itself.
         if (total == bins[0].size) {
             any_dest(op->dst, x, E) = vals[0];
             return vals[0];
         }
-        if (total % 8 == 0 && total / 8 > HEAP_BIN_LIMIT) {
-            Term bin = append_to_writable(p, vals[0], bins[0].size, total / 8);
-            // The accumulator may have moved into the new blob: its own data is not read again.
-            charge_copy(p, write_fast(op, vals, bins, bits, 1, refc_bytes(bin), bins[0].size));
-            any_dest(op->dst, x, E) = bin;
-            return bin;
-        }
+        acc = vals[0];
     }
-    Term bin = new_bitstring(p, total, [&](uint8_t* data) { return write_fast(op, vals, bins, bits, 0, data, 0); });
+    Term bin = created_binary(p, acc, is_value(acc) ? bins[0].size : 0, total, [&](size_t from, uint8_t* data, size_t off) {
+        return write_fast(op, vals, bins, bits, from, data, off);
+    });
     any_dest(op->dst, x, E) = bin;
     return bin;
 }

@@ -234,13 +234,10 @@ Term bs_create_bin(Process* p, Term* x, Term* E, const BsCreateOp* op) {
         }
     }
     // Pass 3: write.
-    if (n > 0 && is_append(op->segs[0].type) && total % 8 == 0 && total / 8 > HEAP_BIN_LIMIT) {
-        Term bin = append_to_writable(p, any_operand(op->segs[0].value, x, E), bits[0], total / 8);
-        charge_copy(p, write_segments(op, x, E, bits, 1, refc_bytes(bin), bits[0]));
-        any_dest(op->dst, x, E) = bin;
-        return bin;
-    }
-    Term bin = new_bitstring(p, total, [&](uint8_t* data) { return write_segments(op, x, E, bits, 0, data, 0); });
+    Term acc = n > 0 && is_append(op->segs[0].type) ? any_operand(op->segs[0].value, x, E) : NON_VALUE;
+    Term bin = created_binary(p, acc, is_value(acc) ? bits[0] : 0, total, [&](size_t from, uint8_t* data, size_t off) {
+        return write_segments(op, x, E, bits, from, data, off);
+    });
     any_dest(op->dst, x, E) = bin;
     return bin;
 }
