@@ -1,6 +1,5 @@
 // All BIF families in one table, and lookup by {Module, Name, Arity}. Built once on first
 // use (a function-local static, so initialisation is thread-safe); read-only afterwards.
-#include <string>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -13,19 +12,25 @@
 namespace beam {
 namespace {
 
+// {Module, Name, Arity} with the names as atoms: a lookup hashes three words and builds no
+// string (find_bif runs for every BIF import of every module loaded).
+struct Mfa {
+    Term module, name;
+    unsigned arity;
+    bool operator==(const Mfa&) const = default;
+};
+struct MfaHash {
+    size_t operator()(const Mfa& k) const {
+        Word h = k.module.raw * 0x9E3779B97F4A7C15ull;
+        h = (h ^ (h >> 29) ^ k.name.raw) * 0xBF58476D1CE4E5B9ull;
+        return size_t((h ^ (h >> 31)) + k.arity);
+    }
+};
+
 struct Registry {
     std::vector<const BifSpec*> all;
-    std::unordered_map<std::string, const BifSpec*> by_mfa;
-    std::unordered_set<std::string_view> modules;
-
-    static std::string key(std::string_view m, std::string_view f, unsigned arity) {
-        std::string k;
-        k.reserve(m.size() + f.size() + 8);
-        k.append(m).push_back(':');
-        k.append(f).push_back('/');
-        k += std::to_string(arity);
-        return k;
-    }
+    std::unordered_map<Mfa, const BifSpec*, MfaHash> by_mfa;
+    std::unordered_set<Word> modules;  // atoms
 
     Registry() {
         for (auto family : sequential_bif_families) add(family());
@@ -65,8 +70,9 @@ struct Registry {
     void add(std::span<const BifSpec> specs) {
         for (const BifSpec& spec : specs) {
             all.push_back(&spec);
-            by_mfa.emplace(key(spec.module, spec.name, spec.arity), &spec);
-            modules.insert(spec.module);
+            Term m = atom(spec.module);
+            by_mfa.emplace(Mfa{m, atom(spec.name), spec.arity}, &spec);
+            modules.insert(m.raw);
         }
     }
 };
@@ -83,7 +89,7 @@ std::span<const BifSpec* const> all_bifs() { return registry().all; }
 const BifSpec* find_bif(Term module, Term name, unsigned arity) {
     if (!is_atom(module) || !is_atom(name)) return nullptr;
     const Registry& r = registry();
-    auto it = r.by_mfa.find(Registry::key(atom_name(module), atom_name(name), arity));
+    auto it = r.by_mfa.find(Mfa{module, name, arity});
     return it == r.by_mfa.end() ? nullptr : it->second;
 }
 
@@ -92,6 +98,6 @@ const BifSpec* find_bif_in(const VM& vm, Term module, Term name, unsigned arity)
     return find_bif(module, name, arity);
 }
 
-bool has_natives(Term module) { return is_atom(module) && registry().modules.count(atom_name(module)) != 0; }
+bool has_natives(Term module) { return is_atom(module) && registry().modules.count(module.raw) != 0; }
 
 }  // namespace beam

@@ -95,9 +95,48 @@ inline void OperandList::push_back(Operand op) {
     items_->push_back(std::move(op));
 }
 
+// A generic instruction's operands: consecutive Operands in the module's OperandPool.
+class OperandRange {
+public:
+    OperandRange() = default;
+    OperandRange(const Operand* first, uint32_t n) : first_(first), n_(n) {}
+    size_t size() const { return n_; }
+    bool empty() const { return n_ == 0; }
+    const Operand& operator[](size_t i) const { return first_[i]; }
+    const Operand* begin() const { return first_; }
+    const Operand* end() const { return first_ + n_; }
+
+private:
+    const Operand* first_ = nullptr;
+    uint32_t n_ = 0;
+};
+
+// The operands of a module's generic code, in blocks that never move, so that the ranges
+// handed out stay valid as the pool grows. Parsing an instruction allocates nothing: with a
+// vector per instruction, the allocations were a tenth of loading a module (docs/benchmarks.md,
+// "Issue 11: start-up, session 9").
+class OperandPool {
+public:
+    // Room for `n` consecutive operands, default-constructed; n <= BLOCK.
+    Operand* take(size_t n) {
+        if (used_ + n > BLOCK) {
+            blocks_.push_back(std::make_unique<Operand[]>(BLOCK));
+            used_ = 0;
+        }
+        Operand* at = blocks_.back().get() + used_;
+        used_ += n;
+        return at;
+    }
+    static constexpr size_t BLOCK = 512;  // more than any generic instruction's arity
+
+private:
+    std::vector<std::unique_ptr<Operand[]>> blocks_;
+    size_t used_ = BLOCK;
+};
+
 struct GenericInstr {
     uint8_t opcode;  // generic opcode number, see loader/generic_ops.def
-    std::vector<Operand> args;
+    OperandRange args;
 };
 
 struct ImportEntry {
@@ -140,6 +179,7 @@ struct ParsedModule {
     uint32_t label_count = 0;
     uint32_t function_count = 0;
     std::vector<GenericInstr> code;     // in file order, including label/func_info/int_code_end
+    OperandPool operands;               // what code's instructions point into
 };
 
 // Parses a whole .beam file. Literals and other decoded terms go into `literals`.

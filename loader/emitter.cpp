@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cstring>
 #include <span>
 
 #include "vm/bignum.hpp"
@@ -10,17 +12,87 @@ namespace beam::loader {
 
 Emitter::Emitter(ModuleCode& mc, uint32_t label_count) : mc_(mc), label_pos_(label_count + 1, -1) {}
 
-const std::unordered_map<std::string_view, std::vector<Emitter::Variant>>& Emitter::variants() {
-    static const auto table = [] {
-        std::unordered_map<std::string_view, std::vector<Variant>> t;
+namespace {
+
+// Operand kinds packed a byte each, for operand lists of up to 8: a variant whose kinds equal
+// the operands' is found by one comparison per variant.
+constexpr size_t PACKED_MAX = 8;
+inline uint64_t pack_kind(uint64_t packed, size_t i, char k) { return packed | uint64_t(uint8_t(k)) << (8 * i); }
+
+struct Variant {
+    std::string_view kinds;
+    Op op;
+    uint64_t packed;  // the kinds packed; 0 when there are more than PACKED_MAX
+};
+
+// The variants of every instruction, found by base name. An open-addressed table with an
+// FNV-1a hash, built once: each emitted instruction looks its name up, and the
+// unordered_map this replaced (a byte hash, a division, a node per name) cost a tenth of
+// loading a module (docs/benchmarks.md, "Issue 11: start-up, session 9").
+class VariantIndex {
+public:
+    VariantIndex() {
         for (size_t i = 0; i < size_t(Op::COUNT); ++i) {
             const InstrMeta& m = instr_meta(Op(i));
-            t[m.base].push_back({m.kinds, Op(i)});
+            std::string_view kinds = m.kinds;
+            uint64_t packed = 0;
+            if (kinds.size() <= PACKED_MAX)
+                for (size_t k = 0; k < kinds.size(); ++k) packed = pack_kind(packed, k, kinds[k]);
+            variants_.push_back({kinds, Op(i), packed});
         }
-        return t;
-    }();
-    return table;
+        // Group each base's variants together, keeping their declaration order.
+        std::stable_sort(variants_.begin(), variants_.end(), [](const Variant& a, const Variant& b) {
+            return std::string_view(instr_meta(a.op).base) < std::string_view(instr_meta(b.op).base);
+        });
+        size_t bases = 0;
+        for (size_t i = 0; i < variants_.size(); ++i)
+            if (i == 0 || base(i) != base(i - 1)) ++bases;
+        size_t n = 16;
+        while (n < 2 * bases) n *= 2;
+        slots_.resize(n);
+        mask_ = n - 1;
+        for (size_t i = 0; i < variants_.size();) {
+            size_t j = i;
+            while (j < variants_.size() && base(j) == base(i)) ++j;
+            size_t at = hash(base(i)) & mask_;
+            while (slots_[at].count != 0) at = (at + 1) & mask_;
+            slots_[at] = {base(i), uint32_t(i), uint32_t(j - i)};
+            i = j;
+        }
+    }
+
+    std::span<const Variant> find(std::string_view name) const {
+        for (size_t at = hash(name) & mask_; slots_[at].count != 0; at = (at + 1) & mask_)
+            if (slots_[at].base == name) return {variants_.data() + slots_[at].first, slots_[at].count};
+        return {};
+    }
+
+private:
+    struct Slot {
+        std::string_view base;
+        uint32_t first = 0, count = 0;  // count 0: an empty slot
+    };
+    std::string_view base(size_t i) const { return instr_meta(variants_[i].op).base; }
+    // The length and the first and last eight bytes (the names are short and mostly differ
+    // at their ends): a few instructions where a loop over the bytes took sixty.
+    static size_t hash(std::string_view s) {
+        uint64_t head = 0, tail = 0;
+        std::memcpy(&head, s.data(), std::min<size_t>(s.size(), 8));
+        if (s.size() > 8) std::memcpy(&tail, s.data() + s.size() - 8, 8);
+        uint64_t h = (head * 0x9E3779B97F4A7C15ull) ^ (tail * 0xC2B2AE3D27D4EB4Full) ^ s.size();
+        return size_t(h ^ (h >> 29));
+    }
+    std::vector<Variant> variants_;
+    std::vector<Slot> slots_;
+    size_t mask_ = 0;
+};
+
+const VariantIndex& variant_index() {
+    static const VariantIndex index;
+    return index;
 }
+
+}  // namespace
 
 static Word encode_any(Arg a) {
     switch (a.kind) {
@@ -32,12 +104,21 @@ static Word encode_any(Arg a) {
 
 bool Emitter::try_emit(std::string_view base, const Arg* args_begin, size_t n) {
     const std::span<const Arg> args(args_begin, n);
-    auto it = variants().find(base);
-    if (it == variants().end()) return false;
-    // Prefer the variant with the most exact operand kinds; `a` accepts any register/constant.
+    const std::span<const Variant> variants = variant_index().find(base);
     const Variant* best = nullptr;
+    // A variant with exactly the operands' kinds is the one the scoring below would pick.
+    if (n <= PACKED_MAX) {
+        uint64_t packed = 0;
+        for (size_t i = 0; i < n; ++i) packed = pack_kind(packed, i, args[i].kind);
+        for (const Variant& v : variants)
+            if (v.packed == packed && v.kinds.size() == n) {
+                best = &v;
+                break;
+            }
+    }
+    // Else the variant with the most exact operand kinds; `a` accepts any register/constant.
     int best_score = -1;
-    for (const Variant& v : it->second) {
+    for (const Variant& v : best ? std::span<const Variant>() : variants) {
         if (v.kinds.size() != args.size()) continue;
         int score = 0;
         size_t i = 0;

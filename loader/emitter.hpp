@@ -3,7 +3,6 @@
 #pragma once
 
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "loader/beam_module.hpp"
@@ -58,16 +57,11 @@ public:
     }
 
 private:
-    struct Variant {
-        std::string_view kinds;
-        Op op;
-    };
     ModuleCode& mc_;
     std::vector<int64_t> label_pos_;
     std::vector<std::pair<size_t, uint32_t>> code_patches_;
     std::vector<std::pair<const Word**, uint32_t>> side_patches_;
     std::string error_;
-    static const std::unordered_map<std::string_view, std::vector<Variant>>& variants();
 };
 
 // Operand conversion from the parsed form.

@@ -96,8 +96,8 @@ Result<void> parse_code(ParseContext& ctx, const Chunk& c) {
         const GenericOpInfo& info = GENERIC_OPS[op];
         if (info.obsolete)
             return ctx.fail(c, at, fmt::format("obsolete opcode {} ({}); recompile the module", op, info.name));
-        GenericInstr in{op, {}};
-        in.args.reserve(info.arity);
+        Operand* args = m.operands.take(info.arity);
+        GenericInstr in{op, OperandRange(args, info.arity)};
         for (size_t i = 0; i < info.arity; ++i) {
             size_t arg_at = r.file_offset();
             auto operand = read_compact_operand(r, cc);
@@ -115,7 +115,7 @@ Result<void> parse_code(ParseContext& ctx, const Chunk& c) {
                 return ctx.fail(c, arg_at, fmt::format("{}: expected an index operand", info.name));
             }
             note_labels(*operand, referenced);
-            in.args.push_back(std::move(*operand));
+            args[i] = std::move(*operand);
         }
         switch (op) {
         case op_label: {
@@ -136,7 +136,7 @@ Result<void> parse_code(ParseContext& ctx, const Chunk& c) {
         default:
             break;
         }
-        m.code.push_back(std::move(in));
+        m.code.push_back(in);
     }
     for (uint32_t l : referenced)
         if (!defined[l]) return ctx.fail(c, c.offset, fmt::format("label {} is used but never defined", l));

@@ -73,7 +73,7 @@ private:
         em_.emit("not_implemented", {px(s->c_str())});
     }
     void call_ext(const Operand& arity, const Operand& imp_op, int mode, Word dealloc);
-    void bif_call(const GenericInstr& gi, uint32_t fail, const Operand& bif, std::vector<const Operand*> args,
+    void bif_call(const GenericInstr& gi, uint32_t fail, const Operand& bif, std::span<const Operand> args,
                   const Operand& dst);
     void select(const GenericInstr& gi, bool tuple_arity);
     void fmove(const Operand& s, const Operand& d);
@@ -191,11 +191,11 @@ void Transformer::instr(const GenericInstr& gi) {
     case op_call_ext_only: call_ext(a[0], a[1], 1, 0); break;
     case op_call_ext_last: call_ext(a[0], a[1], 2, Word(a[2].value)); break;
     case op_bif0: bif_call(gi, 0, a[0], {}, a[1]); break;
-    case op_bif1: bif_call(gi, uint32_t(a[0].value), a[1], {&a[2]}, a[3]); break;
-    case op_bif2: bif_call(gi, uint32_t(a[0].value), a[1], {&a[2], &a[3]}, a[4]); break;
-    case op_gc_bif1: bif_call(gi, uint32_t(a[0].value), a[2], {&a[3]}, a[4]); break;
-    case op_gc_bif2: bif_call(gi, uint32_t(a[0].value), a[2], {&a[3], &a[4]}, a[5]); break;
-    case op_gc_bif3: bif_call(gi, uint32_t(a[0].value), a[2], {&a[3], &a[4], &a[5]}, a[6]); break;
+    case op_bif1: bif_call(gi, uint32_t(a[0].value), a[1], {&a[2], 1}, a[3]); break;
+    case op_bif2: bif_call(gi, uint32_t(a[0].value), a[1], {&a[2], 2}, a[4]); break;
+    case op_gc_bif1: bif_call(gi, uint32_t(a[0].value), a[2], {&a[3], 1}, a[4]); break;
+    case op_gc_bif2: bif_call(gi, uint32_t(a[0].value), a[2], {&a[3], 2}, a[5]); break;
+    case op_gc_bif3: bif_call(gi, uint32_t(a[0].value), a[2], {&a[3], 3}, a[6]); break;
     case op_allocate:
     case op_allocate_zero: em_.emit("allocate", {U(0), U(1)}); break;
     case op_allocate_heap:
@@ -371,7 +371,7 @@ void Transformer::call_ext(const Operand& arity, const Operand& imp_op, int mode
     else em_.emit("call_ext_last", {n, px(e), ux(dealloc)});
 }
 
-void Transformer::bif_call(const GenericInstr& gi, uint32_t fail, const Operand& bif, std::vector<const Operand*> args,
+void Transformer::bif_call(const GenericInstr& gi, uint32_t fail, const Operand& bif, std::span<const Operand> args,
                            const Operand& dst) {
     const ImportEntry* imp = import(bif);
     if (!imp) return;
@@ -383,10 +383,10 @@ void Transformer::bif_call(const GenericInstr& gi, uint32_t fail, const Operand&
     Arg d = src(dst);
     if (args.size() == 2 && imp->module == am::erlang) {
         std::string_view name = atom_name(imp->function);
-        Arg x = src(*args[0]), y = src(*args[1]);
-        bool small_lit = args[1]->kind == OpKind::Integer && fits_small(args[1]->value);
+        Arg x = src(args[0]), y = src(args[1]);
+        bool small_lit = args[1].kind == OpKind::Integer && fits_small(args[1].value);
         Word frame_plus = small_lit ? 0 : 1;
-        Word frame_minus = small_lit && args[1]->value >= 0 ? 0 : 1;
+        Word frame_minus = small_lit && args[1].value >= 0 ? 0 : 1;
         if (name == "+" && em_.try_emit("plus", {lbl(fail), x, y, d, ux(frame_plus)})) return;
         if (name == "-" && em_.try_emit("minus", {lbl(fail), x, y, d, ux(frame_minus)})) return;
         static const std::pair<std::string_view, std::string_view> fast[] = {
@@ -402,15 +402,15 @@ void Transformer::bif_call(const GenericInstr& gi, uint32_t fail, const Operand&
         std::string_view name = atom_name(imp->function);
         for (auto [fn, instr] : inline_bifs) {
             if (name != fn || b->arity != args.size()) continue;
-            if (args.size() == 1 && em_.try_emit(instr, {lbl(fail), px(b), src(*args[0]), d})) return;
-            if (args.size() == 2 && em_.try_emit(instr, {lbl(fail), px(b), src(*args[0]), src(*args[1]), d})) return;
+            if (args.size() == 1 && em_.try_emit(instr, {lbl(fail), px(b), src(args[0]), d})) return;
+            if (args.size() == 2 && em_.try_emit(instr, {lbl(fail), px(b), src(args[0]), src(args[1]), d})) return;
         }
     }
     switch (args.size()) {
     case 0: em_.emit("bif0", {px(b), d}); break;
-    case 1: em_.emit("bif1", {lbl(fail), px(b), src(*args[0]), d}); break;
-    case 2: em_.emit("bif2", {lbl(fail), px(b), src(*args[0]), src(*args[1]), d}); break;
-    case 3: em_.emit("bif3", {lbl(fail), px(b), src(*args[0]), src(*args[1]), src(*args[2]), d}); break;
+    case 1: em_.emit("bif1", {lbl(fail), px(b), src(args[0]), d}); break;
+    case 2: em_.emit("bif2", {lbl(fail), px(b), src(args[0]), src(args[1]), d}); break;
+    case 3: em_.emit("bif3", {lbl(fail), px(b), src(args[0]), src(args[1]), src(args[2]), d}); break;
     }
 }
 

@@ -41,7 +41,7 @@ Word int_flags(const Operand& o) {
     return r;
 }
 
-bool get_integer(const std::vector<Operand>& a, Emitter& em) {  // Fail Ctx Live Size Unit Flags Dst
+bool get_integer(const OperandRange& a, Emitter& em) {  // Fail Ctx Live Size Unit Flags Dst
     uint64_t n;
     if (a[0].kind != OpKind::Label || a[0].value == 0 || !is_reg(a[1]) || !is_reg(a[6])) return false;
     Arg fail = lbl(uint32_t(a[0].value));
@@ -55,7 +55,7 @@ bool get_integer(const std::vector<Operand>& a, Emitter& em) {  // Fail Ctx Live
 }
 
 // bs_get_binary2 Fail Ctx Live Size Unit Flags Dst and bs_skip_bits2 Fail Ctx Size Unit Flags.
-bool binary_or_skip(const std::vector<Operand>& a, bool skip, Emitter& em) {
+bool binary_or_skip(const OperandRange& a, bool skip, Emitter& em) {
     const Operand& size = a[skip ? 2 : 3];
     const Operand& unit = a[skip ? 3 : 4];
     if (a[0].kind != OpKind::Label || a[0].value == 0 || !is_reg(a[1]) || unit.kind != OpKind::Unsigned) return false;
@@ -78,7 +78,7 @@ bool binary_or_skip(const std::vector<Operand>& a, bool skip, Emitter& em) {
     return false;
 }
 
-bool match_string(const std::vector<Operand>& a, const ParsedModule& pm, ModuleCode& mc, Emitter& em) {
+bool match_string(const OperandRange& a, const ParsedModule& pm, ModuleCode& mc, Emitter& em) {
     // Fail Ctx Bits Offset
     if (a[0].kind != OpKind::Label || a[0].value == 0 || !is_reg(a[1]) || a[2].kind != OpKind::Unsigned) return false;
     uint64_t n = uint64_t(a[2].value), bytes = (n + 7) / 8;

@@ -163,12 +163,14 @@ void Schedulers::user_process_ended() {
     }
 }
 
-int Schedulers::run_until_done() {
+int Schedulers::wait_until_done() {
     std::unique_lock lock(done_mutex_);
     done_cv_.wait(lock, [this] { return halting() || live_user_.load(std::memory_order_acquire) == 0; });
-    bool halted = halting();
-    lock.unlock();
-    halt(halted ? halt_status_.load() : 0);
+    return halting() ? halt_status_.load() : 0;
+}
+
+int Schedulers::run_until_done() {
+    halt(wait_until_done());
     for (auto& s : scheds_)
         if (s->thread.joinable()) s->thread.join();
     return halt_status_.load();

@@ -53,6 +53,9 @@ public:
     void activate_for(Process* p, int prio);
     // Blocks until erlang:halt is called or no user process is left; returns the exit status.
     int run_until_done();
+    // The first half of run_until_done: waits as it does, then returns the exit status with
+    // the schedulers still running (a caller that then ends the OS process joins nothing).
+    int wait_until_done();
     void halt(int status);
     bool halting() const { return halting_.load(std::memory_order_acquire); }
 

@@ -148,6 +148,7 @@ int main(int argc, char** argv) {
         argv = escript_argv.data();
     }
     VM vm;
+    vm.exit_process_when_done = true;
     std::vector<std::string> pa, pz;
     std::vector<Command> commands;
     std::vector<std::string> init_args;  // what OTP's init gets, in order (boot mode)

@@ -64,7 +64,10 @@ ThreadCounts* new_table() {
     auto t = std::make_unique<ThreadCounts>();
     ThreadCounts* raw = t.get();
     std::lock_guard<std::mutex> g(g_lock);
-    if (all_tables().empty()) std::atexit(write_counts);
+    if (all_tables().empty()) {
+        std::atexit(write_counts);
+        std::at_quick_exit(write_counts);  // the command line's exit (vm/runner.cpp)
+    }
     all_tables().push_back(std::move(t));
     return raw;
 }

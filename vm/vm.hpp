@@ -131,6 +131,12 @@ public:
     // Where erlang:display and the built-in I/O server write.
     FILE* out = stdout;
 
+    // Set by the command line (tools/main.cpp): once the VM is done, the OS process exits
+    // there and then, as erl's halt does, instead of stopping the schedulers and freeing every
+    // table first; unless a port was opened, whose OS processes get their orderly shutdown
+    // (vm/runner.cpp). An embedding program leaves it false.
+    bool exit_process_when_done = false;
+
     ProcessTable procs;
     AliasRoutes aliases;  // alias reference -> owner (scheduler/aliases.hpp)
     NamespaceRegistry namespaces{this};  // every namespace but the root
