@@ -18,6 +18,12 @@ public:
     size_t remaining() const { return bytes_.size() - pos_; }
     bool at_end() const { return pos_ == bytes_.size(); }
 
+    // The next byte without taking it; false at the end.
+    bool peek(uint8_t& out) const {
+        if (remaining() < 1) return false;
+        out = bytes_[pos_];
+        return true;
+    }
     bool u8(uint8_t& out) {
         if (remaining() < 1) return false;
         out = bytes_[pos_++];

@@ -46,6 +46,39 @@ Result<RawCompact> read_compact_raw(ByteReader& r);
 Result<uint64_t> read_compact_unsigned(ByteReader& r, uint64_t limit);
 // Reads and interprets one operand.
 Result<Operand> read_compact_operand(ByteReader& r, const CompactContext& ctx);
+// The commonest operands inline: a one-byte register, number, atom or label (value below 16)
+// that is in range. Fills `out` and returns true, or reads nothing and returns false (then
+// read_compact_operand reads it, or reports what is wrong with it).
+inline bool read_short_operand(ByteReader& r, const CompactContext& ctx, Operand& out) {
+    uint8_t b = 0;
+    if (!r.peek(b) || (b & 0x08)) return false;
+    const int64_t v = b >> 4;
+    switch (CompactTag(b & 7)) {
+    case CompactTag::u: out.kind = OpKind::Unsigned; break;
+    case CompactTag::i: out.kind = OpKind::Integer; break;
+    case CompactTag::a:
+        if (v == 0) {
+            out.kind = OpKind::Nil;
+            out.term = NIL;
+            break;
+        }
+        if (size_t(v) >= ctx.atoms.size()) return false;
+        out.kind = OpKind::Atom;
+        out.term = ctx.atoms[size_t(v)];
+        break;
+    case CompactTag::x: out.kind = OpKind::X; break;
+    case CompactTag::y: out.kind = OpKind::Y; break;
+    case CompactTag::f:
+        if (v != 0 && uint64_t(v) >= ctx.label_count) return false;
+        out.kind = OpKind::Label;
+        break;
+    case CompactTag::h: out.kind = OpKind::Char; break;
+    default: return false;  // z: an extended operand
+    }
+    out.value = v;
+    r.skip(1);
+    return true;
+}
 
 // Builds the integer term for a big-endian two's complement byte string.
 Term integer_from_be_bytes(TermAllocator& a, std::span<const uint8_t> be, bool is_signed);

@@ -99,6 +99,10 @@ Result<void> parse_code(ParseContext& ctx, const Chunk& c) {
         Operand* args = m.operands.take(info.arity);
         GenericInstr in{op, OperandRange(args, info.arity)};
         for (size_t i = 0; i < info.arity; ++i) {
+            if (operand_index_kind(op, i) == IndexKind::None && read_short_operand(r, cc, args[i])) {
+                if (args[i].kind == OpKind::Label && args[i].value != 0) referenced.push_back(uint32_t(args[i].value));
+                continue;
+            }
             size_t arg_at = r.file_offset();
             auto operand = read_compact_operand(r, cc);
             if (!operand) return ctx.fail(c, operand.error());

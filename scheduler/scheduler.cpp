@@ -171,6 +171,11 @@ int Schedulers::wait_until_done() {
 
 int Schedulers::run_until_done() {
     halt(wait_until_done());
+    {
+        std::lock_guard lock(done_mutex_);
+        joining_ = true;
+    }
+    done_cv_.notify_all();
     for (auto& s : scheds_)
         if (s->thread.joinable()) s->thread.join();
     return halt_status_.load();
@@ -402,6 +407,13 @@ void Schedulers::loop(Scheduler& s) {
             if (st.compare_exchange_weak(f, (f & ~QUEUED) | RUNNING, std::memory_order_seq_cst)) break;
         }
         run_one(s, p);
+    }
+    if (vm_->exit_process_when_done) {
+        // The OS process is about to end (vm/runner.cpp), unless run_until_done joins the
+        // threads after all: waiting for either lets the exit stop this thread, where ending
+        // it ran its allocator heap's clean-up, millions of instructions after loading code.
+        std::unique_lock lock(done_mutex_);
+        done_cv_.wait(lock, [this] { return joining_; });
     }
 }
 

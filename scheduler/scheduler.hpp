@@ -147,6 +147,7 @@ private:
     std::atomic<int> online_{0};
     std::mutex done_mutex_;
     std::condition_variable done_cv_;
+    bool joining_ = false;  // run_until_done is about to join the threads (under done_mutex_)
 };
 
 }  // namespace beam
