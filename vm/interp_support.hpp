@@ -132,7 +132,7 @@ Term send_message(Process* p, Term to, Term msg);
 // The next message after the save position once queued signals are taken in; NON_VALUE if
 // none (p->sched.exit_pending if an exit signal ended the process meanwhile).
 Term fetch_signals(Process* p);
-void advance_message(Process* p);
+inline void advance_message(Process* p) { p->mailbox_save++; }
 void remove_message(Process* p);
 bool set_timeout(Process* p, Term timeout);
 void clear_timeout(Process* p);

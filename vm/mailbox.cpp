@@ -98,8 +98,6 @@ Term fetch_signals(Process* p) {
     return NON_VALUE;
 }
 
-void advance_message(Process* p) { p->mailbox_save++; }
-
 static void stop_timer(Process* p) {
     if (p->sched.timer_set) {
         p->vm->timers.cancel(p->sched.timer_id);

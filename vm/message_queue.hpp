@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <iterator>
 #include <new>
 
@@ -117,10 +118,16 @@ inline void MessageQueue::release() {
 
 inline void MessageQueue::erase_at(size_t i) {
     const uint32_t mask = cap_ - 1;
+    // Where the part that moves does not wrap around the buffer's end, one memmove moves it
+    // (selective receive from a long queue spent a tenth of its time in the loops below).
     if (i < count_ / 2) {
         // Move the older messages up by one.
-        for (size_t j = i; j > 0; --j) buf_[(head_ + j) & mask] = buf_[(head_ + j - 1) & mask];
+        if (head_ + i < cap_) std::memmove(buf_ + head_ + 1, buf_ + head_, i * sizeof(Term));
+        else
+            for (size_t j = i; j > 0; --j) buf_[(head_ + j) & mask] = buf_[(head_ + j - 1) & mask];
         head_ = (head_ + 1) & mask;
+    } else if (head_ + count_ <= cap_) {
+        std::memmove(buf_ + head_ + i, buf_ + head_ + i + 1, (count_ - i - 1) * sizeof(Term));
     } else {
         for (size_t j = i; j + 1 < count_; ++j) buf_[(head_ + j) & mask] = buf_[(head_ + j + 1) & mask];
     }
