@@ -48,6 +48,43 @@ size_t emit_arity_get_two(const std::vector<GenericInstr>& code, size_t j, Emitt
                : 0;
 }
 
+// fmove's shapes (transform.cpp): fload unboxes into a float register, fstore boxes one.
+bool is_fload(const GenericInstr& g) {
+    return g.opcode == op_fmove && g.args[0].kind != OpKind::FloatReg && g.args[1].kind == OpKind::FloatReg;
+}
+bool is_fstore(const GenericInstr& g) {
+    return g.opcode == op_fmove && g.args[0].kind == OpKind::FloatReg && g.args[1].kind != OpKind::FloatReg;
+}
+
+// fload + float arithmetic, fload + fload, fstore + fstore.
+size_t emit_float_pair(const GenericInstr& a, const GenericInstr& b, Emitter& em, LiteralArea& literals) {
+    auto u = [](const Operand& o) { return ux(Word(o.value)); };
+    if (is_fload(a)) {
+        Arg s = src_arg(a.args[0], literals);
+        if (!is_src(s)) return 0;
+        static const std::pair<uint8_t, const char*> arith[] = {
+            {op_fadd, "fload_fadd"}, {op_fsub, "fload_fsub"}, {op_fmul, "fload_fmul"}, {op_fdiv, "fload_fdiv"}};
+        for (auto [op, name] : arith)
+            if (b.opcode == op)
+                return em.try_emit(name, {s, u(a.args[1]), lbl(uint32_t(b.args[0].value)), u(b.args[1]),
+                                          u(b.args[2]), u(b.args[3])})
+                           ? 2
+                           : 0;
+        if (is_fload(b)) {
+            Arg s2 = src_arg(b.args[0], literals);
+            if (!is_src(s2)) return 0;
+            return em.try_emit("fload2", {s, u(a.args[1]), s2, u(b.args[1])}) ? 2 : 0;
+        }
+        return 0;
+    }
+    if (is_fstore(a) && is_fstore(b)) {
+        Arg d1 = src_arg(a.args[1], literals), d2 = src_arg(b.args[1], literals);
+        if (!is_reg(d1) || !is_reg(d2)) return 0;
+        return em.try_emit("fstore2", {u(a.args[0]), d1, u(b.args[0]), d2}) ? 2 : 0;
+    }
+    return 0;
+}
+
 }  // namespace
 
 size_t emit_superinstruction(const std::vector<GenericInstr>& code, size_t i, Emitter& em, LiteralArea& literals) {
@@ -87,7 +124,16 @@ size_t emit_superinstruction(const std::vector<GenericInstr>& code, size_t i, Em
             return 2;
         }
         return 0;
+    case op_fmove: return emit_float_pair(a, b, em, literals);
     case op_test_heap:
+        if (is_fstore(b)) {
+            Arg d = src(b.args[1]);
+            if (!is_reg(d)) return 0;
+            return em.try_emit("test_heap_fstore",
+                               {ux(Word(a.args[0].value)), ux(Word(a.args[1].value)), ux(Word(b.args[0].value)), d})
+                       ? 2
+                       : 0;
+        }
         if (b.opcode == op_put_tuple2) {
             std::vector<Arg> elems;
             for (const Operand& e : b.args[1].list) elems.push_back(src(e));

@@ -389,6 +389,12 @@ void Transformer::bif_call(const GenericInstr& gi, uint32_t fail, const Operand&
         Word frame_minus = small_lit && args[1].value >= 0 ? 0 : 1;
         if (name == "+" && em_.try_emit("plus", {lbl(fail), x, y, d, ux(frame_plus)})) return;
         if (name == "-" && em_.try_emit("minus", {lbl(fail), x, y, d, ux(frame_minus)})) return;
+        // A literal power-of-two divisor (x div 8, x rem 2): a shift instead of a division.
+        if ((name == "div" || name == "rem") && args[1].kind == OpKind::Integer && args[1].value > 1 &&
+            args[1].value <= (int64_t(1) << 32) && (args[1].value & (args[1].value - 1)) == 0) {
+            Word k = Word(__builtin_ctzll(uint64_t(args[1].value)));
+            if (em_.try_emit(name == "div" ? "int_div_pow2" : "int_rem_pow2", {lbl(fail), px(b), x, ux(k), d})) return;
+        }
         static const std::pair<std::string_view, std::string_view> fast[] = {
             {"*", "times"}, {"div", "int_div"}, {"rem", "int_rem"},
             {"band", "int_band"}, {"bor", "int_bor"}, {"bsr", "int_bsr"}};
