@@ -37,9 +37,9 @@ constexpr size_t CACHE_WORDS = size_t(6) << 20;  // 48 MB per thread
 // (110 MB at 40, 200 MB at 400). A mapping is returned to the system when freed.
 constexpr size_t MAP_MIN_WORDS = size_t(32) << 10;  // 256 KB
 
-// Blocks from this size on ask for transparent huge pages (where the system gives them on
-// request, as Debian's default "madvise" mode does): a large heap read at random, a map of
-// 100,000 keys say, otherwise misses the TLB at most accesses, and each 4 KB page costs a
+// Blocks from this size on ask for transparent huge pages (granted when the system's THP mode
+// is "madvise" or "always"; this machine's is "madvise"): a large heap read at random, a map
+// of 100,000 keys say, otherwise misses the TLB at most accesses, and each 4 KB page costs a
 // fault when first written.
 constexpr size_t HUGE_MIN_WORDS = size_t(512) << 10;  // 4 MB
 
