@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Which instructions, and which adjacent pairs of instructions, the interpreter executes most.
-# Builds a profiling tree (build-prof, cmake -DBEAMVM_OP_COUNTS=ON) if missing, runs workloads
-# with BEAMVM_OP_COUNTS set (vm/op_counts.cpp writes the counts at exit), and reports the
+# Builds a profiling tree (build-prof, cmake -DBEAMVM_OP_COUNTS=ON) or brings it up to date,
+# runs workloads with BEAMVM_OP_COUNTS set (vm/op_counts.cpp writes the counts at exit), and reports the
 # hottest instructions and pairs, each workload weighted equally (tools/op_profile_report.py).
 #
 # Usage: tools/op_profile.sh [--full] [--top N] [--keep DIR] [WORKLOAD...]
@@ -22,10 +22,9 @@ while [ $# -gt 0 ]; do
   shift
 done
 prof=$root/build-prof
-if [ ! -x "$prof/beamvm" ]; then
-  cmake -S "$root" -B "$prof" -DCMAKE_BUILD_TYPE=Release -DBEAMVM_OP_COUNTS=ON >/dev/null
-  cmake --build "$prof" -j2 --target beamvm >/dev/null
-fi
+# Configured once; brought up to date at every run (a stale tree counted old code).
+[ -f "$prof/CMakeCache.txt" ] || cmake -S "$root" -B "$prof" -DCMAKE_BUILD_TYPE=Release -DBEAMVM_OP_COUNTS=ON >/dev/null
+cmake --build "$prof" -j2 --target beamvm >/dev/null || exit 1
 work=${keep:-$(mktemp -d)}
 mkdir -p "$work"
 [ -n "$keep" ] || trap 'rm -rf "$work"' EXIT
