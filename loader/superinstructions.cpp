@@ -3,6 +3,7 @@
 #include <string>
 
 #include "loader/generic_ops.hpp"
+#include "loader/transform_bits.hpp"
 
 namespace beam::loader {
 
@@ -125,6 +126,8 @@ size_t emit_superinstruction(const std::vector<GenericInstr>& code, size_t i, Em
         }
         return 0;
     case op_fmove: return emit_float_pair(a, b, em, literals);
+    case op_bs_start_match3:
+    case op_bs_start_match4: return start_match_get_integer(code, i, em);
     case op_test_heap:
         if (is_fstore(b)) {
             Arg d = src(b.args[1]);

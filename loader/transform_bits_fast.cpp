@@ -138,6 +138,28 @@ std::vector<BsFastSeg> fast_create_segments(const OperandList& list, const BsCre
     return fast;
 }
 
+size_t start_match_get_integer(const std::vector<GenericInstr>& code, size_t i, Emitter& em) {
+    if (i + 1 >= code.size()) return 0;
+    const GenericInstr& sm = code[i];
+    const GenericInstr& gi = code[i + 1];
+    if (gi.opcode != op_bs_get_integer2) return 0;
+    // bs_start_match3: Fail Bin Live Dst; bs_start_match4: Fail Live Src Dst.
+    const Operand& src = sm.args[sm.opcode == op_bs_start_match3 ? 1 : 2];
+    const Operand& ctx = sm.args[3];
+    const auto& a = gi.args;  // Fail Ctx Live Size Unit Flags Dst
+    uint64_t n;
+    if (!is_reg(src) || !is_reg(ctx) || a[0].kind != OpKind::Label || a[0].value == 0 || !is_reg(a[1]) ||
+        a[1].kind != ctx.kind || a[1].value != ctx.value || !is_reg(a[6]) || int_flags(a[5]) != 0 ||
+        !imm_bits(a[3], a[4], &n) || n == 0 || n > 59)
+        return 0;
+    Arg fail2 = lbl(uint32_t(a[0].value));
+    if (n == 8)
+        return em.try_emit("bs_start_match_get_u8", {fail_of(sm.args[0]), reg(src), reg(ctx), fail2, reg(a[6])}) ? 2 : 0;
+    return em.try_emit("bs_start_match_get_uint_be", {fail_of(sm.args[0]), reg(src), reg(ctx), fail2, ux(n), reg(a[6])})
+               ? 2
+               : 0;
+}
+
 bool transform_bits_fast(const GenericInstr& gi, const ParsedModule& pm, ModuleCode& mc, Emitter& em) {
     const auto& a = gi.args;
     switch (gi.opcode) {
