@@ -112,9 +112,9 @@ private:
 };
 
 // The operands of a module's generic code, in blocks that never move, so that the ranges
-// handed out stay valid as the pool grows. Parsing an instruction allocates nothing: with a
-// vector per instruction, the allocations were a tenth of loading a module (docs/benchmarks.md,
-// "Issue 11: start-up, session 9").
+// handed out stay valid as the pool grows. Parsing an instruction allocates nothing: a vector
+// per instruction cost 5% of loading a module (docs/benchmarks.md, "Issue 11: session 9
+// changes").
 class OperandPool {
 public:
     // Room for `n` consecutive operands, default-constructed; n <= BLOCK.

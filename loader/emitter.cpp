@@ -25,10 +25,10 @@ struct Variant {
     uint64_t packed;  // the kinds packed; 0 when there are more than PACKED_MAX
 };
 
-// The variants of every instruction, found by base name. An open-addressed table with an
-// FNV-1a hash, built once: each emitted instruction looks its name up, and the
-// unordered_map this replaced (a byte hash, a division, a node per name) cost a tenth of
-// loading a module (docs/benchmarks.md, "Issue 11: start-up, session 9").
+// The variants of every instruction, found by base name in an open-addressed table built once:
+// each emitted instruction looks its name up, and the unordered_map this replaced (a byte
+// hash, a division, a node per name) cost 8% of loading a module (docs/benchmarks.md,
+// "Issue 11: session 9 changes").
 class VariantIndex {
 public:
     VariantIndex() {

@@ -34,7 +34,10 @@ void set_default_port_grace_ms(int64_t ms) { g_default_grace_ms = ms; }
 int64_t default_port_grace_ms() { return g_default_grace_ms; }
 
 PortSystem& ports_of(VM& vm) {
-    std::call_once(vm.ports_once, [&] { vm.ports = std::make_unique<PortSystem>(vm); });
+    std::call_once(vm.ports_once, [&] {
+        vm.ports_started.store(true, std::memory_order_release);  // before it exists (vm/runner.cpp)
+        vm.ports = std::make_unique<PortSystem>(vm);
+    });
     return *vm.ports;
 }
 

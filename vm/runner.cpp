@@ -37,10 +37,10 @@ int run_vm(VM& vm, int schedulers, Term module, Term function, Term (*make_args)
     ProcessTable::release(p);
     if (vm.exit_process_when_done) {
         int status = vm.scheds->wait_until_done();
-        if (!vm.ports) {
+        if (!vm.ports_started.load(std::memory_order_acquire)) {
             // Joining the schedulers and freeing the tables took a tenth of a hello-world's
             // start-up, most of it the allocator's per-thread clean-up (docs/benchmarks.md,
-            // "Issue 11: start-up, session 9"). The output is written, files are raw
+            // "Issue 11: session 9 changes"). The output is written, files are raw
             // descriptors: nothing is lost.
             std::fflush(nullptr);
             std::quick_exit(status);

@@ -162,6 +162,7 @@ public:
     std::unique_ptr<Schedulers> scheds;  // created by start()
     std::unique_ptr<PortSystem> ports;   // scheduler/ports.hpp: created on first use
     std::once_flag ports_once;
+    std::atomic<bool> ports_started{false};  // set as `ports` is created: safe to read anywhere
 
     // Starts `count` scheduler threads and the timer thread.
     void start(int scheduler_count);
