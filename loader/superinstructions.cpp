@@ -192,7 +192,7 @@ size_t emit_superinstruction(const std::vector<GenericInstr>& code, size_t i, Em
                 const GenericInstr& t = code[i + 3];
                 if (g.opcode == op_get_tuple_element && same_operand(g.args[0], a.args[1]) &&
                     t.opcode == op_is_eq_exact && same_operand(t.args[0], b.args[0]) &&
-                    same_operand(t.args[1], g.args[2]) && !same_operand(g.args[2], a.args[1])) {
+                    same_operand(t.args[1], g.args[2])) {
                     Arg e = src(g.args[2]), v = src(t.args[2]);
                     if (is_reg(e) && is_src(v) &&
                         em.try_emit("loop_rec_tagged_eq",

@@ -41,16 +41,30 @@ Word int_flags(const Operand& o) {
     return r;
 }
 
+// bs_get_integer2 Fail Ctx Live Size Unit Flags Dst with a label to fail to and registers for
+// the context and the destination: the shape every fast form needs.
+bool get_integer_fits(const OperandRange& a) {
+    return a[0].kind == OpKind::Label && a[0].value != 0 && is_reg(a[1]) && is_reg(a[6]);
+}
+// Its literal size in bits when it reads an unsigned big-endian small (up to 59 bits, always a
+// small: bs_get_u8 and bs_get_uint_be), else 0.
+uint64_t plain_uint_bits(const OperandRange& a) {
+    uint64_t n;
+    if (!imm_bits(a[3], a[4], &n) || n == 0 || n > 59 || int_flags(a[5]) != 0) return 0;
+    return n;
+}
+
 bool get_integer(const OperandRange& a, Emitter& em) {  // Fail Ctx Live Size Unit Flags Dst
     uint64_t n;
-    if (a[0].kind != OpKind::Label || a[0].value == 0 || !is_reg(a[1]) || !is_reg(a[6])) return false;
+    if (!get_integer_fits(a)) return false;
     Arg fail = lbl(uint32_t(a[0].value));
     Word flags = int_flags(a[5]);
     if (is_reg(a[3]) && a[4].kind == OpKind::Unsigned)
         return em.try_emit("bs_get_int_reg", {fail, reg(a[1]), reg(a[3]), ux(Word(a[4].value)), ux(flags), reg(a[6])});
+    if (uint64_t plain = plain_uint_bits(a))
+        return plain == 8 ? em.try_emit("bs_get_u8", {fail, reg(a[1]), reg(a[6])})
+                          : em.try_emit("bs_get_uint_be", {fail, reg(a[1]), ux(plain), reg(a[6])});
     if (!imm_bits(a[3], a[4], &n) || n == 0 || n > 64) return false;
-    if (flags == 0 && n == 8) return em.try_emit("bs_get_u8", {fail, reg(a[1]), reg(a[6])});
-    if (flags == 0 && n <= 59) return em.try_emit("bs_get_uint_be", {fail, reg(a[1]), ux(n), reg(a[6])});
     return em.try_emit("bs_get_int", {fail, reg(a[1]), ux(n), ux(flags), reg(a[6])});
 }
 
@@ -147,11 +161,10 @@ size_t start_match_get_integer(const std::vector<GenericInstr>& code, size_t i, 
     const Operand& src = sm.args[sm.opcode == op_bs_start_match3 ? 1 : 2];
     const Operand& ctx = sm.args[3];
     const auto& a = gi.args;  // Fail Ctx Live Size Unit Flags Dst
-    uint64_t n;
-    if (!is_reg(src) || !is_reg(ctx) || a[0].kind != OpKind::Label || a[0].value == 0 || !is_reg(a[1]) ||
-        a[1].kind != ctx.kind || a[1].value != ctx.value || !is_reg(a[6]) || int_flags(a[5]) != 0 ||
-        !imm_bits(a[3], a[4], &n) || n == 0 || n > 59)
+    if (!is_reg(src) || !is_reg(ctx) || !get_integer_fits(a) || a[1].kind != ctx.kind || a[1].value != ctx.value)
         return 0;
+    uint64_t n = plain_uint_bits(a);
+    if (n == 0) return 0;
     Arg fail2 = lbl(uint32_t(a[0].value));
     if (n == 8)
         return em.try_emit("bs_start_match_get_u8", {fail_of(sm.args[0]), reg(src), reg(ctx), fail2, reg(a[6])}) ? 2 : 0;

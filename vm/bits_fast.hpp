@@ -19,6 +19,13 @@ namespace bits {
 
 inline constexpr size_t MATCH_STATE_WORDS = 4;
 
+// The 8 bits at bit `pos` (bs_get_u8 and bs_start_match_get_u8; the caller checked they exist).
+inline Word u8_at(const uint8_t* base, size_t pos) {
+    const uint8_t* q = base + (pos >> 3);
+    unsigned s = unsigned(pos & 7);
+    return s == 0 ? q[0] : ((unsigned(q[0]) << 8 | q[1]) >> (8 - s)) & 0xFF;
+}
+
 // `n` (1..64) bits at bit `pos`, as an unsigned number (the first bit most significant).
 // `end` bounds the bytes that may be read: one 8-byte load whenever the binary has 8 bytes.
 inline uint64_t load_bits(const uint8_t* base, size_t pos, size_t end, unsigned n) {
@@ -164,6 +171,17 @@ bool string_matches(Term ctx, const uint8_t* s, size_t bits);
         SWAPOUT;         \
         p->badarg();     \
         RAISE();         \
+    } while (0)
+// s = a match context for `s`: `s` when it is one, else bits::start_match's (out of line; the
+// fused bs_start_match_get_* instructions, whose loops reuse one context); to `fail` if none.
+#define BS_CONTEXT_OF(s, fail)                \
+    do {                                      \
+        if (!is_boxed_sub(s, Sub::MatchState)) { \
+            SWAPOUT;                          \
+            s = bits::start_match(p, s);      \
+            SWAPIN;                           \
+            if (is_non_value(s)) BS_FAIL(fail); \
+        }                                     \
     } while (0)
 // The words of match context `t`; anything else (only hand-written code passes one) is badarg.
 #define BS_CTX(t)                                                 \

@@ -53,6 +53,11 @@ Term make_closure(Process* p, FunEntry* fe, const Word* free_ops, Term* x, Word 
 bool is_function_of_arity(Term f, Term arity);
 const Word* select_value(Term v, const Word* fail, const Word* table, Word n);
 double number_as_double(Term t);
+// What fmove puts into a float register (fload and the instructions fused with it).
+inline double fload_value(Term t) { return is_float(t) ? float_value(t) : number_as_double(t); }
+// Quotient of small `v` by 2^k truncated toward zero, as div: a negative dividend is biased by
+// 2^k - 1 before the shift (int_div_pow2, int_rem_pow2).
+inline SWord div_pow2(SWord v, Word k) { return (v + ((v >> 63) & ((SWord(1) << k) - 1))) >> k; }
 
 // ---- maps (vm/interp_maps.cpp) ----
 // [k1 v1 ... kn vn] any-encoded; exact: every key must exist ({badkey,K} otherwise).

@@ -1,0 +1,44 @@
+%% Code shapes the loader fuses into superinstructions (loader/superinstructions.cpp); the
+%% runtime_fused_shapes test loads this module and looks for each fused instruction.
+-module(fused_shapes).
+-export([sums/1, floats/3, halves/1, pair_sum/1, take/3]).
+
+%% Float code is compiled to float registers only where the compiler knows the operands are
+%% floats: the local functions below are called with floats only.
+floats(X, Y, Z) when is_float(X), is_float(Y), is_float(Z) ->
+    {mix(X, Y), orbit(0.0, 0.0, X, Y, 50), product_minus(X, Y, Z), product_over(X, Y, Z)}.
+
+%% Likewise the binary loops: called with binaries only, they keep one match context.
+sums(Bin) when is_binary(Bin) -> {bytes(Bin, 0), words(Bin, 0)}.
+
+bytes(<<B, Rest/binary>>, Acc) -> bytes(Rest, Acc + B);
+bytes(<<>>, Acc) -> Acc.
+
+words(<<W:16, Rest/binary>>, Acc) -> words(Rest, Acc + W);
+words(_, Acc) -> Acc.
+
+mix(X, Y) ->
+    A = X * Y,
+    B = X + Y,
+    C = X - Y,
+    D = X / Y,
+    {A, B, C, D, A * B + C / D}.
+
+orbit(Zr, Zi, _Cr, _Ci, 0) -> {Zr, Zi};
+orbit(Zr, Zi, Cr, Ci, N) ->
+    Zr2 = Zr * Zr,
+    Zi2 = Zi * Zi,
+    if
+        Zr2 + Zi2 > 4.0 -> {escaped, N};
+        true -> orbit(Zr2 - Zi2 + Cr, 2.0 * Zr * Zi + Ci, Cr, Ci, N - 1)
+    end.
+
+product_minus(X, Y, Z) -> X * Y - Z.
+product_over(X, Y, Z) -> X * Y / Z.
+
+halves(X) -> {X div 8, X rem 2}.
+
+pair_sum({A, B}) -> A + B.
+
+take(I, M, Acc) when I > M -> Acc;
+take(I, M, Acc) -> receive {item, I} -> take(I + 1, M, Acc + I) end.
