@@ -10,6 +10,7 @@
 #include "bifs/bif_util.hpp"
 #include "bifs/iolist.hpp"
 #include "bifs/system_monitors.hpp"
+#include "io/drivers.hpp"
 #include "vm/term_refs.hpp"
 #include "scheduler/ports.hpp"
 #include "vm/binary.hpp"
@@ -81,9 +82,14 @@ Parse parse_name(Term name, PortSettings& s) {
     auto text = is_atom(tuple_elem(name, 1)) ? std::optional<std::string>(atom_name(tuple_elem(name, 1)))
                                               : text_arg(tuple_elem(name, 1));
     if (!text || text->empty()) return Parse::Badarg;
-    // beamvm links in no drivers (inet, ...), so every {spawn_driver, Name} names a driver
-    // that does not exist: badarg, as erl answers for one it does not have (docs/ports.md).
-    if (kind == atom("spawn_driver")) return Parse::Badarg;
+    // A driver beamvm does not link in is badarg, as erl answers for one it does not have.
+    if (kind == atom("spawn_driver")) {
+        s.driver = find_port_driver(*text);
+        if (!s.driver) return Parse::Badarg;
+        s.kind = PortSettings::Kind::Driver;
+        s.command = text->substr(0, text->find(' '));
+        return Parse::Ok;
+    }
     if (kind == atom("spawn")) s.kind = PortSettings::Kind::Spawn;
     else if (kind == atom("spawn_executable")) s.kind = PortSettings::Kind::SpawnExecutable;
     else return Parse::Badarg;
@@ -219,13 +225,22 @@ Term erts_port_connect_2(Process* p, const Term* a) {
     return port_connect(*p->vm, a[0], a[1]) == PortOpResult::Ok ? am::true_ : am::badarg;
 }
 
-// The spawn and fd drivers answer no control or call operations (OTP: badarg).
+// A driver port's control operation; the spawn and fd drivers answer none (OTP: badarg).
+// The reply is a byte list (no driver here sets PORT_CONTROL_FLAG_BINARY).
 Term erts_port_control_3(Process* p, const Term* a) {
+    if (!port_arg(a[0]) || !is_small(a[1]) || small_value(a[1]) < 0 || small_value(a[1]) > 0xffffffff) return am::badarg;
+    std::vector<uint8_t> bytes;
+    if (!iolist_to_bytes(a[2], bytes)) return am::badarg;
+    auto reply = port_control(*p->vm, a[0], p->pid, static_cast<unsigned>(small_value(a[1])),
+                              std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+    if (!reply) return am::badarg;
+    return make_byte_list(*p, reinterpret_cast<const uint8_t*>(reply->data()), reply->size());
+}
+Term erts_port_call_3(Process* p, const Term* a) {
     (void)p;
     (void)a;
     return am::badarg;
 }
-Term erts_port_call_3(Process* p, const Term* a) { return erts_port_control_3(p, a); }
 
 Term erts_port_info_1(Process* p, const Term* a) {
     if (!port_arg(a[0])) return am::badarg;

@@ -60,6 +60,7 @@ void PortSystem::start_io() {
     wake_fd_ = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
     watch(wake_fd_, KEY_WAKE, EPOLLIN);
     thread_ = std::thread([this] { run(); });
+    io_started_.store(true, std::memory_order_release);
 }
 
 void PortSystem::watch(int fd, uint64_t key, uint32_t events) {
@@ -88,6 +89,59 @@ void PortSystem::unwatch(int fd) {
     if (always_ready_.erase(fd)) return;
     epoll_ctl(epoll_, EPOLL_CTL_DEL, fd, nullptr);
 }
+
+IoHandle PortSystem::register_watcher(int fd, std::shared_ptr<IoWatcher> w) {
+    if (!io_started_.load(std::memory_order_acquire)) {  // a driver calls this with `mu` held, started
+        std::lock_guard lock(mu);
+        start_io();
+    }
+    std::lock_guard lock(watch_mu_);
+    IoHandle h = next_watch_++;
+    watchers_.emplace(h, Watched{fd, std::move(w)});
+    epoll_event ev{};
+    ev.events = EPOLLONESHOT;
+    ev.data.u64 = h;
+    epoll_ctl(epoll_, EPOLL_CTL_ADD, fd, &ev);
+    return h;
+}
+
+void PortSystem::arm_watcher(IoHandle h, uint32_t events) {
+    std::lock_guard lock(watch_mu_);
+    auto it = watchers_.find(h);
+    if (it == watchers_.end()) return;
+    epoll_event ev{};
+    ev.events = events ? (events | EPOLLONESHOT) : EPOLLONESHOT;
+    ev.data.u64 = h;
+    epoll_ctl(epoll_, EPOLL_CTL_MOD, it->second.fd, &ev);
+}
+
+void PortSystem::forget_watcher(IoHandle h) {
+    std::lock_guard lock(watch_mu_);
+    auto it = watchers_.find(h);
+    if (it == watchers_.end()) return;
+    epoll_ctl(epoll_, EPOLL_CTL_DEL, it->second.fd, nullptr);
+    watchers_.erase(it);
+}
+
+// Watchers' events, before the port system's lock is taken: a watcher may take it itself.
+void PortSystem::dispatch_watchers(const epoll_event* evs, int n) {
+    for (int i = 0; i < n; ++i) {
+        uint64_t key = evs[i].data.u64;
+        if (key == KEY_WAKE || (key >> 62) != 0) continue;
+        std::shared_ptr<IoWatcher> w;
+        {
+            std::lock_guard lock(watch_mu_);
+            auto it = watchers_.find(key);
+            if (it == watchers_.end()) continue;
+            w = it->second.w;
+        }
+        w->on_io(evs[i].events);
+    }
+}
+
+IoHandle io_register(VM& vm, int fd, std::shared_ptr<IoWatcher> w) { return ports_of(vm).register_watcher(fd, std::move(w)); }
+void io_arm(VM& vm, IoHandle h, uint32_t events) { ports_of(vm).arm_watcher(h, events); }
+void io_forget(VM& vm, IoHandle h) { ports_of(vm).forget_watcher(h); }
 
 void PortSystem::wake() {
     uint64_t one = 1;
@@ -125,6 +179,7 @@ void PortSystem::run() {
         }
         int n = epoll_wait(epoll_, evs, 64, timeout);
         if (n < 0 && errno != EINTR) break;
+        dispatch_watchers(evs, n);
         std::lock_guard lock(mu);
         if (n < 0) n = 0;
         for (auto& [fd, want] : always_ready_) {
@@ -136,6 +191,7 @@ void PortSystem::run() {
         for (int i = 0; i < n; ++i) {
             uint64_t key = evs[i].data.u64;
             uint64_t kind = key >> 62, id = key & ((1ull << 62) - 1);
+            if (key != KEY_WAKE && kind == 0) continue;  // a watcher's: dispatched above
             if (key == KEY_WAKE) {
                 uint64_t count;
                 [[maybe_unused]] ssize_t r = ::read(wake_fd_, &count, sizeof count);
@@ -154,7 +210,9 @@ void PortSystem::run() {
                 if (it != children.end()) on_child_exit(it->get());
             }
         }
-        advance_policy(std::chrono::steady_clock::now());
+        auto now = std::chrono::steady_clock::now();
+        advance_policy(now);
+        fire_driver_timers(now);
         resume_readers();
     }
 }
@@ -392,6 +450,11 @@ int PortSystem::next_timeout_ms() {
     for (auto& c : children) {
         if (c->state == ChildState::Running || c->state == ChildState::KillSent) continue;
         auto ms = std::chrono::ceil<std::chrono::milliseconds>(c->deadline - now).count();
+        ms = std::max<int64_t>(ms, 0);
+        if (best < 0 || ms < best) best = ms;
+    }
+    if (!driver_timers.empty()) {
+        auto ms = std::chrono::ceil<std::chrono::milliseconds>(driver_timers.begin()->first - now).count();
         ms = std::max<int64_t>(ms, 0);
         if (best < 0 || ms < best) best = ms;
     }

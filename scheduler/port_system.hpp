@@ -10,12 +10,16 @@
 #include <chrono>
 #include <cstdint>
 #include <map>
+#include <optional>
+#include <set>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "io/poller.hpp"
+#include "scheduler/port_driver.hpp"
 #include "scheduler/process_sched.hpp"
 #include "scheduler/ports.hpp"
 #include "vm/trace.hpp"
@@ -80,6 +84,12 @@ struct Port {
     // erlang:trace/3 on the port (vm/trace.hpp flags), guarded by the port system's mutex.
     uint32_t trace_flags = 0;
     TracerRef tracer;
+    // A driver port ({spawn_driver, Name}): the driver, its timer (driver_set_timer) and the
+    // busy state it set.
+    std::unique_ptr<PortDriver> driver;
+    std::optional<DriverPort> driver_port;
+    std::optional<std::chrono::steady_clock::time_point> driver_deadline;
+    bool busy = false;
 };
 
 // A closed port's commands still being written to its child's stdin.
@@ -101,6 +111,7 @@ public:
     std::map<uint64_t, Drain> drains;              // by the closed port's number
     uint64_t next_number = 0;
     uint64_t term_sent = 0, kill_sent = 0, reaped = 0;
+    std::set<std::pair<std::chrono::steady_clock::time_point, uint64_t>> driver_timers;  // {deadline, port}
 
     Port* find(Term port);  // nullptr if not a live local port
     // The port is gone for Erlang: removed from the table, links and monitors told with
@@ -116,11 +127,20 @@ public:
     void unwatch(int fd);
     void try_write(Port* p);
     void wake();
+    // Driver ports (port_drivers.cpp): a new port around `d`, owned and linked by `owner`.
+    Term open_driver_port(Term owner, std::unique_ptr<PortDriver> d, std::string name);
+    void fire_driver_timers(std::chrono::steady_clock::time_point now);
+
+    // Watchers of the VM's poller (io/poller.hpp). Their table has a lock of its own
+    // (watch_mu_, never held while calling a watcher), so on_io may take `mu`.
+    IoHandle register_watcher(int fd, std::shared_ptr<IoWatcher> w);
+    void arm_watcher(IoHandle h, uint32_t events);
+    void forget_watcher(IoHandle h);
 
     int wake_fd() const { return wake_fd_; }
     static constexpr uint32_t READ_EVENTS = 0x001;   // EPOLLIN
     static constexpr uint32_t WRITE_EVENTS = 0x004;  // EPOLLOUT
-    static constexpr uint64_t KEY_WAKE = 0;
+    static constexpr uint64_t KEY_WAKE = 0;  // kind 0 with another id: a watcher's handle
     static uint64_t key_read(uint64_t n) { return (1ull << 62) | n; }
     static uint64_t key_write(uint64_t n) { return (2ull << 62) | n; }
     static uint64_t key_child(int pidfd) { return (3ull << 62) | static_cast<uint64_t>(pidfd); }
@@ -140,12 +160,21 @@ private:
     size_t owner_mailbox_len(Port* p);
     bool pause_for_mailbox(Port* p);
     int next_timeout_ms();
+    void dispatch_watchers(const struct epoll_event* evs, int n);
+    struct Watched {
+        int fd;
+        std::shared_ptr<IoWatcher> w;
+    };
+    std::mutex watch_mu_;
+    std::unordered_map<uint64_t, Watched> watchers_;
+    uint64_t next_watch_ = 1;
     int epoll_ = -1;
     int wake_fd_ = -1;
     // Descriptors epoll refuses (regular files, /dev/null: EPERM) are always ready: fd ->
     // {key, events}; run() polls instead of sleeping while one of them is wanted.
     std::unordered_map<int, std::pair<uint64_t, uint32_t>> always_ready_;
     std::atomic<bool> stop_{false};
+    std::atomic<bool> io_started_{false};
     std::thread thread_;
 };
 

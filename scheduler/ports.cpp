@@ -71,6 +71,10 @@ void PortSystem::terminate(Port* p, Term reason) {
     std::unique_ptr<Port> owned = std::move(table[p->number]);
     table.erase(p->number);
     port_trace_event(*this, p, trace_flag::PORTS, atom("closed"), {reason});
+    if (p->driver) {
+        if (p->driver_deadline) driver_timers.erase({*p->driver_deadline, p->number});
+        p->driver->stop();
+    }
     LiteralArea scratch;
     for (Term linked : p->links) send_exit_signal(vm, p->id, linked, reason, true);
     for (const MonitorEntry& m : p->monitored_by) {
@@ -105,6 +109,14 @@ std::optional<Term> port_open(VM& vm, Process* owner, const PortSettings& s, int
     PortSystem& ps = ports_of(vm);
     std::lock_guard lock(ps.mu);
     ps.start_io();
+    if (s.kind == PortSettings::Kind::Driver) {
+        auto d = s.driver(s.command);
+        if (!d) {
+            *posix_error = EINVAL;
+            return std::nullopt;
+        }
+        return ps.open_driver_port(owner->pid, std::move(d), s.command);
+    }
     auto port = std::make_unique<Port>();
     port->settings = s;
     port->owner = owner->pid;
@@ -148,6 +160,11 @@ PortOpResult port_command(VM& vm, Term port, const uint8_t* data, size_t n, Term
     std::lock_guard lock(ps.mu);
     Port* p = ps.find(port);
     if (!p) return PortOpResult::NoPort;
+    if (p->driver) {
+        p->bytes_out += n;
+        p->driver->output(from, std::string_view(reinterpret_cast<const char*>(data), n));
+        return PortOpResult::Ok;
+    }
     if (p->to_child < 0) return PortOpResult::Badarg;  // opened with `in` only
     if ((p->trace_flags & trace_flag::RECEIVE) && from != NIL) {
         LiteralArea scratch;

@@ -19,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "scheduler/port_driver.hpp"
 #include "vm/term.hpp"
 #include "vm/trace.hpp"
 
@@ -30,7 +31,7 @@ class PortSystem;
 
 // The settings of erlang:open_port/2, checked by bifs/system_ports.cpp.
 struct PortSettings {
-    enum class Kind : uint8_t { Spawn, SpawnExecutable, Fd };
+    enum class Kind : uint8_t { Spawn, SpawnExecutable, Fd, Driver };
     Kind kind = Kind::Spawn;
     std::string command;  // Spawn: the shell command line; SpawnExecutable: the file
     bool has_args = false;
@@ -48,6 +49,7 @@ struct PortSettings {
     int packet = 0;       // 0: stream; else the header size 1, 2 or 4
     size_t line = 0;      // {line, L}; 0: not in line mode
     int64_t kill_timeout_ms = -1;  // {kill_timeout, Ms}; -1: the VM's --port-grace
+    PortDriverFactory driver = nullptr;  // Driver: {spawn_driver, Name} (scheduler/port_driver.hpp)
 };
 
 struct FlowCredit;
@@ -71,6 +73,9 @@ std::optional<Term> port_open(VM& vm, Process* owner, const PortSettings& s, int
 // port_command/2,3 and Port ! {Pid, {command, Data}} (bytes already flattened).
 // `from` (the pid the command came from) is what the port's 'receive' trace event names.
 PortOpResult port_command(VM& vm, Term port, const uint8_t* data, size_t n, Term from = NIL);
+// erlang:port_control/3 on a driver port from `caller`: the reply bytes, nullopt for badarg
+// (no such port, or a port whose driver answers no control).
+std::optional<std::string> port_control(VM& vm, Term port, Term caller, unsigned op, std::string_view data);
 // port_close/1 (any process may close a port); Port ! {Pid, close} replies {Port, closed}.
 // `from`: the closing process, for the port's 'receive' trace event ({From, close}).
 PortOpResult port_close(VM& vm, Term port, Term reply_to = NIL, Term from = NIL);

@@ -1,0 +1,24 @@
+#include "io/drivers.hpp"
+
+#include "io/inet/inet_desc.hpp"
+
+namespace beam {
+
+namespace {
+
+// Each driver joins this table when it is complete; until then prim_inet's open_port gets
+// badarg, as from an erl without it.
+const PortDriverSpec drivers[] = {
+    {"", nullptr},
+};
+
+}  // namespace
+
+PortDriverFactory find_port_driver(std::string_view command) {
+    std::string_view name = command.substr(0, command.find(' '));
+    for (const PortDriverSpec& d : drivers)
+        if (d.make && name == d.name) return d.make;
+    return nullptr;
+}
+
+}  // namespace beam

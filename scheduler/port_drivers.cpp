@@ -1,0 +1,126 @@
+// Driver ports (scheduler/port_driver.hpp): what a linked-in driver may do to its port, the
+// watcher that brings its descriptors' events to it under the port system's lock, and its
+// timers, which the I/O thread fires.
+#include <sys/epoll.h>
+
+#include <algorithm>
+
+#include "scheduler/port_system.hpp"
+#include "scheduler/signals.hpp"
+#include "vm/vm.hpp"
+
+namespace beam {
+
+namespace {
+
+// Events for a descriptor of a driver port: the port is looked up by number under the lock,
+// so an event that arrives after the port closed finds nothing and is dropped.
+class DriverWatcher final : public IoWatcher {
+public:
+    DriverWatcher(PortSystem& ps, uint64_t port) : ps_(ps), port_(port) {}
+    IoHandle handle = 0;
+    void on_io(uint32_t events) override {
+        std::lock_guard lock(ps_.mu);
+        auto it = ps_.table.find(port_);
+        if (it == ps_.table.end() || !it->second->driver) return;
+        it->second->driver->on_io(handle, events);
+    }
+
+private:
+    PortSystem& ps_;
+    uint64_t port_;
+};
+
+}  // namespace
+
+VM& DriverPort::vm() const { return ps_.vm; }
+Term DriverPort::id() const { return port_.id; }
+Term DriverPort::owner() const { return port_.owner; }
+
+void DriverPort::send(Term to, Term msg) const {
+    port_trace_event(ps_, &port_, trace_flag::SEND, atom("send"), {msg, to});
+    post_message(ps_.vm, to, msg);
+}
+
+void DriverPort::exit(Term reason) const { ps_.terminate(&port_, reason); }
+
+Term DriverPort::open_sibling(Term owner, std::unique_ptr<PortDriver> d, std::string name) const {
+    return ps_.open_driver_port(owner, std::move(d), std::move(name));
+}
+
+void DriverPort::set_timer(int64_t ms) const {
+    cancel_timer();
+    auto at = std::chrono::steady_clock::now() + std::chrono::milliseconds(std::max<int64_t>(ms, 0));
+    port_.driver_deadline = at;
+    ps_.driver_timers.emplace(at, port_.number);
+    ps_.wake();  // the I/O thread's sleep may end later than this deadline
+}
+
+void DriverPort::cancel_timer() const {
+    if (!port_.driver_deadline) return;
+    ps_.driver_timers.erase({*port_.driver_deadline, port_.number});
+    port_.driver_deadline.reset();
+}
+
+IoHandle DriverPort::watch(int fd) const {
+    auto w = std::make_shared<DriverWatcher>(ps_, port_.number);
+    // register_watcher takes the lock we hold to start the I/O thread: it is started already
+    // (open_driver_port and port_open start it).
+    IoHandle h = ps_.register_watcher(fd, w);
+    w->handle = h;
+    return h;
+}
+
+void DriverPort::arm(IoHandle h, uint32_t events) const { ps_.arm_watcher(h, events); }
+void DriverPort::forget(IoHandle h) const { ps_.forget_watcher(h); }
+void DriverPort::set_busy(bool busy) const { port_.busy = busy; }
+
+Term PortSystem::open_driver_port(Term owner, std::unique_ptr<PortDriver> d, std::string name) {
+    start_io();
+    auto port = std::make_unique<Port>();
+    port->owner = owner;
+    port->links.push_back(owner);
+    port->name = std::move(name);
+    port->number = next_number++;
+    port->id = make_local_port(port->number);
+    port->credit->wake_fd = wake_fd();
+    port->driver = std::move(d);
+    Port* p = port.get();
+    table.emplace(p->number, std::move(port));
+    p->driver_port.emplace(*this, *p);
+    p->driver->attach(*p->driver_port);
+    port_trace_opened(*this, p);
+    Process* op = vm.procs.lookup(owner);
+    Term id = p->id;
+    if (!op) {  // the owner died meanwhile: its port goes with it
+        terminate(p, am::noproc);
+        return id;
+    }
+    {
+        std::lock_guard l(op->sched.info_mutex);
+        op->sched.links.push_back(p->id);
+    }
+    ProcessTable::release(op);
+    return id;
+}
+
+void PortSystem::fire_driver_timers(std::chrono::steady_clock::time_point now) {
+    while (!driver_timers.empty() && driver_timers.begin()->first <= now) {
+        uint64_t n = driver_timers.begin()->second;
+        driver_timers.erase(driver_timers.begin());
+        auto it = table.find(n);
+        if (it == table.end() || !it->second->driver) continue;
+        it->second->driver_deadline.reset();
+        it->second->driver->on_timeout();
+    }
+}
+
+std::optional<std::string> port_control(VM& vm, Term port, Term caller, unsigned op, std::string_view data) {
+    PortSystem& ps = ports_of(vm);
+    std::lock_guard lock(ps.mu);
+    Port* p = ps.find(port);
+    if (!p || !p->driver) return std::nullopt;
+    return p->driver->control(caller, op, data);
+}
+
+}  // namespace beam
