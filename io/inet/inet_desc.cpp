@@ -278,6 +278,7 @@ std::string get_statistics(InetDesc& d, std::string_view data) {
 }
 
 std::optional<std::string> InetDesc::control(Term who, unsigned op, std::string_view data) {
+    op -= INET_DRV_CONTROL_MAGIC;  // unsigned: a code without it wraps to no request
     switch (op) {
     case INET_REQ_OPEN:
         if (data.size() != 2) return reply_error(EINVAL);
