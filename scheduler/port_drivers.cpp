@@ -24,6 +24,7 @@ public:
         auto it = ps_.table.find(port_);
         if (it == ps_.table.end() || !it->second->driver) return;
         it->second->driver->on_io(handle, events);
+        ps_.free_retired_drivers();
     }
 
 private:
@@ -113,6 +114,7 @@ void PortSystem::fire_driver_timers(std::chrono::steady_clock::time_point now) {
         it->second->driver_deadline.reset();
         it->second->driver->on_timeout();
     }
+    free_retired_drivers();
 }
 
 std::optional<std::string> port_control(VM& vm, Term port, Term caller, unsigned op, std::string_view data) {
@@ -120,7 +122,9 @@ std::optional<std::string> port_control(VM& vm, Term port, Term caller, unsigned
     std::lock_guard lock(ps.mu);
     Port* p = ps.find(port);
     if (!p || !p->driver) return std::nullopt;
-    return p->driver->control(caller, op, data);
+    auto reply = p->driver->control(caller, op, data);
+    ps.free_retired_drivers();
+    return reply;
 }
 
 }  // namespace beam

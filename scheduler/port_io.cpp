@@ -214,6 +214,7 @@ void PortSystem::run() {
         advance_policy(now);
         fire_driver_timers(now);
         resume_readers();
+        free_retired_drivers();
     }
 }
 

@@ -112,6 +112,10 @@ public:
     uint64_t next_number = 0;
     uint64_t term_sent = 0, kill_sent = 0, reaped = 0;
     std::set<std::pair<std::chrono::steady_clock::time_point, uint64_t>> driver_timers;  // {deadline, port}
+    // Drivers of ports that terminated: a driver may end its own port (DriverPort::exit) deep
+    // in one of its methods, so it is freed only where no driver call is under way.
+    std::vector<std::unique_ptr<PortDriver>> retired_drivers;
+    void free_retired_drivers() { retired_drivers.clear(); }
 
     Port* find(Term port);  // nullptr if not a live local port
     // The port is gone for Erlang: removed from the table, links and monitors told with

@@ -74,6 +74,7 @@ void PortSystem::terminate(Port* p, Term reason) {
     if (p->driver) {
         if (p->driver_deadline) driver_timers.erase({*p->driver_deadline, p->number});
         p->driver->stop();
+        retired_drivers.push_back(std::move(p->driver));
     }
     LiteralArea scratch;
     for (Term linked : p->links) send_exit_signal(vm, p->id, linked, reason, true);
@@ -163,6 +164,7 @@ PortOpResult port_command(VM& vm, Term port, const uint8_t* data, size_t n, Term
     if (p->driver) {
         p->bytes_out += n;
         p->driver->output(from, std::string_view(reinterpret_cast<const char*>(data), n));
+        ps.free_retired_drivers();
         return PortOpResult::Ok;
     }
     if (p->to_child < 0) return PortOpResult::Badarg;  // opened with `in` only
