@@ -75,7 +75,8 @@ public:
     virtual void on_timeout() {}
     // The port is gone (closed, its owner died, exit/2, exit()): release every descriptor.
     virtual void stop() = 0;
-    // port_info(P, os_pid) and the like are the port system's; a driver may name itself.
+    // Bytes queued for output in the driver (port_info(P, queue_size), driver_sizeq).
+    virtual size_t queue_size() const { return 0; }
 };
 
 // The drivers a VM can open by name ({spawn_driver, Name} and {Name, ...}); the table is

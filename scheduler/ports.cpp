@@ -335,7 +335,8 @@ std::optional<Term> port_info_item(VM& vm, Process* proc, Term port, Term item) 
     else if (item == atom("input")) v = make_small(static_cast<SWord>(p->bytes_in));
     else if (item == atom("output")) v = make_small(static_cast<SWord>(p->bytes_out));
     else if (item == atom("os_pid")) v = p->child ? make_small(p->child->os_pid) : am::undefined;
-    else if (item == atom("queue_size")) v = make_small(static_cast<SWord>(p->pending.size()));
+    else if (item == atom("queue_size"))
+        v = make_small(static_cast<SWord>(p->driver ? p->driver->queue_size() : p->pending.size()));
     else if (item == atom("memory")) v = make_small(static_cast<SWord>(sizeof(Port) + p->pending.size() + p->partial.size()));
     else if (item == atom("parallelism")) v = am::false_;
     else if (item == atom("locking")) v = atom("port_level");

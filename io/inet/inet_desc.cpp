@@ -283,13 +283,14 @@ std::optional<std::string> InetDesc::control(Term who, unsigned op, std::string_
     case INET_REQ_OPEN:
         if (data.size() != 2) return reply_error(EINVAL);
         return open_socket(static_cast<uint8_t>(data[0]), static_cast<uint8_t>(data[1]));
-    case INET_REQ_FDOPEN: {
-        if (data.size() != 7) return reply_error(EINVAL);
+    case INET_REQ_FDOPEN: {  // Family, Type, Fd:32 [, Bound:32] (bound when absent)
+        if (data.size() != 6 && data.size() != 10) return reply_error(EINVAL);
         std::string_view rest = data.substr(2);
-        uint32_t given;
+        uint32_t given, bound = 1;
         get_u32(rest, given);
+        if (!rest.empty()) get_u32(rest, bound);
         return fdopen_socket(static_cast<uint8_t>(data[0]), static_cast<uint8_t>(data[1]), static_cast<int>(given),
-                             rest[0] != 0);
+                             bound != 0);
     }
     case INET_REQ_CLOSE:
         stop();

@@ -84,6 +84,7 @@ public:
     virtual void passive_reached() = 0;
     // Bytes queued in the driver for output (getstat send_pend, subscribe empty_out_q).
     virtual size_t output_queued() const { return 0; }
+    size_t queue_size() const override { return output_queued(); }
     // The name the port has for inet:i/0 and statistics: "tcp_inet", "udp_inet".
     virtual const char* driver_name() const = 0;
 
