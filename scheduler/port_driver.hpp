@@ -36,8 +36,8 @@ public:
     Term owner() const;  // the connected process
     // A message from the port to `to`, ordered with the port's other signals.
     void send(Term to, Term msg) const;
-    // The port exits with `reason` (driver_failure / driver_exit): links and monitors are
-    // told, stop() is called. The driver must not touch its port afterwards.
+    // The port exits with `reason` (driver_exit): the owner is unlinked first, then links and
+    // monitors are told, stop() is called. The driver must not touch its port afterwards.
     void exit(Term reason) const;
     // Opens another port of this driver, owned and linked by `owner` (an accepted
     // connection: driver_create_port). Returns its id.

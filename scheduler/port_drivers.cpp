@@ -43,7 +43,17 @@ void DriverPort::send(Term to, Term msg) const {
     post_message(ps_.vm, to, msg);
 }
 
-void DriverPort::exit(Term reason) const { ps_.terminate(&port_, reason); }
+// As erts' driver_exit: the connected process is unlinked first, so only the port's other
+// links get the exit signal (a socket's owner learns of a failure from tcp_error/tcp_closed,
+// it is not killed by it).
+void DriverPort::exit(Term reason) const {
+    if (std::erase(port_.links, port_.owner)) {
+        auto* s = new Signal{SignalKind::Unlink};
+        s->from = port_.id;
+        if (!deliver_signal(ps_.vm, port_.owner, s)) delete s;
+    }
+    ps_.terminate(&port_, reason);
+}
 
 Term DriverPort::open_sibling(Term owner, std::unique_ptr<PortDriver> d, std::string name) const {
     return ps_.open_driver_port(owner, std::move(d), std::move(name));
