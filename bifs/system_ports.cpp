@@ -111,6 +111,7 @@ Parse parse_settings(Term opts, PortSettings& s) {
             else if (o == atom("out")) only_out = true;
             else if (o == atom("binary")) s.binary = true;
             else if (o == atom("eof")) s.eof = true;
+            else if (o == atom("line")) s.line = 512;  // erts' default line buffer
             else if (o == atom("hide") || o == atom("overlapped_io")) {
             } else return Parse::Badopt;
             continue;

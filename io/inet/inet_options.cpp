@@ -352,7 +352,8 @@ std::string get_options(InetDesc& d, std::string_view data) {
             int32_t level = r.i32(), name = r.i32();
             auto provided = r.bytes(1);
             int32_t size = r.i32();
-            if (!r.ok || size < 0 || size > 64 * 1024) return reply_error(EINVAL);
+            // inet_drv's reply may not grow past INET_MAX_OPT_BUFFER (64 KiB).
+            if (!r.ok || size < 0 || out.size() + 13 + static_cast<size_t>(size) > 64 * 1024) return reply_error(EINVAL);
             std::string arg(static_cast<size_t>(size), '\0');
             if (!provided.empty() && provided[0]) {
                 auto given = r.bytes(static_cast<size_t>(size));
