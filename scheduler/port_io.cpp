@@ -214,7 +214,7 @@ void PortSystem::run() {
         advance_policy(now);
         fire_driver_timers(now);
         resume_readers();
-        free_retired_drivers();
+        after_driver_call();
     }
 }
 

@@ -9,6 +9,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <optional>
 #include <set>
@@ -90,6 +91,14 @@ struct Port {
     std::optional<DriverPort> driver_port;
     std::optional<std::chrono::steady_clock::time_point> driver_deadline;
     bool busy = false;
+    // Commands that came while the port was busy, handed to the driver once it is not.
+    struct WaitingCommand {
+        Term from;
+        std::string data;
+        std::unique_ptr<LiteralArea> ref_area;  // the reply's reference, or none
+        Term ref = NIL;
+    };
+    std::deque<WaitingCommand> waiting_commands;
 };
 
 // A closed port's commands still being written to its child's stdin.
@@ -115,7 +124,11 @@ public:
     // Drivers of ports that terminated: a driver may end its own port (DriverPort::exit) deep
     // in one of its methods, so it is freed only where no driver call is under way.
     std::vector<std::unique_ptr<PortDriver>> retired_drivers;
-    void free_retired_drivers() { retired_drivers.clear(); }
+    // Ports whose driver cleared its busy state: their waiting commands go on after the call.
+    std::vector<uint64_t> unbusied;
+    // After every call into a driver: waiting commands of ports no longer busy go to their
+    // drivers (each may make the port busy again), then retired drivers are freed.
+    void after_driver_call();
 
     Port* find(Term port);  // nullptr if not a live local port
     // The port is gone for Erlang: removed from the table, links and monitors told with

@@ -533,9 +533,16 @@ void TcpInet::output(Term caller, std::string_view data) {
     if (output_queued() > 0) {
         want(armed | EPOLLOUT);
         if (output_queued() > opt.high_watermark && !busy_) {
+            // As inet_drv: the send that fills the queue past the high watermark is answered
+            // when the queue is down to the low one (or send_timeout passes); meanwhile the
+            // port is busy and other senders wait in the port system.
             busy_ = true;
+            busy_caller_ = caller;
             state |= INET_F_BUSY;
             port->set_busy(true);
+            send_deadline_ = opt.send_timeout >= 0 ? now_ms() + opt.send_timeout : -1;
+            schedule_timer();
+            return;
         }
     }
     inet_reply(caller, am::ok);
@@ -576,18 +583,28 @@ void TcpInet::write_queued() {
     }
 }
 
+// The busy state ends: the waiting sender gets ok (the queue drained) or the error.
 void TcpInet::end_busy(Term reason) {
     busy_ = false;
     state &= ~INET_F_BUSY;
+    send_deadline_ = -1;
     port->set_busy(false);
-    (void)reason;
+    Term caller = busy_caller_;
+    busy_caller_ = NIL;
+    if (reason == NIL) inet_reply(caller, am::ok);
+    else inet_reply_error(caller, reason);
+    schedule_timer();
 }
 
 // A send failed (inet_drv's tcp_send_or_shutdown_error): the connection is over.
 void TcpInet::send_error(Term caller, int err) {
     bool show = err == ECONNRESET && opt.show_econnreset;
     Term reason = show ? posix_error_atom(err) : atom("closed");
-    if (busy_) end_busy(reason);
+    if (busy_) {
+        if (caller == NIL) caller = busy_caller_;  // the waiting sender hears of it
+        busy_caller_ = NIL;
+        end_busy(reason);
+    }
     if (opt.active != INET_PASSIVE) {
         if (show) send_to_owner({atom("tcp_error"), port->id(), reason});
         send_to_owner({atom("tcp_closed"), port->id()});
@@ -669,7 +686,7 @@ void TcpInet::finish_connect() {
 }
 
 void TcpInet::schedule_timer() {
-    int64_t first = -1;
+    int64_t first = send_deadline_;
     for (const Op& o : ops_)
         if (o.deadline >= 0 && (first < 0 || o.deadline < first)) first = o.deadline;
     if (first < 0) {
@@ -681,6 +698,13 @@ void TcpInet::schedule_timer() {
 
 void TcpInet::on_timeout() {
     int64_t t = now_ms();
+    if (busy_ && send_deadline_ >= 0 && send_deadline_ <= t) {
+        end_busy(atom("timeout"));
+        if (opt.send_timeout_close) {
+            close_socket();
+            return;
+        }
+    }
     std::deque<Op> due;
     for (auto it = ops_.begin(); it != ops_.end();) {
         if (it->deadline >= 0 && it->deadline <= t) {

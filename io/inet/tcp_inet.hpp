@@ -72,6 +72,8 @@ private:
     size_t out_at_ = 0;
     bool http_header_ = false;  // http packets: header lines expected next
     bool busy_ = false;
+    Term busy_caller_ = NIL;     // the send waiting for the queue to drain
+    int64_t send_deadline_ = -1;  // send_timeout of that send (steady ms), -1 none
     int pending_shutdown_ = -1;  // shutdown(how) waiting for the queue to empty
     bool write_shut_ = false;
     // inet_drv's delayed errors: after a failure the next send/recv says closed (or
