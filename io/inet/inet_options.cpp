@@ -321,7 +321,7 @@ std::string get_options(InetDesc& d, std::string_view data) {
         case INET_LOPT_TCP_SHOW_ECONNRESET:
             if (stream) put_opt(out, code, o.show_econnreset);
             continue;
-        case INET_LOPT_LINE_DELIM: put_opt(out, code, o.line_delimiter); continue;
+        // line_delimiter cannot be read back: inet_drv answers einval for it.
         case INET_OPT_DEBUG: put_opt(out, code, o.debug); continue;
         case INET_OPT_LINGER: {
             linger li{};

@@ -470,9 +470,11 @@ void TcpInet::fail_all(Term reason) {
     schedule_timer();
 }
 
+// exit_on_close false: the socket stays connected for sending; reading stops (a later recv
+// finds the end of input again).
 void TcpInet::close_read() {
-    state &= ~INET_F_ACTIVE;
-    want(0);
+    read_closed_ = true;
+    want(armed & ~EPOLLIN);
 }
 
 void TcpInet::close_socket() {
@@ -495,8 +497,8 @@ void TcpInet::output(Term caller, std::string_view data) {
         }
         return;
     }
-    if (pending_shutdown_ >= 0 || write_shut_) {
-        inet_reply_error(caller, posix_error_atom(EPIPE));
+    if (pending_shutdown_ >= 0) {  // a send after shutdown(write) fails as the socket's would
+        send_error(caller, EPIPE);
         return;
     }
     size_t n = data.size();
@@ -508,13 +510,11 @@ void TcpInet::output(Term caller, std::string_view data) {
     case TCP_PB_4: hlen = 4; break;
     default: break;
     }
-    if (hlen && hlen < 4 && n >= (size_t{1} << (8 * hlen))) {
-        inet_reply_error(caller, atom("emsgsize"));
-        return;
-    }
+    // A length that does not fit the header is cut to its low bytes, as inet_drv writes it.
     for (size_t i = 0; i < hlen; ++i) hdr[i] = static_cast<char>(n >> (8 * (hlen - 1 - i)));
     stats.sent(n);
-    if (output_queued() == 0 && !opt.delay_send) {
+    size_t queued_before = output_queued();
+    if (queued_before == 0 && !opt.delay_send) {
         // Straight to the socket; what it does not take is queued.
         iovec iov[2] = {{hdr, hlen}, {const_cast<char*>(data.data()), n}};
         ssize_t w = ::writev(fd, iov, 2);
@@ -532,7 +532,13 @@ void TcpInet::output(Term caller, std::string_view data) {
     }
     if (output_queued() > 0) {
         want(armed | EPOLLOUT);
-        if (output_queued() > opt.high_watermark && !busy_) {
+        // Only a send that finds output already queued can make the port busy (inet_drv
+        // writes the first straight away and queues what the socket left).
+        if (queued_before > 0 && opt.send_timeout == 0 && output_queued() >= opt.high_watermark) {
+            inet_reply_error(caller, atom("timeout"));  // send_timeout 0: polling the watermark
+            return;
+        }
+        if (queued_before > 0 && output_queued() >= opt.high_watermark && !busy_) {
             // As inet_drv: the send that fills the queue past the high watermark is answered
             // when the queue is down to the low one (or send_timeout passes); meanwhile the
             // port is busy and other senders wait in the port system.
@@ -658,7 +664,8 @@ void TcpInet::rearm() {
     if (fd < 0) return;
     uint32_t ev = 0;
     if (output_queued() > 0) ev |= EPOLLOUT;
-    if ((state & INET_F_ACTIVE) && (opt.active != INET_PASSIVE || has_recv())) ev |= EPOLLIN;
+    if ((state & INET_F_ACTIVE) && (opt.active != INET_PASSIVE || has_recv()) && !(read_closed_ && !has_recv()))
+        ev |= EPOLLIN;
     want(ev);
 }
 

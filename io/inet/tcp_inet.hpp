@@ -76,6 +76,7 @@ private:
     int64_t send_deadline_ = -1;  // send_timeout of that send (steady ms), -1 none
     int pending_shutdown_ = -1;  // shutdown(how) waiting for the queue to empty
     bool write_shut_ = false;
+    bool read_closed_ = false;   // the peer closed and exit_on_close is false
     // inet_drv's delayed errors: after a failure the next send/recv says closed (or
     // econnreset with show_econnreset) rather than enotconn.
     bool delayed_close_send_ = false;
