@@ -756,8 +756,15 @@ void TcpInet::options_changed(uint8_t old_active, bool active_changed, bool pack
     rearm();
 }
 
+// The port closes (inet_drv's tcp_close_check): whoever waits on an accept, connect or recv
+// gets {error, closed}; so does a send waiting for the queue to drain.
 void TcpInet::stop() {
-    ops_.clear();
+    std::deque<Op> ops;
+    ops.swap(ops_);
+    for (const Op& o : ops) reply_async_error(o.ref, o.caller, atom("closed"));
+    if (busy_caller_ != NIL) inet_reply_error(busy_caller_, atom("closed"));
+    busy_caller_ = NIL;
+    busy_ = false;
     out_.clear();
     out_at_ = 0;
     InetDesc::stop();
