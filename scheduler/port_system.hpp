@@ -190,6 +190,7 @@ private:
     // Descriptors epoll refuses (regular files, /dev/null: EPERM) are always ready: fd ->
     // {key, events}; run() polls instead of sleeping while one of them is wanted.
     std::unordered_map<int, std::pair<uint64_t, uint32_t>> always_ready_;
+    std::set<uint64_t> paused_readers_;  // ports whose reading flow control stopped
     std::atomic<bool> stop_{false};
     std::atomic<bool> io_started_{false};
     std::thread thread_;
