@@ -352,6 +352,7 @@ std::optional<std::string> InetDesc::control(Term who, unsigned op, std::string_
         return reply_ok();
     }
     case INET_REQ_GETSTATUS: {
+        refresh_state();
         std::string r;
         put_u32(r, state);
         return reply_ok(r);

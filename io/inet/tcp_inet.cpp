@@ -233,19 +233,35 @@ size_t TcpInet::accepting() const {
     return static_cast<size_t>(std::count_if(ops_.begin(), ops_.end(), [](const Op& o) { return o.kind == Op::Accept; }));
 }
 
-void TcpInet::try_accept() {
-    while (true) {
-        // A waiting acceptor that died meanwhile no longer waits (OTP monitors it).
-        auto it = std::find_if(ops_.begin(), ops_.end(), [](const Op& o) { return o.kind == Op::Accept; });
-        while (it != ops_.end()) {
-            Process* p = port->vm().procs.lookup(it->caller);
-            if (p) {
-                ProcessTable::release(p);
-                break;
-            }
-            it = ops_.erase(it);
-            it = std::find_if(it, ops_.end(), [](const Op& o) { return o.kind == Op::Accept; });
+// A waiting acceptor that died no longer waits (OTP monitors it; here it is looked for when a
+// connection arrives and when the state is asked for).
+void TcpInet::drop_dead_acceptors() {
+    for (auto it = ops_.begin(); it != ops_.end();) {
+        if (it->kind != Op::Accept) {
+            ++it;
+            continue;
         }
+        Process* p = port->vm().procs.lookup(it->caller);
+        if (p) {
+            ProcessTable::release(p);
+            ++it;
+        } else {
+            it = ops_.erase(it);
+        }
+    }
+    size_t n = accepting();
+    if (n == 0) state &= ~(INET_F_ACC | INET_F_MULTI_CLIENT);
+    else if (n == 1) state &= ~INET_F_MULTI_CLIENT;
+}
+
+void TcpInet::refresh_state() {
+    if (state & INET_F_LISTEN) drop_dead_acceptors();
+}
+
+void TcpInet::try_accept() {
+    drop_dead_acceptors();
+    while (true) {
+        auto it = std::find_if(ops_.begin(), ops_.end(), [](const Op& o) { return o.kind == Op::Accept; });
         if (it == ops_.end()) break;
         sockaddr_storage sa;
         socklen_t len = sizeof sa;
@@ -740,8 +756,13 @@ void TcpInet::on_timeout() {
 
 void TcpInet::options_changed(uint8_t old_active, bool active_changed, bool packet_changed) {
     if (fd < 0) {
-        // Active on a socket the peer closed: tell the owner now (inet_drv does the same).
+        // Made active after the connection failed (inet_drv does the same): the reset if it
+        // is to be shown, then tcp_closed.
         if (active_changed && opt.active != INET_PASSIVE && delayed_close_recv_) {
+            if (delayed_econnreset_) {
+                delayed_econnreset_ = false;
+                send_to_owner({atom("tcp_error"), port->id(), atom("econnreset")});
+            }
             send_to_owner({atom("tcp_closed"), port->id()});
             if (opt.exit_on_close) port->exit(am::normal);
         }

@@ -22,6 +22,7 @@ public:
     void passive_reached() override;
     size_t output_queued() const override;
     const char* driver_name() const override { return "tcp_inet"; }
+    void refresh_state() override;
 
 private:
     // An operation answered later with {inet_async, S, Ref, Result}: accept (several may
@@ -39,6 +40,7 @@ private:
     std::optional<std::string> request_recv(Term who, std::string_view data);
     size_t accepting() const;
     void try_accept();
+    void drop_dead_acceptors();
     void inherit_from(const TcpInet& listener);
     bool has_recv() const;
     Op take_recv();
