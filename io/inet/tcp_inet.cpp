@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <deque>
 
 #include "bifs/bif_util.hpp"
@@ -125,7 +126,7 @@ std::optional<std::string> TcpInet::control_proto(Term who, unsigned op, std::st
     case TCP_REQ_RECV: return request_recv(who, data);
     case TCP_REQ_UNRECV:
         if (!(state & INET_F_ACTIVE)) return reply_error(ENOTCONN);
-        in_.insert(in_at_, data);
+        in_.prepend(data);
         if (opt.active != INET_PASSIVE) deliver();
         return reply_ok();
     case TCP_REQ_SHUTDOWN: {
@@ -320,7 +321,7 @@ TcpInet::Op TcpInet::take_recv() {
 // The length of the first whole packet in the buffer: > 0 whole, 0 more needed, < 0 invalid.
 // *need: how much must be read for it, when known.
 int64_t TcpInet::first_packet(size_t* need) {
-    size_t avail = in_.size() - in_at_;
+    size_t avail = in_.size();
     *need = 0;
     if (opt.packet == TCP_PB_RAW) {
         uint32_t want_len = 0;
@@ -338,7 +339,7 @@ int64_t TcpInet::first_packet(size_t* need) {
     if (t == PacketType::Line || is_http(t)) po.line_length = opt.buffer;
     if (t == PacketType::HttpH || t == PacketType::HttpHBin) http_header_ = true;
     bool hs = http_header_;
-    int len = packet_length(t, reinterpret_cast<const uint8_t*>(in_.data() + in_at_), avail, po, hs);
+    int len = packet_length(t, reinterpret_cast<const uint8_t*>(in_.data()), avail, po, hs);
     if (len < 0) return -1;
     if (len == 0) return 0;
     if (static_cast<size_t>(len) > avail) {
@@ -366,15 +367,11 @@ bool TcpInet::deliver() {
         delivered = true;
         if (passive) break;  // one packet per recv
     }
-    if (in_at_ == in_.size()) {
-        in_.clear();
-        in_at_ = 0;
-    }
     return delivered;
 }
 
 void TcpInet::deliver_packet(size_t len) {
-    const auto* p = reinterpret_cast<const uint8_t*>(in_.data() + in_at_);
+    const auto* p = reinterpret_cast<const uint8_t*>(in_.data());
     PacketType t = packet_type_of(opt.packet);
     stats.received(len);
     LiteralArea scratch;
@@ -391,7 +388,13 @@ void TcpInet::deliver_packet(size_t len) {
         packet_body(t, p, len, off, body);
         payload = data_term(scratch, p + off, body);
     }
-    in_at_ += len;
+    in_.consume(len);
+    emit(payload, http);
+}
+
+// A whole packet to its receiver: the waiting recv in passive mode, a message in active mode.
+void TcpInet::emit(Term payload, bool http) {
+    LiteralArea scratch;
     if (opt.active == INET_PASSIVE) {
         Op op = take_recv();
         reply_async(op.ref, op.caller, make_tuple(scratch, {am::ok, payload}));
@@ -411,43 +414,77 @@ void TcpInet::deliver_packet(size_t len) {
     }
 }
 
+// The length header of a large packet is in the buffer: its body is read into a blob of its
+// own from here on (what is buffered already is copied in).
+bool TcpInet::start_large_packet() {
+    constexpr size_t LARGE = 4096;
+    size_t h = opt.packet == TCP_PB_1 ? 1 : opt.packet == TCP_PB_2 ? 2 : opt.packet == TCP_PB_4 ? 4 : 0;
+    if (!h || !opt.binary || opt.header || in_.size() < h) return false;
+    size_t len = 0;
+    for (size_t i = 0; i < h; ++i) len = (len << 8) | static_cast<uint8_t>(in_.data()[i]);
+    if (len < LARGE || in_.size() - h >= len) return false;
+    if (opt.packet_size && len > opt.packet_size) return false;  // the framing reports emsgsize
+    large_ = BinaryBlob::create(len);
+    large_->size = len;
+    large_have_ = in_.size() - h;
+    std::memcpy(large_->data, in_.data() + h, large_have_);
+    in_.clear();
+    stats.received(len);
+    return true;
+}
+
+bool TcpInet::read_large_packet() {
+    ssize_t n = ::recv(fd, large_->data + large_have_, large_->size - large_have_, 0);
+    if (n <= 0) {
+        if (n < 0 && (errno == EAGAIN || errno == EINTR)) return false;
+        large_->release();
+        large_ = nullptr;
+        if (n == 0 || (errno == ECONNRESET && !opt.show_econnreset)) recv_closed();
+        else read_error(errno);
+        return true;
+    }
+    large_have_ += static_cast<size_t>(n);
+    if (large_have_ < large_->size) return true;
+    LiteralArea scratch;
+    Term payload = make_binary_from_blob(scratch, large_);  // the term's reference now
+    large_ = nullptr;
+    emit(payload, false);
+    deliver();  // what came after it, if the mode still takes it
+    return true;
+}
+
 // Reads what the socket has (one read of up to the buffer size, or what the packet needs),
-// then delivers what is whole.
-void TcpInet::read_socket() {
-    if (fd < 0 || !(state & INET_F_ACTIVE)) return;
+// then delivers what is whole. False when the socket had nothing to read.
+bool TcpInet::read_socket() {
+    if (fd < 0 || !(state & INET_F_ACTIVE)) return false;
+    if (large_ || start_large_packet()) return read_large_packet();
     size_t need;
     int64_t whole = first_packet(&need);
     if (whole < 0) {
         read_error(EMSGSIZE);
-        return;
+        return true;
     }
     size_t chunk = std::max<size_t>(need, opt.buffer);
     chunk = std::min(chunk, std::max<size_t>(need, READ_CHUNK_MAX));
-    if (in_at_ > 0 && in_at_ == in_.size()) {
-        in_.clear();
-        in_at_ = 0;
-    }
-    size_t old = in_.size();
-    in_.resize(old + chunk);
-    ssize_t n = ::recv(fd, in_.data() + old, chunk, 0);
-    in_.resize(old + (n > 0 ? static_cast<size_t>(n) : 0));
+    ssize_t n = ::recv(fd, in_.tail(chunk), chunk, 0);
     if (n < 0) {
-        if (errno == EAGAIN || errno == EINTR) return;
+        if (errno == EAGAIN || errno == EINTR) return false;
         if (errno == ECONNRESET && !opt.show_econnreset) recv_closed();
         else read_error(errno);
-        return;
+        return true;
     }
     if (n == 0) {
         recv_closed();
-        return;
+        return true;
     }
+    in_.commit(static_cast<size_t>(n));
     deliver();
+    return true;
 }
 
 // The peer closed (inet_drv's tcp_recv_closed).
 void TcpInet::recv_closed() {
     in_.clear();
-    in_at_ = 0;
     if (busy_) end_busy(atom("closed"));
     delayed_close_send_ = true;
     if (opt.active == INET_PASSIVE) {
@@ -464,7 +501,6 @@ void TcpInet::recv_closed() {
 // A read error (inet_drv's tcp_recv_error).
 void TcpInet::read_error(int err) {
     in_.clear();
-    in_at_ = 0;
     if (busy_) end_busy(atom("closed"));
     Term reason = posix_error_atom(err);
     if (opt.active == INET_PASSIVE) {
@@ -662,14 +698,14 @@ void TcpInet::on_io(IoHandle, uint32_t events) {
         if (fd < 0) return;
     }
     if (events & (EPOLLIN | EPOLLERR | EPOLLHUP)) {
-        if (opt.active != INET_PASSIVE || has_recv()) {
+        // After the peer closed (exit_on_close false) only a recv reads again.
+        if ((opt.active != INET_PASSIVE && !read_closed_) || has_recv()) {
             // Active sockets read until the socket is drained or the mode turns passive;
             // bounded so one busy socket shares the poller thread with the others.
-            for (int i = 0; i < 16 && fd >= 0 && (opt.active != INET_PASSIVE || has_recv()); ++i) {
-                size_t before = stats.recv_oct, buffered = in_.size() - in_at_;
-                read_socket();
+            for (int i = 0; i < 16 && fd >= 0 && ((opt.active != INET_PASSIVE && !read_closed_) || has_recv()); ++i) {
+                bool got = read_socket();
                 if (fd < 0 || !(state & INET_F_ACTIVE)) return;
-                if (stats.recv_oct == before && in_.size() - in_at_ == buffered) break;  // EAGAIN
+                if (!got) break;  // drained (EAGAIN)
             }
         }
     }
@@ -779,6 +815,10 @@ void TcpInet::options_changed(uint8_t old_active, bool active_changed, bool pack
 
 // The port closes (inet_drv's tcp_close_check): whoever waits on an accept, connect or recv
 // gets {error, closed}; so does a send waiting for the queue to drain.
+TcpInet::~TcpInet() {
+    if (large_) large_->release();
+}
+
 void TcpInet::stop() {
     std::deque<Op> ops;
     ops.swap(ops_);

@@ -5,6 +5,7 @@
 #include <initializer_list>
 #include <string>
 
+#include "io/inet/byte_buffer.hpp"
 #include "io/inet/inet_desc.hpp"
 #include "vm/heap.hpp"
 
@@ -13,6 +14,7 @@ namespace beam::inet {
 class TcpInet final : public InetDesc {
 public:
     TcpInet();
+    ~TcpInet() override;
     std::optional<std::string> control_proto(Term caller, unsigned op, std::string_view data) override;
     void output(Term caller, std::string_view data) override;
     void on_io(IoHandle h, uint32_t events) override;
@@ -47,7 +49,10 @@ private:
     int64_t first_packet(size_t* need);
     bool deliver();
     void deliver_packet(size_t len);
-    void read_socket();
+    bool read_socket();
+    bool start_large_packet();
+    bool read_large_packet();
+    void emit(Term payload, bool http);
     void recv_closed();
     void read_error(int err);
     void fail_all(Term reason);
@@ -68,8 +73,11 @@ private:
     void send_to_owner(std::initializer_list<Term> elems);
 
     std::deque<Op> ops_;
-    std::string in_;      // received bytes; the unread ones start at in_at_
-    size_t in_at_ = 0;
+    ByteBuffer in_;       // received bytes not yet delivered
+    // A large packet (binary mode, packet 1/2/4) is read straight into the binary that is
+    // delivered, as inet_drv does: no copy out of a buffer.
+    BinaryBlob* large_ = nullptr;
+    size_t large_have_ = 0;
     std::string out_;     // output the socket has not taken; from out_at_
     size_t out_at_ = 0;
     bool http_header_ = false;  // http packets: header lines expected next
