@@ -191,8 +191,10 @@ Term accepted(Process* p, Socket& ls, int fd) {
         s->wctrl_size = ls.wctrl_size;
         s->iow = ls.iow;
         s->debug = ls.debug;
-        s->wstate |= ST_CONNECTED;
     }
+    // OTP marks the listening socket connected here, not the new one (esock_accept_accepted):
+    // info/1 shows it so.
+    ls.wstate |= ST_CONNECTED;
     return make_tuple(*p, {am::ok, ref});
 }
 
