@@ -352,6 +352,8 @@ Term getopt(Process* p, Socket& s, const Opt& o) {
         return ok(p, encode_type(p, iv));
     case Kind::Protocol:
         if ((r = get_int(p, s, o.level, o.num, iv)) != am::ok) return r;
+        // The protocols table's 0 (ip) is wrong for a local socket (OTP answers `default`).
+        if (iv == 0 && s.domain == AF_LOCAL) return ok(p, atom("default"));
         return ok(p, make_integer(*p, iv));
     case Kind::Tos:
         if ((r = get_int(p, s, o.level, o.num, iv)) != am::ok) return r;

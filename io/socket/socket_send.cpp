@@ -169,7 +169,9 @@ Term nif_sendmsg_5(Process* p, const Term* a) {
         if (!encode_cmsgs(*c, ctrl)) return invalid_tuple(p, atom("ctrl"));
     std::lock_guard lock(s->mu);
     if (!may_send(*s, p, a[3], result)) return result;
-    // At most IOV_MAX parts a call: the rest goes with the next ({iov, Written}).
+    // At most IOV_MAX parts a call: the rest goes with the next ({iov, Written}); a datagram
+    // must go whole.
+    if (iov_terms.size() > IOV_MAX && s->type != SOCK_STREAM) return invalid_tuple(p, atom("iov"));
     size_t count = iov_terms.size() > IOV_MAX ? IOV_MAX : iov_terms.size();
     std::vector<iovec> iov(count);
     std::vector<std::string> scratch(count);
