@@ -113,10 +113,11 @@ std::span<const BifSpec> prim_socket_send_bifs();    // io/socket/socket_send.cp
 std::span<const BifSpec> prim_socket_recv_bifs();    // io/socket/socket_recv.cpp
 std::span<const BifSpec> prim_socket_option_bifs();  // io/socket/socket_options.cpp
 std::span<const BifSpec> prim_socket_info_bifs();    // io/socket/socket_info.cpp
+std::span<const BifSpec> prim_socket_ioctl_bifs();   // io/socket/socket_ioctl.cpp
 std::span<const BifSpec> prim_net_bifs();            // io/socket/prim_net.cpp (net's names)
 inline constexpr std::span<const BifSpec> (*prim_socket_families[])() = {
     prim_socket_open_bifs, prim_socket_send_bifs, prim_socket_recv_bifs, prim_socket_option_bifs,
-    prim_socket_info_bifs, prim_net_bifs,
+    prim_socket_info_bifs, prim_socket_ioctl_bifs, prim_net_bifs,
 };            // re/re_natives.cpp (beam_runtime: traps into re.erl)
 
 }  // namespace beam

@@ -1,7 +1,6 @@
 // prim_socket's informational and control natives: nif_info/0,1 (global and per-socket
 // maps, as prim_socket_nif.c's esock_global_info / esock_socket_info), nif_supports/0,1,
-// nif_command/1 (debug, socket_debug, use_registry), nif_cancel/3 (socket:cancel/2) and
-// nif_ioctl/2,3,4.
+// nif_command/1 (debug, socket_debug, use_registry) and nif_cancel/3 (socket:cancel/2).
 #include <net/if.h>
 #include <netdb.h>
 #include <netinet/in.h>
@@ -18,6 +17,7 @@
 #include "bifs/bif_util.hpp"
 #include "io/socket/socket.hpp"
 #include "io/socket/socket_addr.hpp"
+#include "io/socket/socket_ioctl.hpp"
 #include "io/socket/socket_options.hpp"
 #include "vm/bignum.hpp"
 #include "vm/map.hpp"
@@ -173,23 +173,11 @@ Term ioctl_requests(Process* p) {
     return list;
 }
 
-// OTP's ioctl_flags table: the interface flags, 0 for those Linux lacks.
+// supports(ioctl_flags): the table consed in its order, as OTP builds it.
 Term ioctl_flags(Process* p) {
-    std::pair<const char*, int> flags[] = {
-        {"up", IFF_UP},           {"broadcast", IFF_BROADCAST}, {"debug", IFF_DEBUG},
-        {"loopback", IFF_LOOPBACK}, {"pointopoint", IFF_POINTOPOINT}, {"notrailers", IFF_NOTRAILERS},
-        {"knowsepoch", 0},        {"running", IFF_RUNNING},    {"noarp", IFF_NOARP},
-        {"promisc", IFF_PROMISC}, {"allmulti", IFF_ALLMULTI},  {"master", IFF_MASTER},
-        {"oactive", 0},           {"simplex", 0},              {"link0", 0},
-        {"link1", 0},             {"link2", 0},                {"multicast", IFF_MULTICAST},
-        {"nogroup", 0},           {"slave", IFF_SLAVE},        {"portsel", IFF_PORTSEL},
-        {"automedia", IFF_AUTOMEDIA}, {"dynamic", IFF_DYNAMIC}, {"lower_up", 1 << 16},
-        {"dormant", 1 << 17},     {"echo", 1 << 18},           {"dying", 0},
-        {"renaming", 0},          {"monitor", 0},              {"staticarp", 0},
-        {"cantconfig", 0},        {"ppromisc", 0}};
     Term list = NIL;
-    for (auto& [name, f] : flags) {
-        Term t = make_tuple(*p, {atom(name), make_integer(*p, f)});
+    for (size_t i = 0; i < ioctl_flag_count; ++i) {
+        Term t = make_tuple(*p, {atom(ioctl_flag_table[i].name), make_integer(*p, ioctl_flag_table[i].flag)});
         list = make_list_from(*p, &t, 1, list);
     }
     return list;
@@ -265,13 +253,6 @@ Term nif_cancel_3(Process* p, const Term* a) {
     return p->badarg();
 }
 
-// ioctl: the interface requests socket:ioctl/2,3,4 make (gifconf, gifname, gifindex,
-// gifflags, gifaddr, ...). Not yet in beamvm.
-Term ioctl_unsupported(Process* p, const Term* a) {
-    if (!socket_of(a[0])) return p->badarg();
-    return error_tuple(p, atom("enotsup"));
-}
-
 constexpr BifSpec table[] = {
     {"prim_socket", "nif_info", 0, &nif_info_0},
     {"prim_socket", "nif_info", 1, &nif_info_1},
@@ -279,9 +260,6 @@ constexpr BifSpec table[] = {
     {"prim_socket", "nif_supports", 1, &nif_supports_1},
     {"prim_socket", "nif_command", 1, &nif_command_1},
     {"prim_socket", "nif_cancel", 3, &nif_cancel_3},
-    {"prim_socket", "nif_ioctl", 2, &ioctl_unsupported},
-    {"prim_socket", "nif_ioctl", 3, &ioctl_unsupported},
-    {"prim_socket", "nif_ioctl", 4, &ioctl_unsupported},
 };
 
 }  // namespace
