@@ -18,6 +18,7 @@ main() ->
     options(),
     errors(),
     counts(),
+    interfaces(),
     ok.
 
 show(Tag, V) -> io:format("~p: ~p~n", [Tag, V]).
@@ -197,3 +198,20 @@ wait_closed(S, N) ->
 
 error_reason(F) ->
     try F() catch C:R -> {C, R} end.
+
+%% The loopback interface through socket:ioctl and net (the same machine for both VMs).
+interfaces() ->
+    io:format("--- interfaces~n"),
+    {ok, S} = socket:open(inet, dgram),
+    [show({ioctl, R}, socket:ioctl(S, R, "lo"))
+     || R <- [gifindex, gifflags, gifaddr, gifnetmask, gifmtu, gifbrdaddr]],
+    show(ioctl_unknown_if, socket:ioctl(S, gifindex, "no-such-if0")),
+    {ok, Index} = socket:ioctl(S, gifindex, "lo"),
+    show(gifname, socket:ioctl(S, gifname, Index)),
+    {ok, Conf} = socket:ioctl(S, gifconf),
+    show(gifconf_lo, [C || #{name := "lo"} = C <- Conf]),
+    show(if_name2index, net:if_name2index("lo") =:= {ok, Index}),
+    show(if_index2name, net:if_index2name(Index)),
+    show(if_names_lo, lists:member({Index, "lo"}, element(2, net:if_names()))),
+    show(gethostname, element(1, net:gethostname())),
+    socket:close(S).
