@@ -62,9 +62,8 @@ int boot_otp(VM& vm, int schedulers, const std::vector<std::string>& user_args,
         return make_list_from(a, items, 2);
     };
     // Pids as erts gives them: init is <0.0.0>, erts' system processes follow (1-5),
-    // erl_init's prim_file helper is <0.6.0>, prim_socket's socket_registry <0.7.0>; erl
-    // leaves <0.8.0> unused.
-    vm.number_pids_from(0, 7, 1);
+    // erl_init's prim_file helper is <0.6.0>, prim_socket's socket_registry <0.7.0>.
+    vm.number_pids_from(0, 7, 0);
     auto as_init = [&vm](Process* init) {
         init->group_leader = init->pid;  // until kernel starts `user`
         vm.init_pid = init->pid;
