@@ -31,7 +31,7 @@ void packet_body(PacketType type, const uint8_t* packet, size_t len, size_t& bod
 // Strings of HTTP results: lists for http/httph, binaries (slices of the input where they lie in
 // it) for http_bin/httph_bin.
 struct HttpStrings {
-    Process& p;
+    TermAllocator& p;
     bool as_binary;
     Term input;            // the binary decoded
     const uint8_t* base;   // its bytes, byte aligned

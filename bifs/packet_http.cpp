@@ -68,7 +68,7 @@ bool version(Cursor& c, int& major, int& minor) {
     return digits != 0;
 }
 
-Term version_term(Process& p, int major, int minor) {
+Term version_term(TermAllocator& p, int major, int minor) {
     return make_tuple(p, {make_small(major), make_small(minor)});
 }
 

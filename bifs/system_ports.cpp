@@ -111,6 +111,7 @@ Parse parse_settings(Term opts, PortSettings& s) {
             else if (o == atom("out")) only_out = true;
             else if (o == atom("binary")) s.binary = true;
             else if (o == atom("eof")) s.eof = true;
+            else if (o == atom("line")) s.line = 512;  // erts' default line buffer
             else if (o == atom("hide") || o == atom("overlapped_io")) {
             } else return Parse::Badopt;
             continue;
@@ -205,14 +206,25 @@ Term erts_open_port_2(Process* p, const Term* a) {
     return ref;
 }
 
+// A busy port suspends its caller as in erts: the answer is a reference and erlang.erl's
+// port_command/3 waits for {Ref, true}, sent when the port has taken the command.
 Term erts_port_command_3(Process* p, const Term* a) {
     Term flags = a[2];
-    for (; is_list(flags); flags = tail(flags))
-        if (head(flags) != atom("force") && head(flags) != atom("nosuspend")) return atom("badopt");
+    bool nosuspend = false;
+    for (; is_list(flags); flags = tail(flags)) {
+        if (head(flags) == atom("nosuspend")) nosuspend = true;
+        else if (head(flags) != atom("force")) return atom("badopt");
+    }
     if (!is_nil(flags)) return atom("badopt");
     std::vector<uint8_t> bytes;
     if (!port_arg(a[0]) || !iolist_to_bytes(a[1], bytes)) return am::badarg;
-    return port_command(*p->vm, a[0], bytes.data(), bytes.size(), p->pid) == PortOpResult::Ok ? am::true_ : am::badarg;
+    Term ref = make_new_ref(*p);
+    switch (port_command(*p->vm, a[0], bytes.data(), bytes.size(), p->pid, nosuspend, ref)) {
+    case PortOpResult::Ok: return am::true_;
+    case PortOpResult::Busy: return am::false_;
+    case PortOpResult::Queued: return ref;
+    default: return am::badarg;
+    }
 }
 
 Term erts_port_close_1(Process* p, const Term* a) {

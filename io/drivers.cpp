@@ -9,7 +9,7 @@ namespace {
 // Each driver joins this table when it is complete; until then prim_inet's open_port gets
 // badarg, as from an erl without it.
 const PortDriverSpec drivers[] = {
-    {"", nullptr},
+    {"tcp_inet", &make_tcp_inet},
 };
 
 }  // namespace

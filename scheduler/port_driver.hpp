@@ -36,8 +36,8 @@ public:
     Term owner() const;  // the connected process
     // A message from the port to `to`, ordered with the port's other signals.
     void send(Term to, Term msg) const;
-    // The port exits with `reason` (driver_failure / driver_exit): links and monitors are
-    // told, stop() is called. The driver must not touch its port afterwards.
+    // The port exits with `reason` (driver_exit): the owner is unlinked first, then links and
+    // monitors are told, stop() is called. The driver must not touch its port afterwards.
     void exit(Term reason) const;
     // Opens another port of this driver, owned and linked by `owner` (an accepted
     // connection: driver_create_port). Returns its id.
@@ -75,7 +75,8 @@ public:
     virtual void on_timeout() {}
     // The port is gone (closed, its owner died, exit/2, exit()): release every descriptor.
     virtual void stop() = 0;
-    // port_info(P, os_pid) and the like are the port system's; a driver may name itself.
+    // Bytes queued for output in the driver (port_info(P, queue_size), driver_sizeq).
+    virtual size_t queue_size() const { return 0; }
 };
 
 // The drivers a VM can open by name ({spawn_driver, Name} and {Name, ...}); the table is

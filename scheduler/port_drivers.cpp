@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "bifs/bif_util.hpp"
 #include "scheduler/port_system.hpp"
 #include "scheduler/signals.hpp"
 #include "vm/vm.hpp"
@@ -24,6 +25,7 @@ public:
         auto it = ps_.table.find(port_);
         if (it == ps_.table.end() || !it->second->driver) return;
         it->second->driver->on_io(handle, events);
+        ps_.after_driver_call();
     }
 
 private:
@@ -42,7 +44,17 @@ void DriverPort::send(Term to, Term msg) const {
     post_message(ps_.vm, to, msg);
 }
 
-void DriverPort::exit(Term reason) const { ps_.terminate(&port_, reason); }
+// As erts' driver_exit: the connected process is unlinked first, so only the port's other
+// links get the exit signal (a socket's owner learns of a failure from tcp_error/tcp_closed,
+// it is not killed by it).
+void DriverPort::exit(Term reason) const {
+    if (std::erase(port_.links, port_.owner)) {
+        auto* s = new Signal{SignalKind::Unlink};
+        s->from = port_.id;
+        if (!deliver_signal(ps_.vm, port_.owner, s)) delete s;
+    }
+    ps_.terminate(&port_, reason);
+}
 
 Term DriverPort::open_sibling(Term owner, std::unique_ptr<PortDriver> d, std::string name) const {
     return ps_.open_driver_port(owner, std::move(d), std::move(name));
@@ -73,7 +85,32 @@ IoHandle DriverPort::watch(int fd) const {
 
 void DriverPort::arm(IoHandle h, uint32_t events) const { ps_.arm_watcher(h, events); }
 void DriverPort::forget(IoHandle h) const { ps_.forget_watcher(h); }
-void DriverPort::set_busy(bool busy) const { port_.busy = busy; }
+void DriverPort::set_busy(bool busy) const {
+    port_.busy = busy;
+    if (!busy && !port_.waiting_commands.empty()) ps_.unbusied.push_back(port_.number);
+}
+
+void PortSystem::after_driver_call() {
+    while (!unbusied.empty()) {
+        uint64_t n = unbusied.back();
+        unbusied.pop_back();
+        auto it = table.find(n);
+        if (it == table.end()) continue;
+        Port* p = it->second.get();
+        while (p->driver && !p->busy && !p->waiting_commands.empty()) {
+            Port::WaitingCommand c = std::move(p->waiting_commands.front());
+            p->waiting_commands.pop_front();
+            p->bytes_out += c.data.size();
+            p->driver->output(c.from, c.data);
+            if (c.ref != NIL) {
+                LiteralArea scratch;
+                post_message(vm, c.from, make_tuple(scratch, {c.ref, am::true_}));
+            }
+            if (table.find(n) == table.end()) break;  // the driver ended its port
+        }
+    }
+    retired_drivers.clear();
+}
 
 Term PortSystem::open_driver_port(Term owner, std::unique_ptr<PortDriver> d, std::string name) {
     start_io();
@@ -113,6 +150,7 @@ void PortSystem::fire_driver_timers(std::chrono::steady_clock::time_point now) {
         it->second->driver_deadline.reset();
         it->second->driver->on_timeout();
     }
+    after_driver_call();
 }
 
 std::optional<std::string> port_control(VM& vm, Term port, Term caller, unsigned op, std::string_view data) {
@@ -120,7 +158,9 @@ std::optional<std::string> port_control(VM& vm, Term port, Term caller, unsigned
     std::lock_guard lock(ps.mu);
     Port* p = ps.find(port);
     if (!p || !p->driver) return std::nullopt;
-    return p->driver->control(caller, op, data);
+    auto reply = p->driver->control(caller, op, data);
+    ps.after_driver_call();
+    return reply;
 }
 
 }  // namespace beam

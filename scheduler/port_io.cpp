@@ -214,6 +214,7 @@ void PortSystem::run() {
         advance_policy(now);
         fire_driver_timers(now);
         resume_readers();
+        after_driver_call();
     }
 }
 
@@ -231,6 +232,7 @@ void PortSystem::on_readable(Port* p) {
     if (owner_mailbox_len(p) > MAILBOX_HIGH && pause_for_mailbox(p)) {
         rewatch(p->from_child, key_read(p->number), 0);
         p->read_paused = true;
+        paused_readers_.insert(p->number);
         p->paused_for_mailbox = true;
         return;
     }
@@ -240,6 +242,7 @@ void PortSystem::on_readable(Port* p) {
         if (fc.outstanding.load() <= FlowCredit::LOW && fc.paused.exchange(false)) return;  // caught up meanwhile
         rewatch(p->from_child, key_read(p->number), 0);
         p->read_paused = true;
+        paused_readers_.insert(p->number);
     }
 }
 
@@ -263,12 +266,22 @@ size_t PortSystem::owner_mailbox_len(Port* p) {
     return n;
 }
 
+// Only the paused ports are visited: the loop runs at every wake-up of the I/O thread, which
+// may carry thousands of sockets.
 void PortSystem::resume_readers() {
-    for (auto& [n, p] : table) {
-        if (!p->read_paused || p->credit->paused.load()) continue;
-        if (p->paused_for_mailbox && owner_mailbox_len(p.get()) > MAILBOX_LOW) continue;
+    for (auto it = paused_readers_.begin(); it != paused_readers_.end();) {
+        auto found = table.find(*it);
+        if (found == table.end() || !found->second->read_paused) {
+            it = paused_readers_.erase(it);
+            continue;
+        }
+        Port* p = found->second.get();
+        ++it;
+        if (p->credit->paused.load()) continue;
+        if (p->paused_for_mailbox && owner_mailbox_len(p) > MAILBOX_LOW) continue;
         p->paused_for_mailbox = false;
         p->read_paused = false;
+        paused_readers_.erase(p->number);
         rewatch(p->from_child, key_read(p->number), READ_EVENTS);
     }
 }

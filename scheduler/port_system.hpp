@@ -9,6 +9,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <optional>
 #include <set>
@@ -90,6 +91,14 @@ struct Port {
     std::optional<DriverPort> driver_port;
     std::optional<std::chrono::steady_clock::time_point> driver_deadline;
     bool busy = false;
+    // Commands that came while the port was busy, handed to the driver once it is not.
+    struct WaitingCommand {
+        Term from;
+        std::string data;
+        std::unique_ptr<LiteralArea> ref_area;  // the reply's reference, or none
+        Term ref = NIL;
+    };
+    std::deque<WaitingCommand> waiting_commands;
 };
 
 // A closed port's commands still being written to its child's stdin.
@@ -112,6 +121,14 @@ public:
     uint64_t next_number = 0;
     uint64_t term_sent = 0, kill_sent = 0, reaped = 0;
     std::set<std::pair<std::chrono::steady_clock::time_point, uint64_t>> driver_timers;  // {deadline, port}
+    // Drivers of ports that terminated: a driver may end its own port (DriverPort::exit) deep
+    // in one of its methods, so it is freed only where no driver call is under way.
+    std::vector<std::unique_ptr<PortDriver>> retired_drivers;
+    // Ports whose driver cleared its busy state: their waiting commands go on after the call.
+    std::vector<uint64_t> unbusied;
+    // After every call into a driver: waiting commands of ports no longer busy go to their
+    // drivers (each may make the port busy again), then retired drivers are freed.
+    void after_driver_call();
 
     Port* find(Term port);  // nullptr if not a live local port
     // The port is gone for Erlang: removed from the table, links and monitors told with
@@ -173,6 +190,7 @@ private:
     // Descriptors epoll refuses (regular files, /dev/null: EPERM) are always ready: fd ->
     // {key, events}; run() polls instead of sleeping while one of them is wanted.
     std::unordered_map<int, std::pair<uint64_t, uint32_t>> always_ready_;
+    std::set<uint64_t> paused_readers_;  // ports whose reading flow control stopped
     std::atomic<bool> stop_{false};
     std::atomic<bool> io_started_{false};
     std::thread thread_;

@@ -74,6 +74,12 @@ void PortSystem::terminate(Port* p, Term reason) {
     if (p->driver) {
         if (p->driver_deadline) driver_timers.erase({*p->driver_deadline, p->number});
         p->driver->stop();
+        retired_drivers.push_back(std::move(p->driver));
+        for (auto& c : p->waiting_commands) {  // as a command to a closed port: badarg
+            LiteralArea reply;
+            if (c.ref != NIL) post_message(vm, c.from, make_tuple(reply, {c.ref, am::badarg}));
+        }
+        p->waiting_commands.clear();
     }
     LiteralArea scratch;
     for (Term linked : p->links) send_exit_signal(vm, p->id, linked, reason, true);
@@ -155,14 +161,25 @@ std::optional<Term> port_open(VM& vm, Process* owner, const PortSettings& s, int
     return id;
 }
 
-PortOpResult port_command(VM& vm, Term port, const uint8_t* data, size_t n, Term from) {
+PortOpResult port_command(VM& vm, Term port, const uint8_t* data, size_t n, Term from, bool nosuspend, Term reply_ref) {
     PortSystem& ps = ports_of(vm);
     std::lock_guard lock(ps.mu);
     Port* p = ps.find(port);
     if (!p) return PortOpResult::NoPort;
     if (p->driver) {
+        if (p->busy || !p->waiting_commands.empty()) {
+            if (nosuspend) return PortOpResult::Busy;
+            Port::WaitingCommand c{from, std::string(reinterpret_cast<const char*>(data), n), nullptr, NIL};
+            if (reply_ref != NIL) {
+                c.ref_area = std::make_unique<LiteralArea>();
+                c.ref = copy_term(reply_ref, *c.ref_area);
+            }
+            p->waiting_commands.push_back(std::move(c));
+            return reply_ref != NIL ? PortOpResult::Queued : PortOpResult::Ok;
+        }
         p->bytes_out += n;
         p->driver->output(from, std::string_view(reinterpret_cast<const char*>(data), n));
+        ps.after_driver_call();
         return PortOpResult::Ok;
     }
     if (p->to_child < 0) return PortOpResult::Badarg;  // opened with `in` only
@@ -333,7 +350,8 @@ std::optional<Term> port_info_item(VM& vm, Process* proc, Term port, Term item) 
     else if (item == atom("input")) v = make_small(static_cast<SWord>(p->bytes_in));
     else if (item == atom("output")) v = make_small(static_cast<SWord>(p->bytes_out));
     else if (item == atom("os_pid")) v = p->child ? make_small(p->child->os_pid) : am::undefined;
-    else if (item == atom("queue_size")) v = make_small(static_cast<SWord>(p->pending.size()));
+    else if (item == atom("queue_size"))
+        v = make_small(static_cast<SWord>(p->driver ? p->driver->queue_size() : p->pending.size()));
     else if (item == atom("memory")) v = make_small(static_cast<SWord>(sizeof(Port) + p->pending.size() + p->partial.size()));
     else if (item == atom("parallelism")) v = am::false_;
     else if (item == atom("locking")) v = atom("port_level");

@@ -64,7 +64,9 @@ int64_t default_port_grace_ms();
 PortSystem& ports_of(VM& vm);
 
 // Result of an operation a BIF asks for: what the BIF returns or raises.
-enum class PortOpResult : uint8_t { Ok, NoPort, Badarg, Busy };
+// Queued: the port is busy; the command waits in the port and, when `reply_ref` was given,
+// {Ref, true} goes to the sender once it has been handed to the driver.
+enum class PortOpResult : uint8_t { Ok, NoPort, Badarg, Busy, Queued };
 
 // Opens a port owned (and linked to) `owner`. On failure returns nullopt with *posix_error
 // set to the errno of the failed spawn (open_port raises {error, Posix}-like errors).
@@ -72,7 +74,10 @@ std::optional<Term> port_open(VM& vm, Process* owner, const PortSettings& s, int
 
 // port_command/2,3 and Port ! {Pid, {command, Data}} (bytes already flattened).
 // `from` (the pid the command came from) is what the port's 'receive' trace event names.
-PortOpResult port_command(VM& vm, Term port, const uint8_t* data, size_t n, Term from = NIL);
+// A busy driver port (high watermark) answers Busy with `nosuspend`, else queues the command
+// (the BIF then returns `reply_ref` and its caller waits, as erts suspends it).
+PortOpResult port_command(VM& vm, Term port, const uint8_t* data, size_t n, Term from = NIL, bool nosuspend = false,
+                          Term reply_ref = NIL);
 // erlang:port_control/3 on a driver port from `caller`: the reply bytes, nullopt for badarg
 // (no such port, or a port whose driver answers no control).
 std::optional<std::string> port_control(VM& vm, Term port, Term caller, unsigned op, std::string_view data);

@@ -23,6 +23,12 @@ if [ -f "$here/../tests/conformance/$mod.stdin" ]; then
   stdin="$here/../tests/conformance/$mod.stdin"
 fi
 
+# MODULE.nofile: a descriptor limit for both VMs (tests that run descriptors out).
+nofile=""
+if [ -f "$here/../tests/conformance/$mod.nofile" ]; then
+  nofile=$(cat "$here/../tests/conformance/$mod.nofile")
+fi
+
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -30,8 +36,9 @@ run() { # run NAME PROGRAM: stdout to $work/NAME.out, stderr to $work/NAME.err, 
   local name=$1 prog=$2
   local own=()
   if [ "$name" = beamvm ] && [ -n "${BEAMVM_ONLY_FLAGS:-}" ]; then read -r -a own <<<"$BEAMVM_ONLY_FLAGS"; fi
-  timeout "$limit" "$prog" ${own[@]+"${own[@]}"} ${flags[@]+"${flags[@]}"} -noshell -pa "$ebin" -s "$mod" main -s erlang halt \
-    <"$stdin" >"$work/$name.out" 2>"$work/$name.err"
+  ( if [ -n "$nofile" ]; then ulimit -n "$nofile"; fi
+    timeout "$limit" "$prog" ${own[@]+"${own[@]}"} ${flags[@]+"${flags[@]}"} -noshell -pa "$ebin" -s "$mod" main -s erlang halt \
+      <"$stdin" >"$work/$name.out" 2>"$work/$name.err" )
   echo $?
 }
 

@@ -160,6 +160,10 @@ constexpr unsigned INET_IFF_DOWN = 0x0100;
 constexpr unsigned INET_IFF_NBROADCAST = 0x0200;
 constexpr unsigned INET_IFF_NPOINTTOPOINT = 0x0800;
 
+// prim_inet adds this to every control request code (erts' sys.h
+// ERTS_INET_DRV_CONTROL_MAGIC_NUMBER), so a stray port_control on an inet port is refused.
+constexpr unsigned INET_DRV_CONTROL_MAGIC = 0x03f1a300;
+
 // State combinations (inet_drv.c): what a descriptor is, as GETSTATUS reports it.
 constexpr unsigned INET_F_MULTI_CLIENT = 0x0100;  // several accepts pending on one listener
 constexpr unsigned INET_STATE_CLOSED = 0;

@@ -278,17 +278,19 @@ std::string get_statistics(InetDesc& d, std::string_view data) {
 }
 
 std::optional<std::string> InetDesc::control(Term who, unsigned op, std::string_view data) {
+    op -= INET_DRV_CONTROL_MAGIC;  // unsigned: a code without it wraps to no request
     switch (op) {
     case INET_REQ_OPEN:
         if (data.size() != 2) return reply_error(EINVAL);
         return open_socket(static_cast<uint8_t>(data[0]), static_cast<uint8_t>(data[1]));
-    case INET_REQ_FDOPEN: {
-        if (data.size() != 7) return reply_error(EINVAL);
+    case INET_REQ_FDOPEN: {  // Family, Type, Fd:32 [, Bound:32] (bound when absent)
+        if (data.size() != 6 && data.size() != 10) return reply_error(EINVAL);
         std::string_view rest = data.substr(2);
-        uint32_t given;
+        uint32_t given, bound = 1;
         get_u32(rest, given);
+        if (!rest.empty()) get_u32(rest, bound);
         return fdopen_socket(static_cast<uint8_t>(data[0]), static_cast<uint8_t>(data[1]), static_cast<int>(given),
-                             rest[0] != 0);
+                             bound != 0);
     }
     case INET_REQ_CLOSE:
         stop();
@@ -350,6 +352,7 @@ std::optional<std::string> InetDesc::control(Term who, unsigned op, std::string_
         return reply_ok();
     }
     case INET_REQ_GETSTATUS: {
+        refresh_state();
         std::string r;
         put_u32(r, state);
         return reply_ok(r);

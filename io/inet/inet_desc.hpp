@@ -36,7 +36,8 @@ struct DriverOptions {
     uint8_t packet = TCP_PB_RAW;    // TCP_PB_*: the framing of received data
     uint32_t packet_size = 0;       // largest packet accepted; 0: no limit
     uint8_t line_delimiter = '\n';
-    uint32_t buffer = 1460;         // user-level receive buffer size
+    uint32_t buffer = 1460;         // user-level receive buffer size (INET_DEF_BUFFER)
+    bool buffer_set = false;        // set explicitly: recbuf no longer raises it
     bool exit_on_close = true;
     bool delay_send = false;
     bool show_econnreset = false;
@@ -46,6 +47,10 @@ struct DriverOptions {
     uint32_t msgq_high = 8192, msgq_low = 4096;                  // msgq watermarks (udp)
     uint32_t read_packets = 5;      // udp: datagrams read per readiness event
     std::string netns;
+    bool linger_zero = false;       // {linger, {true, 0}}: close resets the connection
+    bool debug = false;
+    uint8_t recv_cmsg = 0;          // RECV_TOS | RECV_TCLASS | RECV_TTL: ancillary data wanted
+    static constexpr uint8_t RECV_TOS = 1, RECV_TCLASS = 2, RECV_TTL = 4;
 };
 
 // I/O statistics for getstat (INET_STAT_*).
@@ -72,10 +77,16 @@ public:
     // is badarg, as for an unknown request in OTP.
     virtual std::optional<std::string> control_proto(Term caller, unsigned op, std::string_view data) = 0;
     // After setopts changed something the protocol must act on (active from passive: deliver
-    // what is buffered; a new packet type: reparse).
-    virtual void options_changed(bool active_changed, bool packet_changed) {}
+    // what is buffered and read on; a new packet type: reparse).
+    virtual void options_changed(uint8_t old_active, bool active_changed, bool packet_changed) {}
+    // {active, N} ran out (N reached 0, or setopts brought it there): {tcp_passive, S} /
+    // {udp_passive, S} to the owner.
+    virtual void passive_reached() = 0;
+    // Before the state is reported (GETSTATUS): a protocol drops what no longer holds.
+    virtual void refresh_state() {}
     // Bytes queued in the driver for output (getstat send_pend, subscribe empty_out_q).
     virtual size_t output_queued() const { return 0; }
+    size_t queue_size() const override { return output_queued(); }
     // The name the port has for inet:i/0 and statistics: "tcp_inet", "udp_inet".
     virtual const char* driver_name() const = 0;
 
