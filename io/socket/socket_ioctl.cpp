@@ -1,9 +1,10 @@
 // prim_socket's nif_ioctl/2,3 for the interface requests socket:ioctl/2,3 makes: gifconf
 // (every interface's name and address), and by interface name gifindex, gifflags, gifaddr,
-// gifdstaddr, gifbrdaddr, gifnetmask, gifmtu, giftxqlen; gifname by index. The set requests
-// (nif_ioctl/4: sifflags, sifaddr, sifmtu, ...) and gifhwaddr/gifmap are not in beamvm yet:
-// they answer {error, enotsup}.
+// gifdstaddr, gifbrdaddr, gifnetmask, gifmtu, giftxqlen, gifhwaddr, gifmap; gifname by
+// index. The set requests (nif_ioctl/4: sifflags, sifaddr, sifmtu, ...) are not in beamvm
+// yet: they answer {error, enotsup}.
 #include <net/if.h>
+#include <net/if_arp.h>
 #include <sys/ioctl.h>
 
 #include <cerrno>
@@ -18,6 +19,7 @@
 #include "io/socket/socket_addr.hpp"
 #include "io/socket/socket_ioctl.hpp"
 #include "vm/bignum.hpp"
+#include "vm/binary.hpp"
 
 namespace beam::esock {
 
@@ -62,6 +64,23 @@ Term encode_ifaddr(Process* p, const sockaddr& sa) {
                     : sa.sa_family == AF_INET ? sizeof(sockaddr_in)
                                               : sizeof(sockaddr);
     return encode_sockaddr(p, a, len);
+}
+
+// A hardware address: the sockaddr's data under its ARPHRD_* family (esock_encode_hwsockaddr).
+Term encode_hwaddr(Process* p, const sockaddr& sa) {
+    Term family;
+    switch (sa.sa_family) {
+    case ARPHRD_NETROM: family = atom("netrom"); break;
+    case ARPHRD_ETHER: family = atom("ether"); break;
+    case ARPHRD_IEEE802: family = atom("ieee802"); break;
+    case ARPHRD_DLCI: family = atom("dlci"); break;
+    case ARPHRD_IEEE1394: family = atom("ieee1394"); break;
+    case ARPHRD_LOOPBACK: family = atom("loopback"); break;
+    case ARPHRD_NONE: family = atom("none"); break;
+    default: family = make_integer(*p, sa.sa_family);
+    }
+    return make_atom_map(p, {{"family", family},
+                             {"addr", make_binary(*p, reinterpret_cast<const uint8_t*>(sa.sa_data), sizeof sa.sa_data)}});
 }
 
 Term gifconf(Process* p, Socket& s) {
@@ -113,7 +132,8 @@ Term nif_ioctl_3(Process* p, const Term* a) {
         return ok(p, make_string(*p, r.ifr_name));
     }
     bool known = req == SIOCGIFINDEX || req == SIOCGIFFLAGS || req == SIOCGIFADDR || req == SIOCGIFDSTADDR ||
-                 req == SIOCGIFBRDADDR || req == SIOCGIFNETMASK || req == SIOCGIFMTU || req == SIOCGIFTXQLEN;
+                 req == SIOCGIFBRDADDR || req == SIOCGIFNETMASK || req == SIOCGIFMTU || req == SIOCGIFTXQLEN ||
+                 req == SIOCGIFHWADDR || req == SIOCGIFMAP;
     if (!known) return error_tuple(p, atom("enotsup"));
     auto name = char_list_to_utf8(a[2]);
     if (!name) return p->badarg();
@@ -127,6 +147,14 @@ Term nif_ioctl_3(Process* p, const Term* a) {
     case SIOCGIFBRDADDR: return ok(p, encode_ifaddr(p, r.ifr_broadaddr));
     case SIOCGIFNETMASK: return ok(p, encode_ifaddr(p, r.ifr_netmask));
     case SIOCGIFMTU: return ok(p, make_integer(*p, r.ifr_mtu));
+    case SIOCGIFHWADDR: return ok(p, encode_hwaddr(p, r.ifr_hwaddr));
+    case SIOCGIFMAP:
+        return ok(p, make_atom_map(p, {{"mem_start", make_integer_u(*p, r.ifr_map.mem_start)},
+                                       {"mem_end", make_integer_u(*p, r.ifr_map.mem_end)},
+                                       {"base_addr", make_integer_u(*p, r.ifr_map.base_addr)},
+                                       {"irq", make_integer_u(*p, r.ifr_map.irq)},
+                                       {"dma", make_integer_u(*p, r.ifr_map.dma)},
+                                       {"port", make_integer_u(*p, r.ifr_map.port)}}));
     default: return ok(p, make_integer(*p, r.ifr_qlen));
     }
 }

@@ -204,7 +204,10 @@ interfaces() ->
     io:format("--- interfaces~n"),
     {ok, S} = socket:open(inet, dgram),
     [show({ioctl, R}, socket:ioctl(S, R, "lo"))
-     || R <- [gifindex, gifflags, gifaddr, gifnetmask, gifmtu, gifbrdaddr]],
+     || R <- [gifindex, gifflags, gifaddr, gifnetmask, gifmtu, gifbrdaddr, gifmap]],
+    %% erl leaves the bytes after the 6-byte hardware address uninitialised.
+    {ok, #{family := HwFamily, addr := <<Hw:6/binary, _/binary>>}} = socket:ioctl(S, gifhwaddr, "lo"),
+    show(gifhwaddr, {HwFamily, Hw}),
     show(ioctl_unknown_if, socket:ioctl(S, gifindex, "no-such-if0")),
     {ok, Index} = socket:ioctl(S, gifindex, "lo"),
     show(gifname, socket:ioctl(S, gifname, Index)),
