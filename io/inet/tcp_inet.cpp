@@ -118,7 +118,7 @@ std::optional<std::string> TcpInet::control_proto(Term who, unsigned op, std::st
         uint16_t backlog;
         if (data.size() != 2 || !get_u16(data, backlog)) return reply_error(EINVAL);
         if (::listen(fd, static_cast<int16_t>(backlog)) != 0) return reply_error(errno);
-        state = INET_STATE_LISTENING | (state & INET_F_BOUND);
+        state = INET_STATE_LISTENING;  // as inet_drv: the bound flag goes
         return reply_ok();
     }
     case INET_REQ_CONNECT: return request_connect(who, data);
@@ -160,13 +160,13 @@ std::optional<std::string> TcpInet::request_connect(Term who, std::string_view d
     std::string r;
     put_u16(r, ref);
     if (rc == 0) {
-        state = INET_STATE_CONNECTED | INET_F_BOUND;
+        state = INET_STATE_CONNECTED;
         reply_async(ref, who, am::ok);
         if (opt.active != INET_PASSIVE) want(EPOLLIN);
         return reply_ok(r);
     }
     if (errno != EINPROGRESS) return reply_error(errno);
-    state = INET_STATE_CONNECTING | (state & INET_F_BOUND);
+    state = INET_STATE_CONNECTING;
     ops_.push_back(Op{Op::Connect, ref, who, timeout == INFINITE_TIME ? -1 : now_ms() + timeout, 0});
     want(EPOLLOUT);
     schedule_timer();
@@ -283,7 +283,7 @@ void TcpInet::try_accept() {
         TcpInet* c = conn.get();
         c->inherit_from(*this);
         Term id = port->open_sibling(op.caller, std::move(conn), "tcp_inet");
-        c->adopt(s, family, INET_STATE_CONNECTED | INET_F_BOUND);
+        c->adopt(s, family, INET_STATE_CONNECTED);
         LiteralArea scratch;
         reply_async(op.ref, op.caller, make_tuple(scratch, {am::ok, id}));
     }
@@ -732,11 +732,11 @@ void TcpInet::finish_connect() {
     schedule_timer();
     if (err != 0) {
         // As inet_drv: the socket is not usable after a failed connect.
-        state = INET_STATE_OPEN | (state & INET_F_BOUND);
+        state = INET_STATE_OPEN;
         reply_async_error(op.ref, op.caller, posix_error_atom(err));
         return;
     }
-    state = INET_STATE_CONNECTED | INET_F_BOUND;
+    state = INET_STATE_CONNECTED;
     reply_async(op.ref, op.caller, am::ok);
     rearm();
     if (opt.active != INET_PASSIVE) {
