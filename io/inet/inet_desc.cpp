@@ -211,6 +211,7 @@ std::optional<std::string> InetDesc::open_socket(uint8_t family_code, uint8_t ty
     int s = ::socket(fam, ty | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
     if (s < 0) return reply_error(errno);
     adopt(s, fam, INET_STATE_OPEN);
+    opened();
     return reply_ok();
 }
 
@@ -229,6 +230,7 @@ std::optional<std::string> InetDesc::fdopen_socket(uint8_t family_code, uint8_t 
         st = INET_STATE_CONNECTED | INET_F_BOUND;
     (void)type_code;
     adopt(given, fam, st);
+    opened();
     return reply_ok();
 }
 
