@@ -219,16 +219,24 @@ std::optional<std::string> InetDesc::fdopen_socket(uint8_t family_code, uint8_t 
     if (state != INET_STATE_CLOSED) return reply_error_atom("ebadf");
     int fam = family_of(family_code);
     if (fam < 0) return reply_error(EAFNOSUPPORT);
+    (void)type_code;
+    if (bound) {  // as inet_drv: a bound socket of the family asked for
+        sockaddr_storage name{};
+        socklen_t len = sizeof name;
+        if (getsockname(given, reinterpret_cast<sockaddr*>(&name), &len) != 0) return reply_error(errno);
+        if (name.ss_family != fam) return reply_error(EINVAL);
+    }
     int flags = fcntl(given, F_GETFL);
     if (flags < 0) return reply_error(errno);
     fcntl(given, F_SETFL, flags | O_NONBLOCK);
     uint32_t st = INET_STATE_OPEN;
-    if (bound) st |= INET_F_BOUND;
     sockaddr_storage peer;
     socklen_t plen = sizeof peer;
     if (type == SOCK_STREAM && getpeername(given, reinterpret_cast<sockaddr*>(&peer), &plen) == 0)
-        st = INET_STATE_CONNECTED | INET_F_BOUND;
-    (void)type_code;
+        st = INET_STATE_CONNECTED;
+    // The descriptor came from outside (a wrapper program, another socket): closing the port
+    // leaves it open, as inet_drv's prebound descriptors.
+    prebound = true;
     adopt(given, fam, st);
     opened();
     return reply_ok();
@@ -250,7 +258,7 @@ void InetDesc::want(uint32_t events) {
 void InetDesc::stop() {
     if (io) port->forget(io);
     io = 0;
-    if (fd >= 0) ::close(fd);
+    if (fd >= 0 && !prebound) ::close(fd);
     fd = -1;
     state = INET_STATE_CLOSED;
 }

@@ -108,6 +108,7 @@ public:
     uint32_t state = 0;      // INET_F_* (INET_STATE_* combinations)
     IoHandle io = 0;
     uint32_t armed = 0;      // the events currently armed
+    bool prebound = false;   // fdopen'ed: the descriptor is not ours to close
     Term caller = NIL;       // who the pending operation answers (driver_caller)
     DriverOptions opt;
     Stats stats;

@@ -318,8 +318,7 @@ private:
             int iv = static_cast<int>(v);
             std::memcpy(CMSG_DATA(c), &iv, sizeof iv);
             used += CMSG_SPACE(sizeof(int));
-            m.msg_controllen = used;
-            c = CMSG_NXTHDR(&m, c);
+            c = CMSG_NXTHDR(&m, c);  // with the whole buffer's length: the next slot
         }
         m.msg_controllen = used;
         return true;
