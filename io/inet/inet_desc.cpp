@@ -2,6 +2,7 @@
 #include "io/inet/inet_desc.hpp"
 
 #include <fcntl.h>
+#include <sched.h>
 #include <netinet/in.h>
 #include <sys/epoll.h>
 #include <sys/un.h>
@@ -199,6 +200,30 @@ int type_of(uint8_t code) {
     }
 }
 
+// A socket in the network namespace `netns` names (a path such as /var/run/netns/x), as
+// inet_drv makes it: the calling thread enters the namespace for the socket() call and goes
+// back. -1 with errno set on failure.
+int make_socket(int fam, int ty, const std::optional<std::string>& netns) {
+    if (!netns || netns->empty()) return ::socket(fam, ty | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    int here = ::open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
+    if (here < 0) return -1;
+    int there = ::open(netns->c_str(), O_RDONLY | O_CLOEXEC);
+    if (there < 0 || ::setns(there, CLONE_NEWNET) != 0) {
+        int err = errno;
+        if (there >= 0) ::close(there);
+        ::close(here);
+        errno = err;
+        return -1;
+    }
+    int s = ::socket(fam, ty | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    int err = errno;
+    ::setns(here, CLONE_NEWNET);
+    ::close(there);
+    ::close(here);
+    errno = err;
+    return s;
+}
+
 }  // namespace
 
 InetDesc::~InetDesc() = default;
@@ -208,7 +233,7 @@ std::optional<std::string> InetDesc::open_socket(uint8_t family_code, uint8_t ty
     int fam = family_of(family_code), ty = type_of(type_code);
     if (fam < 0) return reply_error(EAFNOSUPPORT);
     if (ty < 0 || ty != type) return reply_error(EINVAL);
-    int s = ::socket(fam, ty | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    int s = make_socket(fam, ty, opt.netns);
     if (s < 0) return reply_error(errno);
     adopt(s, fam, INET_STATE_OPEN);
     opened();
@@ -407,7 +432,7 @@ std::optional<std::string> InetDesc::control(Term who, unsigned op, std::string_
         return r;
     }
     case INET_REQ_GETLADDRS:
-    case INET_REQ_GETPADDRS: {  // one address (no SCTP here): [N:32, Addr...]
+    case INET_REQ_GETPADDRS: {  // the addresses one after another; one here (no SCTP)
         if (!(state & INET_F_OPEN)) return reply_error_atom("exbadport");
         sockaddr_storage sa;
         socklen_t len = sizeof sa;
@@ -415,7 +440,6 @@ std::optional<std::string> InetDesc::control(Term who, unsigned op, std::string_
                                           : getpeername(fd, reinterpret_cast<sockaddr*>(&sa), &len);
         if (rc != 0) return reply_error(errno);
         std::string r;
-        put_u32(r, 1);
         encode_address(r, reinterpret_cast<sockaddr*>(&sa), len);
         return reply_ok(r);
     }

@@ -46,7 +46,7 @@ struct DriverOptions {
     uint32_t high_watermark = 8192, low_watermark = 4096;        // output queue (busy port)
     uint32_t msgq_high = 8192, msgq_low = 4096;                  // msgq watermarks (udp)
     uint32_t read_packets = 5;      // udp: datagrams read per readiness event
-    std::string netns;
+    std::optional<std::string> netns;  // the network namespace new sockets are made in
     bool linger_zero = false;       // {linger, {true, 0}}: close resets the connection
     bool debug = false;
     uint8_t recv_cmsg = 0;          // RECV_TOS | RECV_TCLASS | RECV_TTL: ancillary data wanted
