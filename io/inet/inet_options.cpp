@@ -362,8 +362,11 @@ std::string get_options(InetDesc& d, std::string_view data) {
             } else {
                 return reply_error(EINVAL);
             }
-            put_opt(out, code, d.family == AF_INET ? INET_AF_INET : INET_AF_INET6);
-            put_u32(out, static_cast<uint32_t>(value));
+            // prim_inet's dec_value(mif, ...) reads the address (IPv4) or interface index
+            // (IPv6) first and the family after it. (inet_drv means to write that but
+            // leaves the first four bytes unwritten: erl answers garbage there.)
+            put_opt(out, code, value);
+            put_u32(out, d.family == AF_INET ? INET_AF_INET : INET_AF_INET6);
             continue;
         }
         case INET_OPT_RAW: {
