@@ -338,7 +338,8 @@ std::optional<std::string> InetDesc::control(Term who, unsigned op, std::string_
         std::string_view in = data;
         if (!decode_address(in, family, sa, len)) return reply_error(EINVAL);
         if (::bind(fd, reinterpret_cast<sockaddr*>(&sa), len) != 0) return reply_error(errno);
-        state |= INET_F_BOUND;
+        // No INET_F_BOUND: OTP 25's inet_drv no longer keeps that flag, so inet:info/1 of a
+        // bound socket says [open] (udp sockets are always bound) and inet:i/0 shows no B.
         sockaddr_storage bound;
         socklen_t blen = sizeof bound;
         uint16_t port_no = 0;
