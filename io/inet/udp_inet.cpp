@@ -13,6 +13,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <memory>
 #include <vector>
 
 #include "bifs/bif_util.hpp"
@@ -184,16 +185,16 @@ private:
 
     void rearm() {
         if (fd < 0) return;
-        want(opt.active != INET_PASSIVE || recv_ ? EPOLLIN : 0);
+        want(opt.active != INET_PASSIVE || recv_ ? uint32_t{EPOLLIN} : 0u);
     }
 
     // Reads up to read_packets datagrams (one for a passive recv) and delivers each.
     void read_datagrams() {
         for (uint32_t i = 0; i < opt.read_packets && fd >= 0; ++i) {
             if (opt.active == INET_PASSIVE && !recv_) return;
-            std::vector<char> buf(opt.buffer);
+            char* buf = receive_buffer();
             sockaddr_storage from{};
-            iovec iov{buf.data(), buf.size()};
+            iovec iov{buf, opt.buffer};
             alignas(cmsghdr) char control[256];
             msghdr m{};
             m.msg_name = &from;
@@ -220,7 +221,7 @@ private:
             } else {
                 encode_address(addr, reinterpret_cast<sockaddr*>(&from), m.msg_namelen);
             }
-            deliver(addr, buf.data(), static_cast<size_t>(n), opt.recv_cmsg ? &m : nullptr);
+            deliver(addr, buf, static_cast<size_t>(n), opt.recv_cmsg ? &m : nullptr);
         }
     }
 
@@ -264,16 +265,16 @@ private:
             port->cancel_timer();
             Term data = data_with_header(scratch, addr, p, n);
             if (m) data = make_tuple(scratch, {data, ancillary_terms(scratch, m)});
-            reply_async(r.ref, r.caller, make_tuple(scratch, {am::ok, data}));
+            reply_async(scratch, r.ref, r.caller, make_tuple(scratch, {am::ok, data}));
             return;
         }
         if (!opt.deliver_term) {
-            send_to_owner({port->id(), make_tuple(scratch, {atom("data"), data_with_header(scratch, addr, p, n, false)})});
+            send_to_owner(scratch, {port->id(), make_tuple(scratch, {atom("data"), data_with_header(scratch, addr, p, n, false)})});
         } else {
             auto [ip, prt] = address_terms(scratch, addr);
             Term data = data_with_header(scratch, std::string(), p, n);
-            if (m) send_to_owner({atom("udp"), port->id(), ip, prt, ancillary_terms(scratch, m), data});
-            else send_to_owner({atom("udp"), port->id(), ip, prt, data});
+            if (m) send_to_owner(scratch, {atom("udp"), port->id(), ip, prt, ancillary_terms(scratch, m), data});
+            else send_to_owner(scratch, {atom("udp"), port->id(), ip, prt, data});
         }
         if (opt.active == INET_ONCE) {
             opt.active = INET_PASSIVE;
@@ -324,9 +325,14 @@ private:
         return true;
     }
 
+    // The message's terms go into `a` (one scratch area per message: a LiteralArea's
+    // first block is 32 KiB it initialises, which showed in a gen_udp ping-pong profile).
+    void reply_async(TermAllocator& a, uint16_t ref, Term to, Term result) {
+        port->send(to, make_tuple(a, {atom("inet_async"), port->id(), make_small(ref), result}));
+    }
     void reply_async(uint16_t ref, Term to, Term result) {
         LiteralArea scratch;
-        port->send(to, make_tuple(scratch, {atom("inet_async"), port->id(), make_small(ref), result}));
+        reply_async(scratch, ref, to, result);
     }
     void reply_async_error(uint16_t ref, Term to, Term reason) {
         LiteralArea scratch;
@@ -340,12 +346,27 @@ private:
         LiteralArea scratch;
         inet_reply(to, make_tuple(scratch, {am::error, reason}));
     }
+    void send_to_owner(TermAllocator& a, std::initializer_list<Term> elems) {
+        port->send(port->owner(), make_tuple_from(a, elems.begin(), elems.size()));
+    }
     void send_to_owner(std::initializer_list<Term> elems) {
         LiteralArea scratch;
         port->send(port->owner(), make_tuple_from(scratch, elems.begin(), elems.size()));
     }
 
+    // The datagram is read here (grown to the buffer option, never cleared: recvmsg
+    // writes what is delivered) and copied into the message's binary.
+    char* receive_buffer() {
+        if (rbuf_size_ < opt.buffer) {
+            rbuf_.reset(new char[opt.buffer]);
+            rbuf_size_ = opt.buffer;
+        }
+        return rbuf_.get();
+    }
+
     std::optional<Recv> recv_;
+    std::unique_ptr<char[]> rbuf_;
+    size_t rbuf_size_ = 0;
 };
 
 }  // namespace
