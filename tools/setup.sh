@@ -5,11 +5,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # Erlang/OTP 25 from Debian: the compiler and reference (erlang-base, erlang-dev), and the
-# OTP applications beamvm's tests run on both VMs (EUnit, common_test, runtime_tools);
+# OTP applications beamvm's tests run on both VMs (EUnit, common_test, runtime_tools, inets
+# for the HTTP benchmark and interop tests);
 # PCRE2 for re's natives (found through pkg-config).
 PACKAGES=(build-essential cmake python3 erlang-base erlang-dev erlang-eunit erlang-common-test
-          erlang-runtime-tools erlang-syntax-tools zlib1g-dev libfmt-dev libmimalloc-dev catch2
-          libgmp-dev libssl-dev libpcre2-dev pkg-config)
+          erlang-runtime-tools erlang-syntax-tools erlang-inets zlib1g-dev libfmt-dev
+          libmimalloc-dev catch2 libgmp-dev libssl-dev libpcre2-dev pkg-config)
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
