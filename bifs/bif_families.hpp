@@ -106,6 +106,18 @@ std::span<const BifSpec> seq_trace_bifs();     // bifs/system_seq_trace.cpp (bea
 std::span<const BifSpec> system_monitor_bifs(); // bifs/system_sysmon.cpp (beam_runtime)
 std::span<const BifSpec> system_profile_bifs(); // bifs/system_profile.cpp (beam_runtime)
 std::span<const BifSpec> trace_pattern_bifs(); // bifs/system_trace_pattern.cpp (beam_runtime)
-std::span<const BifSpec> re_bifs();            // re/re_natives.cpp (beam_runtime: traps into re.erl)
+std::span<const BifSpec> re_bifs();
+// The natives of OTP's preloaded prim_socket (socket.erl's), io/socket/ (beam_runtime).
+std::span<const BifSpec> prim_socket_open_bifs();    // io/socket/socket_open.cpp
+std::span<const BifSpec> prim_socket_send_bifs();    // io/socket/socket_send.cpp
+std::span<const BifSpec> prim_socket_recv_bifs();    // io/socket/socket_recv.cpp
+std::span<const BifSpec> prim_socket_option_bifs();  // io/socket/socket_options.cpp
+std::span<const BifSpec> prim_socket_info_bifs();    // io/socket/socket_info.cpp
+std::span<const BifSpec> prim_socket_ioctl_bifs();   // io/socket/socket_ioctl.cpp
+std::span<const BifSpec> prim_net_bifs();            // io/socket/prim_net.cpp (net's names)
+inline constexpr std::span<const BifSpec> (*prim_socket_families[])() = {
+    prim_socket_open_bifs, prim_socket_send_bifs, prim_socket_recv_bifs, prim_socket_option_bifs,
+    prim_socket_info_bifs, prim_socket_ioctl_bifs, prim_net_bifs,
+};            // re/re_natives.cpp (beam_runtime: traps into re.erl)
 
 }  // namespace beam

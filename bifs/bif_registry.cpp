@@ -65,6 +65,7 @@ struct Registry {
         add(system_monitor_bifs());
         add(system_profile_bifs());
         add(trace_pattern_bifs());
+        for (auto family : prim_socket_families) add(family());
     }
 
     void add(std::span<const BifSpec> specs) {

@@ -216,10 +216,22 @@ Term erts_port_command_3(Process* p, const Term* a) {
         else if (head(flags) != atom("force")) return atom("badopt");
     }
     if (!is_nil(flags)) return atom("badopt");
+    if (!port_arg(a[0])) return am::badarg;
+    // A binary goes to the port as it is; other iodata is flattened first.
     std::vector<uint8_t> bytes;
-    if (!port_arg(a[0]) || !iolist_to_bytes(a[1], bytes)) return am::badarg;
+    const uint8_t* data;
+    size_t size;
+    if (is_binary(a[1]) && bit_view(a[1]).byte_aligned()) {
+        BitView v = bit_view(a[1]);
+        data = v.bytes();
+        size = v.byte_size();
+    } else {
+        if (!iolist_to_bytes(a[1], bytes)) return am::badarg;
+        data = bytes.data();
+        size = bytes.size();
+    }
     Term ref = make_new_ref(*p);
-    switch (port_command(*p->vm, a[0], bytes.data(), bytes.size(), p->pid, nosuspend, ref)) {
+    switch (port_command(*p->vm, a[0], data, size, p->pid, nosuspend, ref)) {
     case PortOpResult::Ok: return am::true_;
     case PortOpResult::Busy: return am::false_;
     case PortOpResult::Queued: return ref;

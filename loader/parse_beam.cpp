@@ -1,7 +1,11 @@
 // parse_beam: runs the chunk parsers in dependency order (atoms, literals and the code header
-// before the tables and code that refer to them) and computes the module's MD5.
+// before the tables and code that refer to them) and computes the module's MD5. Every path that
+// loads a module (load_module, prepare_loading, code:load_*, boot, namespaces, --watch, the
+// command line) comes through parse_beam or beam_md5, so a gzip-compressed file is inflated
+// here, once, for all of them.
 #include <fmt/format.h>
 
+#include "loader/beam_inflate.hpp"
 #include "loader/beam_module.hpp"
 #include "vm/md5.hpp"
 #include "loader/parse_context.hpp"
@@ -36,14 +40,19 @@ static void compute_md5(const BeamFile& file, uint8_t out[16]) {
 }
 
 Result<std::array<uint8_t, 16>> beam_md5(std::span<const uint8_t> bytes) {
-    BeamFile file = BEAM_TRY(read_beam_file(bytes));
+    std::vector<uint8_t> inflated;
+    std::span<const uint8_t> plain = BEAM_TRY(plain_beam_bytes(bytes, inflated));
+    BeamFile file = BEAM_TRY(read_beam_file(plain));
     std::array<uint8_t, 16> out;
     compute_md5(file, out.data());
     return out;
 }
 
 Result<ParsedModule> parse_beam(std::span<const uint8_t> bytes, LiteralArea& literals, bool stripped) {
-    BeamFile file = BEAM_TRY(read_beam_file(bytes));
+    // The chunks point into `inflated` for a compressed file: it lives until parsing is done.
+    std::vector<uint8_t> inflated;
+    std::span<const uint8_t> plain = BEAM_TRY(plain_beam_bytes(bytes, inflated));
+    BeamFile file = BEAM_TRY(read_beam_file(plain));
     ParsedModule m;
     ParseContext ctx{m, literals};
 

@@ -3,6 +3,7 @@
 #include <vector>
 #include <zlib.h>
 
+#include "loader/beam_inflate.hpp"
 #include "loader/parse_context.hpp"
 #include "vm/ext_term.hpp"
 
@@ -45,6 +46,11 @@ Result<void> parse_literals(ParseContext& ctx, const Chunk& c) {
     if (raw_size > packed.size() * MAX_DEFLATE_RATIO + 64)
         return ctx.fail(c, c.offset, fmt::format("uncompressed size {} impossible for {} compressed bytes",
                                                  raw_size, packed.size()));
+    // The same bound as for a compressed module: a file inflated from a small gzip stream
+    // could otherwise claim (and allocate) up to 4 GiB here.
+    if (raw_size > MAX_INFLATED_BEAM)
+        return ctx.fail(c, c.offset, fmt::format("uncompressed size {} past the {} MiB limit", raw_size,
+                                                 MAX_INFLATED_BEAM >> 20));
     std::vector<uint8_t> table(raw_size);
     uLongf out_len = raw_size;
     uLong in_len = packed.size();

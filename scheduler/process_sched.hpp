@@ -18,6 +18,8 @@
 
 namespace beam {
 
+class ExitWatcher;  // scheduler/native_monitors.hpp
+
 namespace run_state {
 inline constexpr uint32_t QUEUED = 1;    // in a run queue
 inline constexpr uint32_t RUNNING = 2;   // a scheduler is running it or handling its signals
@@ -94,6 +96,9 @@ struct ProcessSched {
     bool exit_pending = false;      // an exit signal arrived while running (RunStatus::Killed)
     Term exit_reason = NIL;         // its reason, on the process's heap
     std::vector<Signal*> leftover;  // signals after a fatal one: answered by exit_process
+    // Natives watching its exit (scheduler/native_monitors.hpp), under info_mutex; fired once.
+    std::vector<std::pair<uint64_t, std::shared_ptr<ExitWatcher>>> native_monitors;
+    bool native_monitors_fired = false;
 };
 
 }  // namespace beam

@@ -7,6 +7,7 @@
 #include "bifs/bif_util.hpp"
 #include "ets/ets_registry.hpp"
 #include "scheduler/aliases.hpp"
+#include "scheduler/native_monitors.hpp"
 #include "scheduler/ports.hpp"
 #include "scheduler/suspend.hpp"
 #include "vm/trace.hpp"
@@ -412,6 +413,7 @@ void exit_process(VM& vm, Process* p, Term reason) {
         ps.monitored_by.clear();
     }
     alias_drop_all(p);
+    fire_native_monitors(p);  // sockets it owned close, its waits on others end
     release_suspensions(vm, p);
     std::vector<Signal*> late;
     ps.inbox.close(late);

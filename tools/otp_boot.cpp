@@ -45,9 +45,6 @@ int boot_otp(VM& vm, int schedulers, const std::vector<std::string>& user_args,
     // OTP's preloaded modules (and beamvm's own) are there before the first process, as erts
     // has them: erl_init asks erlang:function_exported(init, boot, 1) before calling it.
     for (const std::string& m : vm.pre_loaded()) {
-        // beamvm has no socket NIFs: erl_init then leaves prim_socket alone, as on a build
-        // without them.
-        if (m == "prim_socket" || m == "prim_net" || m == "socket_registry") continue;
         auto loaded = vm.ensure_loaded(vm.root(), atom(m));
         if (!loaded.ok()) {
             std::fprintf(stderr, "beamvm: cannot load preloaded module %s: %s\n", m.c_str(),
@@ -65,9 +62,8 @@ int boot_otp(VM& vm, int schedulers, const std::vector<std::string>& user_args,
         return make_list_from(a, items, 2);
     };
     // Pids as erts gives them: init is <0.0.0>, erts' system processes follow (1-5),
-    // erl_init's prim_file helper is <0.6.0>; beamvm has no socket NIFs, so the number erl
-    // gives socket_registry is left out.
-    vm.number_pids_from(0, 6, 1);
+    // erl_init's prim_file helper is <0.6.0>, prim_socket's socket_registry <0.7.0>.
+    vm.number_pids_from(0, 7, 0);
     auto as_init = [&vm](Process* init) {
         init->group_leader = init->pid;  // until kernel starts `user`
         vm.init_pid = init->pid;

@@ -113,6 +113,16 @@ Term make_binary_uninit(TermAllocator& a, size_t n, uint8_t** data) {
     return make_boxed(hp);
 }
 
+Term make_binary_from_blob(TermAllocator& a, BinaryBlob* blob) {
+    Term* hp = a.alloc(REFC_BIN_WORDS);
+    hp[0] = make_header(Sub::RefcBin, REFC_BIN_WORDS - 1);
+    hp[1] = Term{Word(blob->size)};
+    hp[2] = Term{reinterpret_cast<Word>(blob)};
+    hp[3] = Term{0};
+    a.link_offheap(hp);
+    return make_boxed(hp);
+}
+
 Term make_binary(TermAllocator& a, const uint8_t* bytes, size_t n) {
     uint8_t* data;
     Term t = make_binary_uninit(a, n, &data);

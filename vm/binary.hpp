@@ -74,6 +74,9 @@ inline Term make_binary(TermAllocator& a, std::string_view s) {
 }
 // Builds an uninitialised binary of n bytes; *data receives where to write them.
 Term make_binary_uninit(TermAllocator& a, size_t n, uint8_t** data);
+// A refc binary over `blob` (blob->size bytes, more than HEAP_BIN_LIMIT), taking over one of
+// its references: a driver that read a packet into a blob hands it on without a copy.
+Term make_binary_from_blob(TermAllocator& a, BinaryBlob* blob);
 // A sub-binary of `bin` covering bits [bit_offset, bit_offset+bit_size) relative to `bin`.
 Term make_sub_binary(TermAllocator& a, Term bin, size_t bit_offset, size_t bit_size);
 

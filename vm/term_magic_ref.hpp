@@ -40,6 +40,9 @@ public:
     }
     // Words the object's memory counts for in erlang:memory/0 (binary) and process_info.
     virtual size_t byte_size() const { return sizeof(*this); }
+    // The number of its reference (0 until it has one): revive_magic_ref(a, n) builds that
+    // same reference again, if the object still lives (a native's weak handle on it).
+    uint64_t ref_number() const { return ref_number_; }
 
 private:
     friend Term make_magic_ref(TermAllocator& a, MagicObject* obj);

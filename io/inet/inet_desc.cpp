@@ -21,10 +21,10 @@ void Stats::received(size_t n) {
     recv_cnt++;
     recv_oct += n;
     recv_max = std::max<uint64_t>(recv_max, n);
-    // Running average and deviation as inet_drv keeps them (avg += (n - avg) / cnt).
-    double d = static_cast<double>(n) - recv_avg;
-    recv_avg += d / static_cast<double>(recv_cnt);
-    recv_dvi += (std::fabs(d) - recv_dvi) / static_cast<double>(recv_cnt);
+    // Running average, and the running mean of (length - new average), as inet_drv keeps them.
+    double cnt = static_cast<double>(recv_cnt);
+    recv_avg += (static_cast<double>(n) - recv_avg) / cnt;
+    recv_dvi += ((static_cast<double>(n) - recv_avg) - recv_dvi) / cnt;
 }
 
 void Stats::sent(size_t n) {
@@ -352,6 +352,7 @@ std::optional<std::string> InetDesc::control(Term who, unsigned op, std::string_
         return reply_ok();
     }
     case INET_REQ_GETSTATUS: {
+        refresh_state();
         std::string r;
         put_u32(r, state);
         return reply_ok(r);

@@ -82,6 +82,8 @@ public:
     // {active, N} ran out (N reached 0, or setopts brought it there): {tcp_passive, S} /
     // {udp_passive, S} to the owner.
     virtual void passive_reached() = 0;
+    // Before the state is reported (GETSTATUS): a protocol drops what no longer holds.
+    virtual void refresh_state() {}
     // Bytes queued in the driver for output (getstat send_pend, subscribe empty_out_q).
     virtual size_t output_queued() const { return 0; }
     size_t queue_size() const override { return output_queued(); }

@@ -25,6 +25,24 @@ namespace {
 constexpr int32_t MSGQ_LIMIT_MIN = 1;
 constexpr int32_t MSGQ_LIMIT_MAX = INT32_MAX - 1;
 
+// Linux resets SO_PRIORITY when IP_TOS is set, and other options may reset IP_TOS: as
+// inet_drv does, both are read before any option is set and put back after it (the one being
+// set excepted), so options stay independent for the user.
+int setsockopt_keep(int fd, int level, int name, const void* arg, socklen_t len) {
+    int prio = 0, tos = 0;
+    socklen_t plen = sizeof prio, tlen = sizeof tos;
+    bool have_prio = ::getsockopt(fd, SOL_SOCKET, SO_PRIORITY, &prio, &plen) == 0;
+    bool have_tos = ::getsockopt(fd, IPPROTO_IP, IP_TOS, &tos, &tlen) == 0;
+    int rc = ::setsockopt(fd, level, name, arg, len);
+    if (rc != 0) return rc;
+    bool is_prio = level == SOL_SOCKET && name == SO_PRIORITY;
+    bool is_tos = level == IPPROTO_IP && name == IP_TOS;
+    if (is_prio) return 0;
+    if (!is_tos && have_tos) ::setsockopt(fd, IPPROTO_IP, IP_TOS, &tos, tlen);
+    if (have_prio) ::setsockopt(fd, SOL_SOCKET, SO_PRIORITY, &prio, plen);
+    return 0;
+}
+
 struct SockOpt {
     int level = SOL_SOCKET;
     int name = 0;
@@ -58,7 +76,7 @@ std::optional<SockOpt> plain_sockopt(const InetDesc& d, unsigned code) {
 }
 
 bool set_sockopt(InetDesc& d, const SockOpt& o, const void* arg, socklen_t len) {
-    int rc = ::setsockopt(d.fd, o.level, o.name, arg, len);
+    int rc = setsockopt_keep(d.fd, o.level, o.name, arg, len);
     return rc == 0 || !o.report;
 }
 
@@ -97,7 +115,7 @@ bool set_membership(InetDesc& d, unsigned code, int32_t domain, Reader& r) {
         if (!r.ok) return false;
         m.imr_multiaddr.s_addr = htonl(multi);
         m.imr_address.s_addr = htonl(local);
-        ::setsockopt(d.fd, IPPROTO_IP, code == UDP_OPT_ADD_MEMBERSHIP ? IP_ADD_MEMBERSHIP : IP_DROP_MEMBERSHIP, &m,
+        setsockopt_keep(d.fd, IPPROTO_IP, code == UDP_OPT_ADD_MEMBERSHIP ? IP_ADD_MEMBERSHIP : IP_DROP_MEMBERSHIP, &m,
                      sizeof m);
         return true;
     }
@@ -107,7 +125,7 @@ bool set_membership(InetDesc& d, unsigned code, int32_t domain, Reader& r) {
         if (!r.ok) return false;
         std::memcpy(&m.ipv6mr_multiaddr, addr.data(), 16);
         m.ipv6mr_interface = static_cast<unsigned>(ifindex);
-        ::setsockopt(d.fd, IPPROTO_IPV6, code == UDP_OPT_ADD_MEMBERSHIP ? IPV6_ADD_MEMBERSHIP : IPV6_DROP_MEMBERSHIP, &m,
+        setsockopt_keep(d.fd, IPPROTO_IPV6, code == UDP_OPT_ADD_MEMBERSHIP ? IPV6_ADD_MEMBERSHIP : IPV6_DROP_MEMBERSHIP, &m,
                      sizeof m);
         return true;
     }
@@ -191,7 +209,7 @@ bool set_one(InetDesc& d, unsigned code, int32_t v, Reader& r) {
         li.l_linger = r.i32();
         if (!r.ok) return false;
         if (stream) o.linger_zero = li.l_onoff && li.l_linger == 0;
-        ::setsockopt(d.fd, SOL_SOCKET, SO_LINGER, &li, sizeof li);
+        setsockopt_keep(d.fd, SOL_SOCKET, SO_LINGER, &li, sizeof li);
         return true;
     }
     case INET_OPT_RCVBUF:
@@ -201,17 +219,17 @@ bool set_one(InetDesc& d, unsigned code, int32_t v, Reader& r) {
             if (v > (1 << 16) && d.type == SOCK_DGRAM) o.buffer = 1 << 16;
             else if (v > static_cast<int32_t>(o.buffer)) o.buffer = static_cast<uint32_t>(v);
         }
-        ::setsockopt(d.fd, SOL_SOCKET, SO_RCVBUF, &v, sizeof v);
+        setsockopt_keep(d.fd, SOL_SOCKET, SO_RCVBUF, &v, sizeof v);
         return true;
     case UDP_OPT_MULTICAST_IF: {
         if (d.family == AF_INET) {
             in_addr a{htonl(static_cast<uint32_t>(v))};
-            ::setsockopt(d.fd, IPPROTO_IP, IP_MULTICAST_IF, &a, sizeof a);
+            setsockopt_keep(d.fd, IPPROTO_IP, IP_MULTICAST_IF, &a, sizeof a);
             return true;
         }
         if (d.family == AF_INET6) {
             int idx = v;
-            ::setsockopt(d.fd, IPPROTO_IPV6, IPV6_MULTICAST_IF, &idx, sizeof idx);
+            setsockopt_keep(d.fd, IPPROTO_IPV6, IPV6_MULTICAST_IF, &idx, sizeof idx);
             return true;
         }
         return false;
@@ -224,7 +242,7 @@ bool set_one(InetDesc& d, unsigned code, int32_t v, Reader& r) {
         if (!r.ok || size < 0) return false;
         auto arg = r.bytes(static_cast<size_t>(size));
         if (!r.ok) return false;
-        ::setsockopt(d.fd, level, name, arg.data(), static_cast<socklen_t>(arg.size()));
+        setsockopt_keep(d.fd, level, name, arg.data(), static_cast<socklen_t>(arg.size()));
         return true;
     }
     case INET_OPT_BIND_TO_DEVICE: {
@@ -233,7 +251,7 @@ bool set_one(InetDesc& d, unsigned code, int32_t v, Reader& r) {
         if (!r.ok) return false;
         char ifname[IFNAMSIZ + 1] = {};
         std::memcpy(ifname, name.data(), name.size());
-        return ::setsockopt(d.fd, SOL_SOCKET, SO_BINDTODEVICE, ifname, IFNAMSIZ) == 0;
+        return setsockopt_keep(d.fd, SOL_SOCKET, SO_BINDTODEVICE, ifname, IFNAMSIZ) == 0;
     }
     default: break;
     }

@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <deque>
 
 #include "bifs/bif_util.hpp"
@@ -117,7 +118,7 @@ std::optional<std::string> TcpInet::control_proto(Term who, unsigned op, std::st
         uint16_t backlog;
         if (data.size() != 2 || !get_u16(data, backlog)) return reply_error(EINVAL);
         if (::listen(fd, static_cast<int16_t>(backlog)) != 0) return reply_error(errno);
-        state = INET_STATE_LISTENING | (state & INET_F_BOUND);
+        state = INET_STATE_LISTENING;  // as inet_drv: the bound flag goes
         return reply_ok();
     }
     case INET_REQ_CONNECT: return request_connect(who, data);
@@ -125,7 +126,7 @@ std::optional<std::string> TcpInet::control_proto(Term who, unsigned op, std::st
     case TCP_REQ_RECV: return request_recv(who, data);
     case TCP_REQ_UNRECV:
         if (!(state & INET_F_ACTIVE)) return reply_error(ENOTCONN);
-        in_.insert(in_at_, data);
+        in_.prepend(data);
         if (opt.active != INET_PASSIVE) deliver();
         return reply_ok();
     case TCP_REQ_SHUTDOWN: {
@@ -159,13 +160,13 @@ std::optional<std::string> TcpInet::request_connect(Term who, std::string_view d
     std::string r;
     put_u16(r, ref);
     if (rc == 0) {
-        state = INET_STATE_CONNECTED | INET_F_BOUND;
+        state = INET_STATE_CONNECTED;
         reply_async(ref, who, am::ok);
         if (opt.active != INET_PASSIVE) want(EPOLLIN);
         return reply_ok(r);
     }
     if (errno != EINPROGRESS) return reply_error(errno);
-    state = INET_STATE_CONNECTING | (state & INET_F_BOUND);
+    state = INET_STATE_CONNECTING;
     ops_.push_back(Op{Op::Connect, ref, who, timeout == INFINITE_TIME ? -1 : now_ms() + timeout, 0});
     want(EPOLLOUT);
     schedule_timer();
@@ -233,19 +234,35 @@ size_t TcpInet::accepting() const {
     return static_cast<size_t>(std::count_if(ops_.begin(), ops_.end(), [](const Op& o) { return o.kind == Op::Accept; }));
 }
 
-void TcpInet::try_accept() {
-    while (true) {
-        // A waiting acceptor that died meanwhile no longer waits (OTP monitors it).
-        auto it = std::find_if(ops_.begin(), ops_.end(), [](const Op& o) { return o.kind == Op::Accept; });
-        while (it != ops_.end()) {
-            Process* p = port->vm().procs.lookup(it->caller);
-            if (p) {
-                ProcessTable::release(p);
-                break;
-            }
-            it = ops_.erase(it);
-            it = std::find_if(it, ops_.end(), [](const Op& o) { return o.kind == Op::Accept; });
+// A waiting acceptor that died no longer waits (OTP monitors it; here it is looked for when a
+// connection arrives and when the state is asked for).
+void TcpInet::drop_dead_acceptors() {
+    for (auto it = ops_.begin(); it != ops_.end();) {
+        if (it->kind != Op::Accept) {
+            ++it;
+            continue;
         }
+        Process* p = port->vm().procs.lookup(it->caller);
+        if (p) {
+            ProcessTable::release(p);
+            ++it;
+        } else {
+            it = ops_.erase(it);
+        }
+    }
+    size_t n = accepting();
+    if (n == 0) state &= ~(INET_F_ACC | INET_F_MULTI_CLIENT);
+    else if (n == 1) state &= ~INET_F_MULTI_CLIENT;
+}
+
+void TcpInet::refresh_state() {
+    if (state & INET_F_LISTEN) drop_dead_acceptors();
+}
+
+void TcpInet::try_accept() {
+    drop_dead_acceptors();
+    while (true) {
+        auto it = std::find_if(ops_.begin(), ops_.end(), [](const Op& o) { return o.kind == Op::Accept; });
         if (it == ops_.end()) break;
         sockaddr_storage sa;
         socklen_t len = sizeof sa;
@@ -266,7 +283,7 @@ void TcpInet::try_accept() {
         TcpInet* c = conn.get();
         c->inherit_from(*this);
         Term id = port->open_sibling(op.caller, std::move(conn), "tcp_inet");
-        c->adopt(s, family, INET_STATE_CONNECTED | INET_F_BOUND);
+        c->adopt(s, family, INET_STATE_CONNECTED);
         LiteralArea scratch;
         reply_async(op.ref, op.caller, make_tuple(scratch, {am::ok, id}));
     }
@@ -304,7 +321,7 @@ TcpInet::Op TcpInet::take_recv() {
 // The length of the first whole packet in the buffer: > 0 whole, 0 more needed, < 0 invalid.
 // *need: how much must be read for it, when known.
 int64_t TcpInet::first_packet(size_t* need) {
-    size_t avail = in_.size() - in_at_;
+    size_t avail = in_.size();
     *need = 0;
     if (opt.packet == TCP_PB_RAW) {
         uint32_t want_len = 0;
@@ -322,7 +339,7 @@ int64_t TcpInet::first_packet(size_t* need) {
     if (t == PacketType::Line || is_http(t)) po.line_length = opt.buffer;
     if (t == PacketType::HttpH || t == PacketType::HttpHBin) http_header_ = true;
     bool hs = http_header_;
-    int len = packet_length(t, reinterpret_cast<const uint8_t*>(in_.data() + in_at_), avail, po, hs);
+    int len = packet_length(t, reinterpret_cast<const uint8_t*>(in_.data()), avail, po, hs);
     if (len < 0) return -1;
     if (len == 0) return 0;
     if (static_cast<size_t>(len) > avail) {
@@ -350,15 +367,11 @@ bool TcpInet::deliver() {
         delivered = true;
         if (passive) break;  // one packet per recv
     }
-    if (in_at_ == in_.size()) {
-        in_.clear();
-        in_at_ = 0;
-    }
     return delivered;
 }
 
 void TcpInet::deliver_packet(size_t len) {
-    const auto* p = reinterpret_cast<const uint8_t*>(in_.data() + in_at_);
+    const auto* p = reinterpret_cast<const uint8_t*>(in_.data());
     PacketType t = packet_type_of(opt.packet);
     stats.received(len);
     LiteralArea scratch;
@@ -375,7 +388,13 @@ void TcpInet::deliver_packet(size_t len) {
         packet_body(t, p, len, off, body);
         payload = data_term(scratch, p + off, body);
     }
-    in_at_ += len;
+    in_.consume(len);
+    emit(payload, http);
+}
+
+// A whole packet to its receiver: the waiting recv in passive mode, a message in active mode.
+void TcpInet::emit(Term payload, bool http) {
+    LiteralArea scratch;
     if (opt.active == INET_PASSIVE) {
         Op op = take_recv();
         reply_async(op.ref, op.caller, make_tuple(scratch, {am::ok, payload}));
@@ -395,43 +414,77 @@ void TcpInet::deliver_packet(size_t len) {
     }
 }
 
+// The length header of a large packet is in the buffer: its body is read into a blob of its
+// own from here on (what is buffered already is copied in).
+bool TcpInet::start_large_packet() {
+    constexpr size_t LARGE = 4096;
+    size_t h = opt.packet == TCP_PB_1 ? 1 : opt.packet == TCP_PB_2 ? 2 : opt.packet == TCP_PB_4 ? 4 : 0;
+    if (!h || !opt.binary || opt.header || in_.size() < h) return false;
+    size_t len = 0;
+    for (size_t i = 0; i < h; ++i) len = (len << 8) | static_cast<uint8_t>(in_.data()[i]);
+    if (len < LARGE || in_.size() - h >= len) return false;
+    if (opt.packet_size && len > opt.packet_size) return false;  // the framing reports emsgsize
+    large_ = BinaryBlob::create(len);
+    large_->size = len;
+    large_have_ = in_.size() - h;
+    std::memcpy(large_->data, in_.data() + h, large_have_);
+    in_.clear();
+    stats.received(len);
+    return true;
+}
+
+bool TcpInet::read_large_packet() {
+    ssize_t n = ::recv(fd, large_->data + large_have_, large_->size - large_have_, 0);
+    if (n <= 0) {
+        if (n < 0 && (errno == EAGAIN || errno == EINTR)) return false;
+        large_->release();
+        large_ = nullptr;
+        if (n == 0 || (errno == ECONNRESET && !opt.show_econnreset)) recv_closed();
+        else read_error(errno);
+        return true;
+    }
+    large_have_ += static_cast<size_t>(n);
+    if (large_have_ < large_->size) return true;
+    LiteralArea scratch;
+    Term payload = make_binary_from_blob(scratch, large_);  // the term's reference now
+    large_ = nullptr;
+    emit(payload, false);
+    deliver();  // what came after it, if the mode still takes it
+    return true;
+}
+
 // Reads what the socket has (one read of up to the buffer size, or what the packet needs),
-// then delivers what is whole.
-void TcpInet::read_socket() {
-    if (fd < 0 || !(state & INET_F_ACTIVE)) return;
+// then delivers what is whole. False when the socket had nothing to read.
+bool TcpInet::read_socket() {
+    if (fd < 0 || !(state & INET_F_ACTIVE)) return false;
+    if (large_ || start_large_packet()) return read_large_packet();
     size_t need;
     int64_t whole = first_packet(&need);
     if (whole < 0) {
         read_error(EMSGSIZE);
-        return;
+        return true;
     }
     size_t chunk = std::max<size_t>(need, opt.buffer);
     chunk = std::min(chunk, std::max<size_t>(need, READ_CHUNK_MAX));
-    if (in_at_ > 0 && in_at_ == in_.size()) {
-        in_.clear();
-        in_at_ = 0;
-    }
-    size_t old = in_.size();
-    in_.resize(old + chunk);
-    ssize_t n = ::recv(fd, in_.data() + old, chunk, 0);
-    in_.resize(old + (n > 0 ? static_cast<size_t>(n) : 0));
+    ssize_t n = ::recv(fd, in_.tail(chunk), chunk, 0);
     if (n < 0) {
-        if (errno == EAGAIN || errno == EINTR) return;
+        if (errno == EAGAIN || errno == EINTR) return false;
         if (errno == ECONNRESET && !opt.show_econnreset) recv_closed();
         else read_error(errno);
-        return;
+        return true;
     }
     if (n == 0) {
         recv_closed();
-        return;
+        return true;
     }
+    in_.commit(static_cast<size_t>(n));
     deliver();
+    return true;
 }
 
 // The peer closed (inet_drv's tcp_recv_closed).
 void TcpInet::recv_closed() {
     in_.clear();
-    in_at_ = 0;
     if (busy_) end_busy(atom("closed"));
     delayed_close_send_ = true;
     if (opt.active == INET_PASSIVE) {
@@ -448,7 +501,6 @@ void TcpInet::recv_closed() {
 // A read error (inet_drv's tcp_recv_error).
 void TcpInet::read_error(int err) {
     in_.clear();
-    in_at_ = 0;
     if (busy_) end_busy(atom("closed"));
     Term reason = posix_error_atom(err);
     if (opt.active == INET_PASSIVE) {
@@ -646,14 +698,14 @@ void TcpInet::on_io(IoHandle, uint32_t events) {
         if (fd < 0) return;
     }
     if (events & (EPOLLIN | EPOLLERR | EPOLLHUP)) {
-        if (opt.active != INET_PASSIVE || has_recv()) {
+        // After the peer closed (exit_on_close false) only a recv reads again.
+        if ((opt.active != INET_PASSIVE && !read_closed_) || has_recv()) {
             // Active sockets read until the socket is drained or the mode turns passive;
             // bounded so one busy socket shares the poller thread with the others.
-            for (int i = 0; i < 16 && fd >= 0 && (opt.active != INET_PASSIVE || has_recv()); ++i) {
-                size_t before = stats.recv_oct, buffered = in_.size() - in_at_;
-                read_socket();
+            for (int i = 0; i < 16 && fd >= 0 && ((opt.active != INET_PASSIVE && !read_closed_) || has_recv()); ++i) {
+                bool got = read_socket();
                 if (fd < 0 || !(state & INET_F_ACTIVE)) return;
-                if (stats.recv_oct == before && in_.size() - in_at_ == buffered) break;  // EAGAIN
+                if (!got) break;  // drained (EAGAIN)
             }
         }
     }
@@ -680,11 +732,11 @@ void TcpInet::finish_connect() {
     schedule_timer();
     if (err != 0) {
         // As inet_drv: the socket is not usable after a failed connect.
-        state = INET_STATE_OPEN | (state & INET_F_BOUND);
+        state = INET_STATE_OPEN;
         reply_async_error(op.ref, op.caller, posix_error_atom(err));
         return;
     }
-    state = INET_STATE_CONNECTED | INET_F_BOUND;
+    state = INET_STATE_CONNECTED;
     reply_async(op.ref, op.caller, am::ok);
     rearm();
     if (opt.active != INET_PASSIVE) {
@@ -740,8 +792,13 @@ void TcpInet::on_timeout() {
 
 void TcpInet::options_changed(uint8_t old_active, bool active_changed, bool packet_changed) {
     if (fd < 0) {
-        // Active on a socket the peer closed: tell the owner now (inet_drv does the same).
+        // Made active after the connection failed (inet_drv does the same): the reset if it
+        // is to be shown, then tcp_closed.
         if (active_changed && opt.active != INET_PASSIVE && delayed_close_recv_) {
+            if (delayed_econnreset_) {
+                delayed_econnreset_ = false;
+                send_to_owner({atom("tcp_error"), port->id(), atom("econnreset")});
+            }
             send_to_owner({atom("tcp_closed"), port->id()});
             if (opt.exit_on_close) port->exit(am::normal);
         }
@@ -758,6 +815,10 @@ void TcpInet::options_changed(uint8_t old_active, bool active_changed, bool pack
 
 // The port closes (inet_drv's tcp_close_check): whoever waits on an accept, connect or recv
 // gets {error, closed}; so does a send waiting for the queue to drain.
+TcpInet::~TcpInet() {
+    if (large_) large_->release();
+}
+
 void TcpInet::stop() {
     std::deque<Op> ops;
     ops.swap(ops_);

@@ -5,6 +5,7 @@
 #include <initializer_list>
 #include <string>
 
+#include "io/inet/byte_buffer.hpp"
 #include "io/inet/inet_desc.hpp"
 #include "vm/heap.hpp"
 
@@ -13,6 +14,7 @@ namespace beam::inet {
 class TcpInet final : public InetDesc {
 public:
     TcpInet();
+    ~TcpInet() override;
     std::optional<std::string> control_proto(Term caller, unsigned op, std::string_view data) override;
     void output(Term caller, std::string_view data) override;
     void on_io(IoHandle h, uint32_t events) override;
@@ -22,6 +24,7 @@ public:
     void passive_reached() override;
     size_t output_queued() const override;
     const char* driver_name() const override { return "tcp_inet"; }
+    void refresh_state() override;
 
 private:
     // An operation answered later with {inet_async, S, Ref, Result}: accept (several may
@@ -39,13 +42,17 @@ private:
     std::optional<std::string> request_recv(Term who, std::string_view data);
     size_t accepting() const;
     void try_accept();
+    void drop_dead_acceptors();
     void inherit_from(const TcpInet& listener);
     bool has_recv() const;
     Op take_recv();
     int64_t first_packet(size_t* need);
     bool deliver();
     void deliver_packet(size_t len);
-    void read_socket();
+    bool read_socket();
+    bool start_large_packet();
+    bool read_large_packet();
+    void emit(Term payload, bool http);
     void recv_closed();
     void read_error(int err);
     void fail_all(Term reason);
@@ -66,8 +73,11 @@ private:
     void send_to_owner(std::initializer_list<Term> elems);
 
     std::deque<Op> ops_;
-    std::string in_;      // received bytes; the unread ones start at in_at_
-    size_t in_at_ = 0;
+    ByteBuffer in_;       // received bytes not yet delivered
+    // A large packet (binary mode, packet 1/2/4) is read straight into the binary that is
+    // delivered, as inet_drv does: no copy out of a buffer.
+    BinaryBlob* large_ = nullptr;
+    size_t large_have_ = 0;
     std::string out_;     // output the socket has not taken; from out_at_
     size_t out_at_ = 0;
     bool http_header_ = false;  // http packets: header lines expected next

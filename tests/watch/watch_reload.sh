@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # beamvm --watch: a running program picks up a recompiled module, a reload whose old code is
-# still run is refused (and reported), and --watch=force purges it instead.
+# still run is refused (and reported), --watch=force purges it instead, and a recompile with
+# +compressed (a gzip .beam) is picked up as a plain one.
 # Usage: watch_reload.sh BEAMVM
 set -u
 beamvm=$1
@@ -16,7 +17,7 @@ wait_for() { # wait_for FILE PATTERN SECONDS
   while [ "$(now_ms)" -lt $end ]; do grep -q "$2" "$1" && return 0; sleep 0.02; done
   return 1
 }
-compile() { erlc -DVSN=$1 -o "$work/ebin" "$here/watch_mod.erl" || exit 1; }
+compile() { erlc -DVSN=$1 ${2:-} -o "$work/ebin" "$here/watch_mod.erl" || exit 1; }  # compile VSN [FLAG]
 
 run() { # run MODE: starts the demo under --watch[=force] with version 1 loaded
   compile 1
@@ -51,4 +52,12 @@ wait_for "$work/err" "killing <" 2 || fail "no report of the processes killed"
 wait $vm_pid; status=$?
 [ $status -eq 0 ] || fail "beamvm exited with status $status"
 echo "force: $(grep 'killing' "$work/err" | head -1)"
-echo "watch_reload: 2 passed, 0 failed"
+
+# 3. Compressed: version 2 written by erlc +compressed is picked up.
+run ""
+compile 2 +compressed
+wait_for "$work/out" "version 2 at" 5 || fail "the compressed version 2 was not picked up"
+wait_for "$work/err" "reloaded watch_mod" 2 || fail "no report of the compressed reload"
+kill $vm_pid; wait $vm_pid 2>/dev/null
+echo "compressed: version 2 from a gzip .beam picked up"
+echo "watch_reload: 3 passed, 0 failed"

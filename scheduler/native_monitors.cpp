@@ -1,0 +1,63 @@
+#include "scheduler/native_monitors.hpp"
+
+#include <atomic>
+#include <mutex>
+#include <utility>
+#include <vector>
+
+#include "scheduler/process_table.hpp"
+#include "vm/vm.hpp"
+
+namespace beam {
+
+namespace {
+std::atomic<uint64_t> next_id{1};
+}
+
+uint64_t native_monitor(VM& vm, Term pid, std::shared_ptr<ExitWatcher> w) {
+    if (!is_local_pid(pid)) return 0;
+    Process* p = vm.procs.lookup(pid);
+    if (!p) return 0;
+    uint64_t id = 0;
+    {
+        std::lock_guard lock(p->sched.info_mutex);
+        if (!p->sched.native_monitors_fired) {
+            id = next_id.fetch_add(1, std::memory_order_relaxed);
+            p->sched.native_monitors.emplace_back(id, std::move(w));
+        }
+    }
+    ProcessTable::release(p);
+    return id;
+}
+
+void native_demonitor(VM& vm, Term pid, uint64_t id) {
+    if (id == 0 || !is_local_pid(pid)) return;
+    Process* p = vm.procs.lookup(pid);
+    if (!p) return;
+    std::shared_ptr<ExitWatcher> dropped;  // released after the lock: its destructor may do work
+    {
+        std::lock_guard lock(p->sched.info_mutex);
+        auto& v = p->sched.native_monitors;
+        for (size_t i = 0; i < v.size(); ++i) {
+            if (v[i].first == id) {
+                dropped = std::move(v[i].second);
+                v[i] = std::move(v.back());
+                v.pop_back();
+                break;
+            }
+        }
+    }
+    ProcessTable::release(p);
+}
+
+void fire_native_monitors(Process* p) {
+    std::vector<std::pair<uint64_t, std::shared_ptr<ExitWatcher>>> watches;
+    {
+        std::lock_guard lock(p->sched.info_mutex);
+        p->sched.native_monitors_fired = true;
+        watches.swap(p->sched.native_monitors);
+    }
+    for (auto& [id, w] : watches) w->on_exit(p->pid, id);
+}
+
+}  // namespace beam

@@ -1,0 +1,35 @@
+// Natives that watch a process's exit: OTP's enif_monitor_process, which prim_socket uses to
+// close a socket when its owner dies and to drop a waiting reader, writer or acceptor that
+// died. A native monitor is not a process monitor: it sends no 'DOWN' message and is not in
+// process_info(monitored_by); the watcher's on_exit runs on the dying process's scheduler
+// thread, in exit_process, with no lock held.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+
+#include "vm/term.hpp"
+
+namespace beam {
+
+class VM;
+class Process;
+
+class ExitWatcher {
+public:
+    virtual ~ExitWatcher() = default;
+    // `pid` has exited; `id` is what native_monitor returned for this watch.
+    virtual void on_exit(Term pid, uint64_t id) = 0;
+};
+
+// Watches the local process `pid`. Returns the monitor's id (never 0), or 0 when there is no
+// such live process (erl's enif_monitor_process answers > 0 then): the caller acts as if it
+// had exited.
+uint64_t native_monitor(VM& vm, Term pid, std::shared_ptr<ExitWatcher> w);
+// Ends the watch `id` on `pid` (nothing if it has already fired or never existed).
+void native_demonitor(VM& vm, Term pid, uint64_t id);
+// exit_process: runs and drops every native watch on `p`; later native_monitor calls on it
+// answer 0.
+void fire_native_monitors(Process* p);
+
+}  // namespace beam
