@@ -10,6 +10,7 @@
 #
 #   tcp_echo_1k    net_tcp_echo: 100 connections, {packet,4}, {active,once}, 1 KiB messages, MB/s
 #   tcp_echo_64k   the same with 64 KiB messages
+#   tcp_echo_*_so  the same two over the socket module ({inet_backend, socket})
 #   accept         net_accept: connect, accept into a process, close; 10 connectors; connections/s
 #   udp_rtt        net_udp_rtt: 4 clients, 64-byte datagrams, one echo socket; round trips/s
 #   http_gen_tcp   net_http: a gen_tcp {packet,http_bin} HTTP/1.1 server, 10 keep-alive
@@ -54,6 +55,8 @@ limit=${NET_BENCH_TIMEOUT:-120}
 benches=(
   "tcp_echo_1k|MB/s|net_tcp_echo:run(1024, 100, 300)|net_tcp_echo:run(1024, 100, 30)"
   "tcp_echo_64k|MB/s|net_tcp_echo:run(65536, 100, 40)|net_tcp_echo:run(65536, 100, 4)"
+  "tcp_echo_1k_so|MB/s|net_tcp_echo:run(1024, 100, 300, socket)|net_tcp_echo:run(1024, 100, 30, socket)"
+  "tcp_echo_64k_so|MB/s|net_tcp_echo:run(65536, 100, 40, socket)|net_tcp_echo:run(65536, 100, 4, socket)"
   "accept|conn/s|net_accept:run(5000, 10)|net_accept:run(1000, 10)"
   "udp_rtt|rtt/s|net_udp_rtt:run(64, 4, 10000)|net_udp_rtt:run(64, 4, 1000)"
   "http_gen_tcp|req/s|net_http:run(gen_tcp, 10, 2000)|net_http:run(gen_tcp, 10, 200)"
@@ -96,13 +99,13 @@ echo "date: $(date -u '+%Y-%m-%d %H:%M UTC'); size: $([ $quick = 1 ] && echo qui
      "runs per VM: $runs (median); rates measured inside the VM, start-up excluded"
 for i in "${!vms[@]}"; do echo "  ${vms[$i]}: ${progs[$i]}"; done
 echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
-printf '%-14s %-7s %10s %10s %10s %10s %10s\n' bench unit jit emu beamvm beamvm/emu beamvm/jit
+printf '%-15s %-7s %10s %10s %10s %10s %10s\n' bench unit jit emu beamvm beamvm/emu beamvm/jit
 status=0
 for row in "${benches[@]}"; do
   IFS='|' read -r name unit full small <<<"$row"
   if [ ${#only[@]} -gt 0 ] && [[ " ${only[*]} " != *" $name "* ]]; then continue; fi
   if [ "$name" = http_httpd ] && [ $has_inets = 0 ]; then
-    printf '%-14s %-7s  skipped: erlang-inets is not installed\n' "$name" "$unit"
+    printf '%-15s %-7s  skipped: erlang-inets is not installed\n' "$name" "$unit"
     continue
   fi
   call=$full
@@ -132,7 +135,7 @@ for row in "${benches[@]}"; do
     m[$vm]=
     [ -s "$ebin/$name.$vm.rates" ] && m[$vm]=$(median <"$ebin/$name.$vm.rates")
   done
-  line=$(printf '%-14s %-7s %10s %10s %10s %10s %10s' "$name" "$unit" "$(fmt "${m[jit]}")" \
+  line=$(printf '%-15s %-7s %10s %10s %10s %10s %10s' "$name" "$unit" "$(fmt "${m[jit]}")" \
     "$(fmt "${m[emu]:-}")" "$(fmt "${m[beamvm]}")" "$(ratio "${m[beamvm]}" "${m[emu]:-}")" \
     "$(ratio "${m[beamvm]}" "${m[jit]}")")
   if [ -n "$note" ]; then status=1; line="$line  FAIL:$note"; fi

@@ -3,21 +3,25 @@
 %% it sent, Rounds times. Connections are made before the clock starts; the time covers the
 %% echo rounds of all clients at once. Rate: MB (10^6 bytes) of payload echoed per second;
 %% each of those bytes crosses loopback twice (there and back).
-%% bench/net_run.sh calls run/3; the check line is the same on every VM, the rate line not.
+%% run/4 takes gen_tcp's inet_backend for both ends: inet (the default, the inet driver) or
+%% socket (gen_tcp over the socket module).
+%% bench/net_run.sh calls run/3,4; the check line is the same on every VM, the rate line not.
 -module(net_tcp_echo).
--export([run/3]).
+-export([run/3, run/4]).
 
 %% No receive waits longer than this: a lost message fails the run instead of hanging it.
 -define(WAIT_MS, 30000).
 
-run(Size, Conns, Rounds) ->
-    {ok, L} = gen_tcp:listen(0, [binary, {packet, 4}, {active, false}, {reuseaddr, true},
+run(Size, Conns, Rounds) -> run(Size, Conns, Rounds, inet).
+
+run(Size, Conns, Rounds, Backend) ->
+    {ok, L} = gen_tcp:listen(0, [{inet_backend, Backend}, binary, {packet, 4}, {active, false}, {reuseaddr, true},
                                  {ip, {127, 0, 0, 1}}, {backlog, 1024}]),
     {ok, Port} = inet:port(L),
     spawn_link(fun() -> accept_loop(L, Conns) end),
     Parent = self(),
     Payload = payload(Size),
-    Clients = [spawn_link(fun() -> client(Parent, Port, Payload, Rounds) end)
+    Clients = [spawn_link(fun() -> client(Parent, Backend, Port, Payload, Rounds) end)
                || _ <- lists:seq(1, Conns)],
     [receive {connected, C} -> ok after ?WAIT_MS -> exit(connect_timeout) end || C <- Clients],
     T0 = erlang:monotonic_time(microsecond),
@@ -26,8 +30,8 @@ run(Size, Conns, Rounds) ->
               || C <- Clients],
     T1 = erlang:monotonic_time(microsecond),
     gen_tcp:close(L),
-    io:format("check net_tcp_echo size ~p connections ~p rounds ~p echoed_ok ~p~n",
-              [Size, Conns, Rounds, lists:sum(Echoed)]),
+    io:format("check net_tcp_echo ~p size ~p connections ~p rounds ~p echoed_ok ~p~n",
+              [Backend, Size, Conns, Rounds, lists:sum(Echoed)]),
     Bytes = Size * Rounds * Conns,
     io:format("rate ~.2f MB/s~n", [Bytes / ((T1 - T0) / 1.0e6) / 1.0e6]).
 
@@ -51,8 +55,8 @@ echo(S) ->
     after ?WAIT_MS * 4 -> gen_tcp:close(S)
     end.
 
-client(Parent, Port, Payload, Rounds) ->
-    {ok, S} = gen_tcp:connect({127, 0, 0, 1}, Port, [binary, {packet, 4}, {active, false}],
+client(Parent, Backend, Port, Payload, Rounds) ->
+    {ok, S} = gen_tcp:connect({127, 0, 0, 1}, Port, [{inet_backend, Backend}, binary, {packet, 4}, {active, false}],
                               ?WAIT_MS),
     Parent ! {connected, self()},
     receive go -> ok end,
