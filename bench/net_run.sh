@@ -117,6 +117,7 @@ for row in "${benches[@]}"; do
     for i in "${!vms[@]}"; do
       vm=${vms[$i]}
       if ! rate=$(run_one "$ebin/$name.$vm.out" "${progs[$i]}" "$call"); then
+        [[ $note == *" $vm failed"* ]] && continue   # said once per VM
         note="$note $vm failed: $(cat "$ebin/$name.$vm.out.raw" "$ebin/$name.$vm.out.err" 2>/dev/null |
           grep -v '^check ' | head -c 160 | tr '\n' ' ');"
         continue
