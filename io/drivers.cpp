@@ -10,6 +10,7 @@ namespace {
 // badarg, as from an erl without it.
 const PortDriverSpec drivers[] = {
     {"tcp_inet", &make_tcp_inet},
+    {"udp_inet", &make_udp_inet},
 };
 
 }  // namespace

@@ -2,6 +2,7 @@
 #include "io/inet/inet_desc.hpp"
 
 #include <fcntl.h>
+#include <sched.h>
 #include <netinet/in.h>
 #include <sys/epoll.h>
 #include <sys/un.h>
@@ -199,6 +200,30 @@ int type_of(uint8_t code) {
     }
 }
 
+// A socket in the network namespace `netns` names (a path such as /var/run/netns/x), as
+// inet_drv makes it: the calling thread enters the namespace for the socket() call and goes
+// back. -1 with errno set on failure.
+int make_socket(int fam, int ty, const std::optional<std::string>& netns) {
+    if (!netns || netns->empty()) return ::socket(fam, ty | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    int here = ::open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
+    if (here < 0) return -1;
+    int there = ::open(netns->c_str(), O_RDONLY | O_CLOEXEC);
+    if (there < 0 || ::setns(there, CLONE_NEWNET) != 0) {
+        int err = errno;
+        if (there >= 0) ::close(there);
+        ::close(here);
+        errno = err;
+        return -1;
+    }
+    int s = ::socket(fam, ty | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    int err = errno;
+    ::setns(here, CLONE_NEWNET);
+    ::close(there);
+    ::close(here);
+    errno = err;
+    return s;
+}
+
 }  // namespace
 
 InetDesc::~InetDesc() = default;
@@ -208,9 +233,10 @@ std::optional<std::string> InetDesc::open_socket(uint8_t family_code, uint8_t ty
     int fam = family_of(family_code), ty = type_of(type_code);
     if (fam < 0) return reply_error(EAFNOSUPPORT);
     if (ty < 0 || ty != type) return reply_error(EINVAL);
-    int s = ::socket(fam, ty | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    int s = make_socket(fam, ty, opt.netns);
     if (s < 0) return reply_error(errno);
     adopt(s, fam, INET_STATE_OPEN);
+    opened();
     return reply_ok();
 }
 
@@ -218,17 +244,26 @@ std::optional<std::string> InetDesc::fdopen_socket(uint8_t family_code, uint8_t 
     if (state != INET_STATE_CLOSED) return reply_error_atom("ebadf");
     int fam = family_of(family_code);
     if (fam < 0) return reply_error(EAFNOSUPPORT);
+    (void)type_code;
+    if (bound) {  // as inet_drv: a bound socket of the family asked for
+        sockaddr_storage name{};
+        socklen_t len = sizeof name;
+        if (getsockname(given, reinterpret_cast<sockaddr*>(&name), &len) != 0) return reply_error(errno);
+        if (name.ss_family != fam) return reply_error(EINVAL);
+    }
     int flags = fcntl(given, F_GETFL);
     if (flags < 0) return reply_error(errno);
     fcntl(given, F_SETFL, flags | O_NONBLOCK);
     uint32_t st = INET_STATE_OPEN;
-    if (bound) st |= INET_F_BOUND;
     sockaddr_storage peer;
     socklen_t plen = sizeof peer;
     if (type == SOCK_STREAM && getpeername(given, reinterpret_cast<sockaddr*>(&peer), &plen) == 0)
-        st = INET_STATE_CONNECTED | INET_F_BOUND;
-    (void)type_code;
+        st = INET_STATE_CONNECTED;
+    // The descriptor came from outside (a wrapper program, another socket): closing the port
+    // leaves it open, as inet_drv's prebound descriptors.
+    prebound = true;
     adopt(given, fam, st);
+    opened();
     return reply_ok();
 }
 
@@ -248,7 +283,7 @@ void InetDesc::want(uint32_t events) {
 void InetDesc::stop() {
     if (io) port->forget(io);
     io = 0;
-    if (fd >= 0) ::close(fd);
+    if (fd >= 0 && !prebound) ::close(fd);
     fd = -1;
     state = INET_STATE_CLOSED;
 }
@@ -397,7 +432,7 @@ std::optional<std::string> InetDesc::control(Term who, unsigned op, std::string_
         return r;
     }
     case INET_REQ_GETLADDRS:
-    case INET_REQ_GETPADDRS: {  // one address (no SCTP here): [N:32, Addr...]
+    case INET_REQ_GETPADDRS: {  // the addresses one after another; one here (no SCTP)
         if (!(state & INET_F_OPEN)) return reply_error_atom("exbadport");
         sockaddr_storage sa;
         socklen_t len = sizeof sa;
@@ -405,7 +440,6 @@ std::optional<std::string> InetDesc::control(Term who, unsigned op, std::string_
                                           : getpeername(fd, reinterpret_cast<sockaddr*>(&sa), &len);
         if (rc != 0) return reply_error(errno);
         std::string r;
-        put_u32(r, 1);
         encode_address(r, reinterpret_cast<sockaddr*>(&sa), len);
         return reply_ok(r);
     }

@@ -46,7 +46,7 @@ struct DriverOptions {
     uint32_t high_watermark = 8192, low_watermark = 4096;        // output queue (busy port)
     uint32_t msgq_high = 8192, msgq_low = 4096;                  // msgq watermarks (udp)
     uint32_t read_packets = 5;      // udp: datagrams read per readiness event
-    std::string netns;
+    std::optional<std::string> netns;  // the network namespace new sockets are made in
     bool linger_zero = false;       // {linger, {true, 0}}: close resets the connection
     bool debug = false;
     uint8_t recv_cmsg = 0;          // RECV_TOS | RECV_TCLASS | RECV_TTL: ancillary data wanted
@@ -82,6 +82,8 @@ public:
     // {active, N} ran out (N reached 0, or setopts brought it there): {tcp_passive, S} /
     // {udp_passive, S} to the owner.
     virtual void passive_reached() = 0;
+    // The socket exists (open, fdopen): a protocol that reads at once arms its interest.
+    virtual void opened() {}
     // Before the state is reported (GETSTATUS): a protocol drops what no longer holds.
     virtual void refresh_state() {}
     // Bytes queued in the driver for output (getstat send_pend, subscribe empty_out_q).
@@ -106,6 +108,7 @@ public:
     uint32_t state = 0;      // INET_F_* (INET_STATE_* combinations)
     IoHandle io = 0;
     uint32_t armed = 0;      // the events currently armed
+    bool prebound = false;   // fdopen'ed: the descriptor is not ours to close
     Term caller = NIL;       // who the pending operation answers (driver_caller)
     DriverOptions opt;
     Stats stats;

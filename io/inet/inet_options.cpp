@@ -331,9 +331,9 @@ std::string get_options(InetDesc& d, std::string_view data) {
             if (d.type == SOCK_DGRAM) put_opt(out, code, static_cast<int32_t>(o.read_packets));
             continue;
         case INET_LOPT_NETNS:
-            if (!o.netns.empty()) {
-                put_opt(out, code, static_cast<int32_t>(o.netns.size()));
-                out.append(o.netns);
+            if (o.netns) {
+                put_opt(out, code, static_cast<int32_t>(o.netns->size()));
+                out.append(*o.netns);
             }
             continue;
         case INET_LOPT_TCP_SHOW_ECONNRESET:
