@@ -23,7 +23,9 @@ uint64_t native_monitor(VM& vm, Term pid, std::shared_ptr<ExitWatcher> w) {
         std::lock_guard lock(p->sched.info_mutex);
         if (!p->sched.native_monitors_fired) {
             id = next_id.fetch_add(1, std::memory_order_relaxed);
-            p->sched.native_monitors.emplace_back(id, std::move(w));
+            auto& v = p->sched.native_monitors;
+            if (!v) v = std::make_unique<std::vector<std::pair<uint64_t, std::shared_ptr<ExitWatcher>>>>();
+            v->emplace_back(id, std::move(w));
         }
     }
     ProcessTable::release(p);
@@ -37,12 +39,12 @@ void native_demonitor(VM& vm, Term pid, uint64_t id) {
     std::shared_ptr<ExitWatcher> dropped;  // released after the lock: its destructor may do work
     {
         std::lock_guard lock(p->sched.info_mutex);
-        auto& v = p->sched.native_monitors;
-        for (size_t i = 0; i < v.size(); ++i) {
-            if (v[i].first == id) {
-                dropped = std::move(v[i].second);
-                v[i] = std::move(v.back());
-                v.pop_back();
+        auto* v = p->sched.native_monitors.get();
+        for (size_t i = 0; v && i < v->size(); ++i) {
+            if ((*v)[i].first == id) {
+                dropped = std::move((*v)[i].second);
+                (*v)[i] = std::move(v->back());
+                v->pop_back();
                 break;
             }
         }
@@ -55,7 +57,7 @@ void fire_native_monitors(Process* p) {
     {
         std::lock_guard lock(p->sched.info_mutex);
         p->sched.native_monitors_fired = true;
-        watches.swap(p->sched.native_monitors);
+        if (p->sched.native_monitors) watches.swap(*p->sched.native_monitors);
     }
     for (auto& [id, w] : watches) w->on_exit(p->pid, id);
 }

@@ -94,11 +94,12 @@ struct ProcessSched {
     uint32_t initial_a = 0;
     bool system = false;            // VM-internal process (the I/O server): not counted as user work
     bool exit_pending = false;      // an exit signal arrived while running (RunStatus::Killed)
+    bool native_monitors_fired = false;  // its exit has been told to the natives watching it
     Term exit_reason = NIL;         // its reason, on the process's heap
     std::vector<Signal*> leftover;  // signals after a fatal one: answered by exit_process
     // Natives watching its exit (scheduler/native_monitors.hpp), under info_mutex; fired once.
-    std::vector<std::pair<uint64_t, std::shared_ptr<ExitWatcher>>> native_monitors;
-    bool native_monitors_fired = false;
+    // Allocated at the first watch: few processes own sockets (Process stays within 768 bytes).
+    std::unique_ptr<std::vector<std::pair<uint64_t, std::shared_ptr<ExitWatcher>>>> native_monitors;
 };
 
 }  // namespace beam

@@ -5,11 +5,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # Erlang/OTP 25 from Debian: the compiler and reference (erlang-base, erlang-dev), and the
-# OTP applications beamvm's tests run on both VMs (EUnit, common_test, runtime_tools);
-# PCRE2 for re's natives (found through pkg-config); erlang-idna and erlang-uuid, whose
-# gzip-compressed .beam files the prepare_otp_ebin test loads (tests/loading/).
+# OTP applications beamvm's tests run on both VMs (EUnit, common_test, runtime_tools, inets
+# for the HTTP benchmark and interop tests); PCRE2 for re's natives (found through
+# pkg-config); erlang-idna and erlang-uuid, whose gzip-compressed .beam files the
+# prepare_otp_ebin test loads (tests/loading/).
 PACKAGES=(build-essential cmake python3 erlang-base erlang-dev erlang-eunit erlang-common-test
-          erlang-runtime-tools erlang-syntax-tools erlang-idna erlang-uuid zlib1g-dev libfmt-dev
+          erlang-runtime-tools erlang-syntax-tools erlang-inets erlang-idna erlang-uuid
+          zlib1g-dev libfmt-dev
           libmimalloc-dev catch2 libgmp-dev libssl-dev libpcre2-dev pkg-config)
 missing=()
 for p in "${PACKAGES[@]}"; do

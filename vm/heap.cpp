@@ -1,5 +1,7 @@
 #include "vm/heap.hpp"
 
+#include <algorithm>
+
 #include "vm/heap_offheap.hpp"
 
 namespace beam {
@@ -8,6 +10,7 @@ namespace {
 // Blocks are sized so small literals share them; an object larger than a block gets a block of
 // its own, so no request is ever refused and nothing ever moves.
 constexpr size_t LITERAL_BLOCK_WORDS = 4096;
+constexpr size_t FIRST_BLOCK_WORDS = 64;
 }  // namespace
 
 LiteralArea::~LiteralArea() {
@@ -24,10 +27,13 @@ Term* LiteralArea::alloc(size_t words) {
             return p;
         }
     }
-    size_t size = words > LITERAL_BLOCK_WORDS ? words : LITERAL_BLOCK_WORDS;
-    Block nb{std::unique_ptr<Term[]>(new Term[size]), size, words};
+    // Blocks grow from FIRST_BLOCK_WORDS to LITERAL_BLOCK_WORDS: most areas (a message built
+    // by a port, a small literal pool) need a few words.
+    size_t step = blocks_.empty() ? FIRST_BLOCK_WORDS : std::min(blocks_.back().size * 2, LITERAL_BLOCK_WORDS);
+    size_t size = words > step ? words : step;
+    Block nb{std::unique_ptr<Term, FreeWords>(static_cast<Term*>(::operator new(size * sizeof(Term)))), size, words};
     Term* p = nb.words.get();
-    if (words > LITERAL_BLOCK_WORDS && !blocks_.empty()) {
+    if (words > step && !blocks_.empty()) {
         // Keep the partly used block last so later small requests still fill it.
         blocks_.insert(blocks_.end() - 1, std::move(nb));
     } else {

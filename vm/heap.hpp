@@ -48,8 +48,13 @@ public:
     size_t used_words() const;
 
 private:
+    // Raw storage: Term's constructor writes the non-value, and a scratch area used to build one
+    // message filled a whole 32 KiB block with it (measured: 13% of a TCP echo's time).
+    struct FreeWords {
+        void operator()(Term* p) const { ::operator delete(p); }
+    };
     struct Block {
-        std::unique_ptr<Term[]> words;
+        std::unique_ptr<Term, FreeWords> words;
         size_t size;
         size_t used;
     };

@@ -399,9 +399,39 @@ std::string get_options(InetDesc& d, std::string_view data) {
             out.append(ifname, n);
             continue;
         }
-        case INET_OPT_PKTOPTIONS:  // received ancillary data of a TCP socket: none kept here
-            put_opt(out, code, 0);
+        case INET_OPT_PKTOPTIONS: {
+            // The ancillary data the kernel kept for a TCP socket (IP_PKTOPTIONS /
+            // IPV6_PKTOPTIONS): Opt:8, Len:32, then [COpt:8, Value:32] for tos, tclass, ttl.
+            int level, name;
+            if (d.family == AF_INET) level = IPPROTO_IP, name = IP_PKTOPTIONS;
+            else if (d.family == AF_INET6) level = IPPROTO_IPV6, name = IPV6_2292PKTOPTIONS;
+            else return reply_error(EINVAL);
+            alignas(cmsghdr) char buf[2 * CMSG_SPACE(sizeof(int)) + 64];
+            socklen_t len = sizeof buf;
+            if (::getsockopt(d.fd, level, name, buf, &len) != 0) continue;
+            std::string items;
+            msghdr m{};
+            m.msg_control = buf;
+            m.msg_controllen = len;
+            for (cmsghdr* c = CMSG_FIRSTHDR(&m); c; c = CMSG_NXTHDR(&m, c)) {
+                unsigned item = 0;
+                if (c->cmsg_level == IPPROTO_IP && (c->cmsg_type == IP_TOS || c->cmsg_type == IP_RECVTOS)) item = INET_OPT_TOS;
+                else if (c->cmsg_level == IPPROTO_IPV6 && (c->cmsg_type == IPV6_TCLASS || c->cmsg_type == IPV6_RECVTCLASS))
+                    item = INET_OPT_TCLASS;
+                else if (c->cmsg_level == IPPROTO_IP && (c->cmsg_type == IP_TTL || c->cmsg_type == IP_RECVTTL)) item = INET_OPT_TTL;
+                if (!item) continue;
+                size_t dlen = c->cmsg_len - CMSG_LEN(0);
+                uint32_t v = 0;
+                const unsigned char* p = CMSG_DATA(c);
+                if (dlen == 1) v = p[0];
+                else if (dlen >= 4) std::memcpy(&v, p, 4);
+                items.push_back(static_cast<char>(item));
+                put_u32(items, v);
+            }
+            put_opt(out, code, static_cast<int32_t>(items.size()));
+            out.append(items);
             continue;
+        }
         default: break;
         }
         auto so = plain_sockopt(d, code);

@@ -1,5 +1,8 @@
 #include "io/socket/socket_addr.hpp"
 
+#include <net/if_arp.h>
+
+#include <algorithm>
 #include <cstring>
 
 #include "bifs/bif_util.hpp"
@@ -41,6 +44,63 @@ Term encode_native(Process* p, const SockAddr& a, socklen_t len, Term family) {
     size_t n = len > off ? len - off : 0;
     return make_atom_map(p, {{"family", family},
                              {"addr", make_binary(*p, reinterpret_cast<const uint8_t*>(a.sa.sa_data), n)}});
+}
+
+// sockaddr_ll's hardware type, named as socket_util.c's esock_encode_packet_hatype names them.
+Term encode_hatype(Process* p, unsigned short t) {
+    switch (t) {
+    case ARPHRD_NETROM: return atom("netrom");
+    case ARPHRD_ETHER: return atom("ether");
+    case ARPHRD_EETHER: return atom("eether");
+    case ARPHRD_AX25: return atom("ax25");
+    case ARPHRD_PRONET: return atom("pronet");
+    case ARPHRD_CHAOS: return atom("chaos");
+    case ARPHRD_IEEE802: return atom("ieee802");
+    case ARPHRD_ARCNET: return atom("arcnet");
+    case ARPHRD_APPLETLK: return atom("appletlk");
+    case ARPHRD_DLCI: return atom("dlci");
+    case ARPHRD_ATM: return atom("atm");
+    case ARPHRD_METRICOM: return atom("metricom");
+    case ARPHRD_IEEE1394: return atom("ieee1394");
+    case ARPHRD_EUI64: return atom("eui64");
+    case ARPHRD_INFINIBAND: return atom("infiniband");
+    case ARPHRD_TUNNEL: return atom("tunnel");
+    case ARPHRD_TUNNEL6: return atom("tunnel6");
+    case ARPHRD_LOOPBACK: return atom("loopback");
+    case ARPHRD_LOCALTLK: return atom("localtlk");
+    case ARPHRD_NONE: return atom("none");
+    case ARPHRD_VOID: return atom("void");
+    default: return make_integer_u(*p, t);
+    }
+}
+
+Term encode_pkttype(Process* p, unsigned char t) {
+    switch (t) {
+    case PACKET_HOST: return atom("host");
+    case PACKET_BROADCAST: return atom("broadcast");
+    case PACKET_MULTICAST: return atom("multicast");
+    case PACKET_OTHERHOST: return atom("otherhost");
+    case PACKET_OUTGOING: return atom("outgoing");
+    case PACKET_LOOPBACK: return atom("loopback");
+#if defined(PACKET_USER)  // <linux/if_packet.h>'s, absent from glibc's <netpacket/packet.h>
+    case PACKET_USER: return atom("user");
+#endif
+#if defined(PACKET_KERNEL)
+    case PACKET_KERNEL: return atom("kernel");
+#endif
+    default: return make_integer_u(*p, t);
+    }
+}
+
+// `addr` holds the sll_halen bytes of hardware address (`n` of them may be read: Linux lets one
+// such as InfiniBand's 20 bytes run past sll_addr's declared 8).
+Term encode_ll(Process* p, const sockaddr_ll& ll, const uint8_t* addr, size_t n) {
+    return make_atom_map(p, {{"family", atom("packet")},
+                             {"protocol", make_integer_u(*p, ntohs(ll.sll_protocol))},
+                             {"ifindex", make_integer(*p, ll.sll_ifindex)},
+                             {"hatype", encode_hatype(p, ll.sll_hatype)},
+                             {"pkttype", encode_pkttype(p, ll.sll_pkttype)},
+                             {"addr", make_binary(*p, addr, n)}});
 }
 
 }  // namespace
@@ -170,9 +230,39 @@ Term encode_sockaddr(Process* p, const SockAddr& a, socklen_t len) {
         return make_atom_map(p, {{"family", atom("local")},
                                  {"path", make_binary(*p, reinterpret_cast<const uint8_t*>(a.un.sun_path), m)}});
     }
+    case AF_PACKET:
+        if (len < sizeof(sockaddr_ll)) return encode_native(p, a, len, atom("packet"));
+        return encode_ll(p, a.ll, a.ll.sll_addr,
+                         std::min<size_t>(a.ll.sll_halen, len - offsetof(sockaddr_ll, sll_addr)));
     case AF_UNSPEC: return encode_native(p, a, len, atom("unspec"));
     default: return encode_native(p, a, len, make_small(a.ss.ss_family));
     }
+}
+
+Term encode_sockaddr_unsized(Process* p, const sockaddr* sa) {
+    if (!sa) return atom("undefined");
+    socklen_t len;
+    switch (sa->sa_family) {
+    case AF_INET: len = sizeof(sockaddr_in); break;
+    case AF_INET6: len = sizeof(sockaddr_in6); break;
+    case AF_LOCAL: {
+        const auto* un = reinterpret_cast<const sockaddr_un*>(sa);
+        len = socklen_t(offsetof(sockaddr_un, sun_path) + strnlen(un->sun_path, sizeof un->sun_path));
+        break;
+    }
+    case AF_PACKET: {
+        // glibc's getifaddrs leaves room for sll_halen bytes of address, however many.
+        sockaddr_ll ll;
+        std::memcpy(&ll, sa, sizeof ll);
+        const auto* hw = reinterpret_cast<const uint8_t*>(sa) + offsetof(sockaddr_ll, sll_addr);
+        return encode_ll(p, ll, hw, ll.sll_halen);
+    }
+    default: len = 0; break;  // only the family is known to be there: an empty native address
+    }
+    SockAddr a;
+    std::memset(&a, 0, sizeof a);
+    std::memcpy(&a, sa, std::max<size_t>(len, offsetof(sockaddr, sa_data)));
+    return encode_sockaddr(p, a, len);
 }
 
 }  // namespace beam::esock
