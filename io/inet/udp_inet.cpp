@@ -191,9 +191,13 @@ private:
     void read_datagrams() {
         for (uint32_t i = 0; i < opt.read_packets && fd >= 0; ++i) {
             if (opt.active == INET_PASSIVE && !recv_) return;
-            std::vector<char> buf(opt.buffer);
+            if (rbuf_size_ != opt.buffer) {  // one buffer, kept: no allocation or zero fill per datagram
+                rbuf_ = std::make_unique_for_overwrite<char[]>(opt.buffer);
+                rbuf_size_ = opt.buffer;
+            }
+            char* buf = rbuf_.get();
             sockaddr_storage from{};
-            iovec iov{buf.data(), buf.size()};
+            iovec iov{buf, rbuf_size_};
             alignas(cmsghdr) char control[256];
             msghdr m{};
             m.msg_name = &from;
@@ -220,7 +224,7 @@ private:
             } else {
                 encode_address(addr, reinterpret_cast<sockaddr*>(&from), m.msg_namelen);
             }
-            deliver(addr, buf.data(), static_cast<size_t>(n), opt.recv_cmsg ? &m : nullptr);
+            deliver(addr, buf, static_cast<size_t>(n), opt.recv_cmsg ? &m : nullptr);
         }
     }
 
@@ -346,6 +350,8 @@ private:
     }
 
     std::optional<Recv> recv_;
+    std::unique_ptr<char[]> rbuf_;
+    size_t rbuf_size_ = 0;
 };
 
 }  // namespace
