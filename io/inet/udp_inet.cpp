@@ -13,7 +13,6 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
-#include <memory>
 #include <vector>
 
 #include "bifs/bif_util.hpp"
@@ -185,16 +184,20 @@ private:
 
     void rearm() {
         if (fd < 0) return;
-        want(opt.active != INET_PASSIVE || recv_ ? uint32_t{EPOLLIN} : 0u);
+        want(opt.active != INET_PASSIVE || recv_ ? EPOLLIN : 0);
     }
 
     // Reads up to read_packets datagrams (one for a passive recv) and delivers each.
     void read_datagrams() {
         for (uint32_t i = 0; i < opt.read_packets && fd >= 0; ++i) {
             if (opt.active == INET_PASSIVE && !recv_) return;
-            char* buf = receive_buffer();
+            if (rbuf_size_ != opt.buffer) {  // one buffer, kept: no allocation or zero fill per datagram
+                rbuf_ = std::make_unique_for_overwrite<char[]>(opt.buffer);
+                rbuf_size_ = opt.buffer;
+            }
+            char* buf = rbuf_.get();
             sockaddr_storage from{};
-            iovec iov{buf, opt.buffer};
+            iovec iov{buf, rbuf_size_};
             alignas(cmsghdr) char control[256];
             msghdr m{};
             m.msg_name = &from;
@@ -265,16 +268,16 @@ private:
             port->cancel_timer();
             Term data = data_with_header(scratch, addr, p, n);
             if (m) data = make_tuple(scratch, {data, ancillary_terms(scratch, m)});
-            reply_async(scratch, r.ref, r.caller, make_tuple(scratch, {am::ok, data}));
+            reply_async(r.ref, r.caller, make_tuple(scratch, {am::ok, data}));
             return;
         }
         if (!opt.deliver_term) {
-            send_to_owner(scratch, {port->id(), make_tuple(scratch, {atom("data"), data_with_header(scratch, addr, p, n, false)})});
+            send_to_owner({port->id(), make_tuple(scratch, {atom("data"), data_with_header(scratch, addr, p, n, false)})});
         } else {
             auto [ip, prt] = address_terms(scratch, addr);
             Term data = data_with_header(scratch, std::string(), p, n);
-            if (m) send_to_owner(scratch, {atom("udp"), port->id(), ip, prt, ancillary_terms(scratch, m), data});
-            else send_to_owner(scratch, {atom("udp"), port->id(), ip, prt, data});
+            if (m) send_to_owner({atom("udp"), port->id(), ip, prt, ancillary_terms(scratch, m), data});
+            else send_to_owner({atom("udp"), port->id(), ip, prt, data});
         }
         if (opt.active == INET_ONCE) {
             opt.active = INET_PASSIVE;
@@ -325,14 +328,9 @@ private:
         return true;
     }
 
-    // The message's terms go into `a` (one scratch area per message: a LiteralArea's
-    // first block is 32 KiB it initialises, which showed in a gen_udp ping-pong profile).
-    void reply_async(TermAllocator& a, uint16_t ref, Term to, Term result) {
-        port->send(to, make_tuple(a, {atom("inet_async"), port->id(), make_small(ref), result}));
-    }
     void reply_async(uint16_t ref, Term to, Term result) {
         LiteralArea scratch;
-        reply_async(scratch, ref, to, result);
+        port->send(to, make_tuple(scratch, {atom("inet_async"), port->id(), make_small(ref), result}));
     }
     void reply_async_error(uint16_t ref, Term to, Term reason) {
         LiteralArea scratch;
@@ -346,22 +344,9 @@ private:
         LiteralArea scratch;
         inet_reply(to, make_tuple(scratch, {am::error, reason}));
     }
-    void send_to_owner(TermAllocator& a, std::initializer_list<Term> elems) {
-        port->send(port->owner(), make_tuple_from(a, elems.begin(), elems.size()));
-    }
     void send_to_owner(std::initializer_list<Term> elems) {
         LiteralArea scratch;
         port->send(port->owner(), make_tuple_from(scratch, elems.begin(), elems.size()));
-    }
-
-    // The datagram is read here (grown to the buffer option, never cleared: recvmsg
-    // writes what is delivered) and copied into the message's binary.
-    char* receive_buffer() {
-        if (rbuf_size_ < opt.buffer) {
-            rbuf_.reset(new char[opt.buffer]);
-            rbuf_size_ = opt.buffer;
-        }
-        return rbuf_.get();
     }
 
     std::optional<Recv> recv_;
