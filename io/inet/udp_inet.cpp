@@ -184,7 +184,7 @@ private:
 
     void rearm() {
         if (fd < 0) return;
-        want(opt.active != INET_PASSIVE || recv_ ? EPOLLIN : 0);
+        want(opt.active != INET_PASSIVE || recv_ ? uint32_t{EPOLLIN} : 0u);
     }
 
     // Reads up to read_packets datagrams (one for a passive recv) and delivers each.
