@@ -14,6 +14,8 @@
 #include <cstring>
 
 #include "bifs/posix_errors.hpp"
+#include "vm/heap.hpp"
+#include "bifs/bif_util.hpp"
 #include "vm/atom_table.hpp"
 
 namespace beam::inet {
@@ -278,6 +280,42 @@ void InetDesc::want(uint32_t events) {
     if (io == 0 || events == armed) return;
     armed = events;
     port->arm(io, events);
+}
+
+void InetDesc::reply_async(uint16_t ref, Term to, Term result) {
+    LiteralArea scratch;
+    port->send(to, make_tuple(scratch, {atom("inet_async"), port->id(), make_small(ref), result}));
+}
+
+void InetDesc::reply_async_error(uint16_t ref, Term to, Term reason) {
+    LiteralArea scratch;
+    reply_async(ref, to, make_tuple(scratch, {am::error, reason}));
+}
+
+void InetDesc::inet_reply(Term to, Term status) {
+    if (to == NIL) return;
+    LiteralArea scratch;
+    port->send(to, make_tuple(scratch, {atom("inet_reply"), port->id(), status}));
+}
+
+void InetDesc::inet_reply_error(Term to, Term reason) {
+    LiteralArea scratch;
+    inet_reply(to, make_tuple(scratch, {am::error, reason}));
+}
+
+void InetDesc::send_to_owner(std::initializer_list<Term> elems) {
+    LiteralArea scratch;
+    port->send(port->owner(), make_tuple_from(scratch, elems.begin(), elems.size()));
+}
+
+void InetDesc::count_active_delivery() {
+    if (opt.active == INET_ONCE) {
+        opt.active = INET_PASSIVE;
+    } else if (opt.active == INET_MULTI && --opt.active_n <= 0) {
+        opt.active = INET_PASSIVE;
+        opt.active_n = 0;
+        passive_reached();
+    }
 }
 
 void InetDesc::stop() {

@@ -16,6 +16,7 @@
 #include <sys/socket.h>
 
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -89,8 +90,6 @@ public:
     // Bytes queued in the driver for output (getstat send_pend, subscribe empty_out_q).
     virtual size_t output_queued() const { return 0; }
     size_t queue_size() const override { return output_queued(); }
-    // The name the port has for inet:i/0 and statistics: "tcp_inet", "udp_inet".
-    virtual const char* driver_name() const = 0;
 
     // Socket creation (INET_REQ_OPEN / FDOPEN): fd set, registered with the poller.
     std::optional<std::string> open_socket(uint8_t family_code, uint8_t type_code);
@@ -101,6 +100,16 @@ public:
     // The poller: arms the one-shot interest `events` (EPOLLIN/EPOLLOUT) for fd.
     void want(uint32_t events);
 
+    // Messages from the port: {inet_async, S, Ref, Result}, {inet_reply, S, Status} (none to
+    // NIL), and a tuple of `elems` to the owner.
+    void reply_async(uint16_t ref, Term to, Term result);
+    void reply_async_error(uint16_t ref, Term to, Term reason);
+    void inet_reply(Term to, Term status);
+    void inet_reply_error(Term to, Term reason);
+    void send_to_owner(std::initializer_list<Term> elems);
+    // An active-mode message went out: once turns passive, N counts down to passive_reached().
+    void count_active_delivery();
+
     const DriverPort* port = nullptr;
     int fd = -1;
     int family = AF_UNSPEC;  // AF_INET, AF_INET6, AF_UNIX
@@ -109,13 +118,11 @@ public:
     IoHandle io = 0;
     uint32_t armed = 0;      // the events currently armed
     bool prebound = false;   // fdopen'ed: the descriptor is not ours to close
-    Term caller = NIL;       // who the pending operation answers (driver_caller)
     DriverOptions opt;
     Stats stats;
     uint16_t next_ref = 0;   // references of asynchronous operations
     // A peer/name set by INET_REQ_SETPEER / SETNAME (fake addresses some callers use).
     std::optional<std::string> fake_peer, fake_name;
-    uint32_t subscribe_empty_out_q = 0;  // subscribers waiting for the output queue to empty
     Term empty_out_q_subscriber = NIL;
 };
 

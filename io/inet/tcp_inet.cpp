@@ -80,32 +80,6 @@ Term TcpInet::data_term(TermAllocator& a, const uint8_t* p, size_t n) const {
     return make_byte_list(a, p, h, make_binary(a, p + h, n - h));
 }
 
-void TcpInet::reply_async(uint16_t ref, Term to, Term result) {
-    LiteralArea scratch;
-    port->send(to, make_tuple(scratch, {atom("inet_async"), port->id(), make_small(ref), result}));
-}
-
-void TcpInet::reply_async_error(uint16_t ref, Term to, Term reason) {
-    LiteralArea scratch;
-    reply_async(ref, to, make_tuple(scratch, {am::error, reason}));
-}
-
-void TcpInet::inet_reply(Term to, Term status) {
-    if (to == NIL) return;
-    LiteralArea scratch;
-    port->send(to, make_tuple(scratch, {atom("inet_reply"), port->id(), status}));
-}
-
-void TcpInet::inet_reply_error(Term to, Term reason) {
-    LiteralArea scratch;
-    inet_reply(to, make_tuple(scratch, {am::error, reason}));
-}
-
-void TcpInet::send_to_owner(std::initializer_list<Term> elems) {
-    LiteralArea scratch;
-    port->send(port->owner(), make_tuple_from(scratch, elems.begin(), elems.size()));
-}
-
 void TcpInet::passive_reached() { send_to_owner({atom("tcp_passive"), port->id()}); }
 
 // ---------------------------------------------------------------------------------------
@@ -138,7 +112,6 @@ std::optional<std::string> TcpInet::control_proto(Term who, unsigned op, std::st
             return reply_ok();
         }
         if (::shutdown(fd, how) != 0) return reply_error(errno);
-        if (how != SHUT_RD) write_shut_ = true;
         return reply_ok();
     }
     case TCP_REQ_SENDFILE: return reply_error(ENOTSUP);
@@ -405,13 +378,7 @@ void TcpInet::emit(Term payload, bool http) {
     if (!opt.deliver_term) send_to_owner({port->id(), make_tuple(scratch, {atom("data"), payload})});
     else if (http) send_to_owner({atom("http"), port->id(), payload});
     else send_to_owner({atom("tcp"), port->id(), payload});
-    if (opt.active == INET_ONCE) {
-        opt.active = INET_PASSIVE;
-    } else if (opt.active == INET_MULTI && --opt.active_n <= 0) {
-        opt.active = INET_PASSIVE;
-        opt.active_n = 0;
-        passive_reached();
-    }
+    count_active_delivery();
 }
 
 // The length header of a large packet is in the buffer: its body is read into a blob of its
@@ -637,7 +604,6 @@ void TcpInet::write_queued() {
     if (pending_shutdown_ >= 0) {
         ::shutdown(fd, pending_shutdown_);
         pending_shutdown_ = -1;
-        write_shut_ = true;
     }
 }
 

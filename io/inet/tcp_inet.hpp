@@ -23,7 +23,6 @@ public:
     void options_changed(uint8_t old_active, bool active_changed, bool packet_changed) override;
     void passive_reached() override;
     size_t output_queued() const override;
-    const char* driver_name() const override { return "tcp_inet"; }
     void refresh_state() override;
 
 private:
@@ -66,11 +65,6 @@ private:
     void schedule_timer();
 
     Term data_term(TermAllocator& a, const uint8_t* p, size_t n) const;
-    void reply_async(uint16_t ref, Term to, Term result);
-    void reply_async_error(uint16_t ref, Term to, Term reason);
-    void inet_reply(Term to, Term status);
-    void inet_reply_error(Term to, Term reason);
-    void send_to_owner(std::initializer_list<Term> elems);
 
     std::deque<Op> ops_;
     ByteBuffer in_;       // received bytes not yet delivered
@@ -85,7 +79,6 @@ private:
     Term busy_caller_ = NIL;     // the send waiting for the queue to drain
     int64_t send_deadline_ = -1;  // send_timeout of that send (steady ms), -1 none
     int pending_shutdown_ = -1;  // shutdown(how) waiting for the queue to empty
-    bool write_shut_ = false;
     bool read_closed_ = false;   // the peer closed and exit_on_close is false
     // inet_drv's delayed errors: after a failure the next send/recv says closed (or
     // econnreset with show_econnreset) rather than enotconn.

@@ -57,7 +57,6 @@ class UdpInet final : public InetDesc {
 public:
     UdpInet() : InetDesc(SOCK_DGRAM) {}
 
-    const char* driver_name() const override { return "udp_inet"; }
 
     std::optional<std::string> control_proto(Term who, unsigned op, std::string_view data) override {
         switch (op) {
@@ -279,13 +278,7 @@ private:
             if (m) send_to_owner({atom("udp"), port->id(), ip, prt, ancillary_terms(scratch, m), data});
             else send_to_owner({atom("udp"), port->id(), ip, prt, data});
         }
-        if (opt.active == INET_ONCE) {
-            opt.active = INET_PASSIVE;
-        } else if (opt.active == INET_MULTI && --opt.active_n <= 0) {
-            opt.active = INET_PASSIVE;
-            opt.active_n = 0;
-            passive_reached();
-        }
+        count_active_delivery();
     }
 
     void read_error(int err) {
@@ -326,27 +319,6 @@ private:
         }
         m.msg_controllen = used;
         return true;
-    }
-
-    void reply_async(uint16_t ref, Term to, Term result) {
-        LiteralArea scratch;
-        port->send(to, make_tuple(scratch, {atom("inet_async"), port->id(), make_small(ref), result}));
-    }
-    void reply_async_error(uint16_t ref, Term to, Term reason) {
-        LiteralArea scratch;
-        reply_async(ref, to, make_tuple(scratch, {am::error, reason}));
-    }
-    void inet_reply(Term to, Term status) {
-        LiteralArea scratch;
-        port->send(to, make_tuple(scratch, {atom("inet_reply"), port->id(), status}));
-    }
-    void inet_reply_error(Term to, Term reason) {
-        LiteralArea scratch;
-        inet_reply(to, make_tuple(scratch, {am::error, reason}));
-    }
-    void send_to_owner(std::initializer_list<Term> elems) {
-        LiteralArea scratch;
-        port->send(port->owner(), make_tuple_from(scratch, elems.begin(), elems.size()));
     }
 
     std::optional<Recv> recv_;
