@@ -24,18 +24,20 @@ namespace {
 class Sink {
 public:
     virtual ~Sink() = default;
-    virtual void write(const char* s, size_t n) = 0;
+    // Returns the bytes taken, which a full buffer makes fewer than n.
+    virtual size_t write(const char* s, size_t n) = 0;
 };
 
 // enif_snprintf: the first size-1 bytes; the caller terminates.
 class BufferSink final : public Sink {
 public:
     BufferSink(char* buf, size_t room) : buf_(buf), room_(room) {}
-    void write(const char* s, size_t n) override {
+    size_t write(const char* s, size_t n) override {
         size_t k = n < room_ ? n : room_;
         std::memcpy(buf_, s, k);
         buf_ += k;
         room_ -= k;
+        return k;
     }
 
 private:
@@ -46,15 +48,13 @@ private:
 class FileSink final : public Sink {
 public:
     explicit FileSink(FILE* f) : f_(f), add_cr_(f == stdout || f == stderr) {}
-    void write(const char* s, size_t n) override {
-        if (!add_cr_) {
-            std::fwrite(s, 1, n, f_);
-            return;
-        }
+    size_t write(const char* s, size_t n) override {
+        if (!add_cr_) return std::fwrite(s, 1, n, f_);
         for (size_t i = 0; i < n; ++i) {
             if (s[i] == '\n') std::putc('\r', f_);
             std::putc(s[i], f_);
         }
+        return n;
     }
 
 private:
@@ -120,7 +120,19 @@ public:
             emit(body.data(), body.size());
         }
     }
-    // Text (%c, %s, %T) padded with blanks to the width.
+    // A term (%T). erts counts what its term printer wrote, not the whole text, so in a buffer
+    // that is too small the count stops where the buffer filled (for all but the digits of
+    // numbers, which it counts in full: beamvm counts only what fits). It measures the term
+    // for right-justification with a printer that writes nothing and so counts 0: the term
+    // gets `width` blanks before it, whatever its length. Left-justified, it is padded to the
+    // width as other fields are.
+    void term(const std::string& text, const Spec& spec) {
+        if (!(spec.flags & LEFT)) fill(' ', spec.width);
+        int written = text.empty() ? 0 : int(out_.write(text.data(), text.size()));
+        count_ += written;
+        if (spec.flags & LEFT) fill(' ', spec.width - written);
+    }
+    // Text (%c, %s) padded with blanks to the width.
     void padded(const char* s, size_t n, const Spec& spec) {
         int pad = spec.width - int(n);
         if (!(spec.flags & LEFT)) fill(' ', pad);
@@ -339,8 +351,7 @@ int format(Sink& out, const char* fmt, va_list ap) {
         case 'T': {
             // erts limits the term to the precision's count of elements (100000 without one),
             // then prints "... "; beamvm prints the whole term.
-            std::string text_form = beam::display_string(T(va_arg(ap, ERL_NIF_TERM)));
-            f.padded(text_form.data(), text_form.size(), s);
+            f.term(beam::display_string(T(va_arg(ap, ERL_NIF_TERM))), s);
             break;
         }
         }
