@@ -63,9 +63,12 @@ bool examine(Term list, size_t max_elements, Slice& s) {
     Term l = list;
     while (is_list(l)) {
         Term b = head(l);
-        if (!is_binary(b)) return false;
+        if (!is_bitstring(b)) return false;
         BitView v = bit_view(b);
+        // erts looks at the trailing bits only of a bitstring with a whole byte in it: <<1:1>>
+        // passes as an empty binary, <<1, 1:1>> fails.
         if (size_t n = v.byte_size()) {
+            if (!v.whole_bytes()) return false;
             BinarySource src = source_of(b);
             if (!src.blob || (src.bit_offset & 7)) s.copied += n;
             else s.referenced += n;
