@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "nif/nif_env.hpp"
 #include "vm/term_print.hpp"
@@ -73,6 +74,79 @@ struct Spec {
     char conv = 0;
 };
 
+// A run of erlang:display/1's text of a term: a number erts prints through printf (counted
+// whole) or anything else.
+struct TermPiece {
+    size_t at;
+    size_t len;
+    bool counted_whole;
+};
+
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_name_char(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || is_digit(c) || c == '_' || c == '@' ||
+           static_cast<unsigned char>(c) >= 0x80;
+}
+
+// Whether the integer text t[from, to) is a small integer (60-bit signed: erts prints those
+// through printf, bignums as text).
+bool fits_small(const std::string& t, size_t from, size_t to) {
+    bool negative = t[from] == '-';
+    std::string_view digits(t.data() + from + negative, to - from - negative);
+    constexpr std::string_view LIMIT = "576460752303423488";  // 2^59
+    if (digits.size() != LIMIT.size()) return digits.size() < LIMIT.size();
+    return negative ? digits <= LIMIT : digits < LIMIT;
+}
+
+// Splits display text into pieces: quoted atoms, strings and text binaries, bare atoms and
+// punctuation are plain; small integers (bignums are printed as text), floats ("%e"), binary
+// byte values and bit counts, and the numbers of pids, ports and references are numbers.
+std::vector<TermPiece> term_pieces(const std::string& t) {
+    std::vector<TermPiece> out;
+    size_t i = 0, n = t.size(), plain_from = 0;
+    auto flush_plain = [&](size_t end) {
+        if (end > plain_from) out.push_back({plain_from, end - plain_from, false});
+    };
+    while (i < n) {
+        char c = t[i];
+        if (c == '"' || c == '\'') {  // a string, text binary or quoted atom: up to its closing quote
+            for (++i; i < n && t[i] != c; ++i)
+                if (t[i] == '\\') ++i;
+            ++i;
+        } else if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_') {  // an atom
+            while (i < n && is_name_char(t[i])) ++i;
+        } else if (is_digit(c) || (c == '-' && i + 1 < n && is_digit(t[i + 1]))) {
+            size_t start = i;
+            if (c == '-') ++i;
+            while (i < n && is_digit(t[i])) ++i;
+            bool whole = true;
+            bool is_float = false;
+            // A float: d.dddddde+dd (a pid's "0.9" is followed by '.', not 'e').
+            size_t j = i;
+            if (j < n && t[j] == '.') {
+                ++j;
+                while (j < n && is_digit(t[j])) ++j;
+                if (j < n && t[j] == 'e' && j + 1 < n && (t[j + 1] == '+' || t[j + 1] == '-')) {
+                    j += 2;
+                    while (j < n && is_digit(t[j])) ++j;
+                    i = j;
+                    is_float = true;
+                }
+            }
+            if (!is_float) whole = fits_small(t, start, i);
+            if (whole) {
+                flush_plain(start);
+                out.push_back({start, i - start, true});
+                plain_from = i;
+            }
+        } else {
+            ++i;
+        }
+    }
+    flush_plain(n);
+    return out;
+}
+
 class Formatter {
 public:
     explicit Formatter(Sink& out) : out_(out) {}
@@ -120,17 +194,26 @@ public:
             emit(body.data(), body.size());
         }
     }
-    // A term (%T). erts counts what its term printer wrote, not the whole text, so in a buffer
-    // that is too small the count stops where the buffer filled (for all but the digits of
-    // numbers, which it counts in full: beamvm counts only what fits). It measures the term
-    // for right-justification with a printer that writes nothing and so counts 0: the term
-    // gets `width` blanks before it, whatever its length. Left-justified, it is padded to the
-    // width as other fields are.
+    // A term (%T). erts' term printer counts what its writer took for most of the text, which
+    // a full buffer makes less than the text, but counts the digits of small integers,
+    // floats, binary bytes and pid, port and reference numbers in full (it prints those
+    // through printf). It measures the term for right-justification with a writer that takes
+    // nothing, so the term gets `width` blanks minus those digits before it.
     void term(const std::string& text, const Spec& spec) {
-        if (!(spec.flags & LEFT)) fill(' ', spec.width);
-        int written = text.empty() ? 0 : int(out_.write(text.data(), text.size()));
-        count_ += written;
-        if (spec.flags & LEFT) fill(' ', spec.width - written);
+        std::vector<TermPiece> pieces = term_pieces(text);
+        if (!(spec.flags & LEFT)) {
+            int numeric = 0;
+            for (const TermPiece& piece : pieces)
+                if (piece.counted_whole) numeric += int(piece.len);
+            fill(' ', spec.width - numeric);
+        }
+        int counted = 0;
+        for (const TermPiece& piece : pieces) {
+            size_t took = out_.write(text.data() + piece.at, piece.len);
+            counted += int(piece.counted_whole ? piece.len : took);
+        }
+        count_ += counted;
+        if (spec.flags & LEFT) fill(' ', spec.width - counted);
     }
     // Text (%c, %s) padded with blanks to the width.
     void padded(const char* s, size_t n, const Spec& spec) {

@@ -277,8 +277,13 @@ printf() ->
              <<1, 2, 3>>, <<"text">>, <<"quote\"d">>, <<1:3>>, <<255, 7:4>>, #{a => 1, "k" => [v]},
              lists:seq(1, 30), [[]], {[[], {}]}],
     lists:foreach(fun(T) -> show("%T", fmt_term("%T", T, 256)) end, Terms),
-    show("%T widths", [fmt_term(F, abc, 256) || F <- ["<%8T>", "<%-8T>", "<%2T>"]]),
-    show("%T truncated", [fmt_term("%T", {abc, "defgh"}, S) || S <- [0, 1, 5, 15, 16]]),
+    %% erts pads a right-justified term by the width less the digits of its numbers, and
+    %% counts those digits in full when the buffer is too small for them.
+    Padded = [abc, 42, -5, {1, abc}, 1.5, 1 bsl 70, <<1, 2>>, <<"ab">>, [1, [2, "x3"]], 'a1'],
+    show("%T widths", [{fmt_term("<%8T>", T, 256), fmt_term("<%-8T>", T, 256)} || T <- Padded]),
+    show("%T truncated", [fmt_term("%T", T, S) || T <- [{abc, "defgh"}, {12345, abc}, [1 bsl 70], 1.5,
+                                                          <<1, 2, 3>>, "abc", [-1, 20, 300]],
+                                                    S <- [0, 1, 3, 4, 5, 15, 16]]),
     Ints = ["%d", "%5d", "%-5d|", "%05d", "%+d", "% d", "%.3d", "%.0d", "%x", "%#x", "%#X", "%#o",
             "%o", "%u", "%hhd", "%hd", "%c", "%3c|", "%-3c|", "%.0c|", "%zd", "%qd", "%",  "%%d",
             "%b8d", "%b32d", "%'d", "%Id"],
