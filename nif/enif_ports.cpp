@@ -2,10 +2,12 @@
 // (scheduler/ports.hpp).
 #include <vector>
 
+#include "bifs/bif_util.hpp"
 #include "bifs/iolist.hpp"
 #include "nif/nif_env.hpp"
 #include "scheduler/ports.hpp"
 #include "scheduler/process_table.hpp"
+#include "scheduler/signals.hpp"
 #include "vm/vm.hpp"
 
 using namespace beam;
@@ -15,6 +17,18 @@ using beam::nif::T;
 namespace {
 
 VM* vm_of(ErlNifEnv* env) { return env && env->vm ? env->vm : nif::current_vm(); }
+
+// erts' report for data that is no iolist (io.c's badsig_received), as logger prints it:
+// "Bad value on output port 'cat'".
+void report_bad_value(VM& vm, Process* caller, Term port) {
+    std::optional<Term> item = port_info_item(vm, caller, port, atom("name"));
+    if (!item) return;
+    Term name = is_tuple(*item) ? tuple_elem(*item, 1) : *item;
+    std::optional<std::string> text = char_list_to_utf8(name);
+    if (!text) return;
+    Term line = make_string(*caller, "Bad value on output port '" + *text + "'\n");
+    send_to_system_logger(caller, "error", "~s~n", make_list_from(*caller, &line, 1));
+}
 
 }  // namespace
 
@@ -40,8 +54,8 @@ int enif_whereis_port(ErlNifEnv* env, ERL_NIF_TERM name, ErlNifPort* port) {
 
 // erlang:port_command/2 from the calling process, never suspending it: a busy port queues the
 // data (erts schedules the output as a port task whatever the port's state). False when the
-// port is not a live local port, the data is no iolist (erts then logs "Bad value on output
-// port"), or the caller has exited. msg_env is left as it is, as erts leaves it.
+// port is not a live local port, the data is no iolist (reported to logger, as erts does), or
+// the caller has exited. msg_env is left as it is, as erts leaves it.
 int enif_port_command(ErlNifEnv* env, const ErlNifPort* to_port, ErlNifEnv*, ERL_NIF_TERM msg) {
     VM* vm = vm_of(env);
     Term port = T(to_port->port_id);
@@ -51,7 +65,10 @@ int enif_port_command(ErlNifEnv* env, const ErlNifPort* to_port, ErlNifEnv*, ERL
         (caller->sched.state.load(std::memory_order_relaxed) & run_state::EXITED))
         return 0;
     std::vector<uint8_t> bytes;
-    if (!iolist_to_bytes(T(msg), bytes)) return 0;
+    if (!iolist_to_bytes(T(msg), bytes)) {
+        if (caller) report_bad_value(*vm, caller, port);
+        return 0;
+    }
     PortOpResult r = port_command(*vm, port, bytes.data(), bytes.size(), caller ? caller->pid : NIL);
     return r == PortOpResult::Ok || r == PortOpResult::Queued;
 }
