@@ -7,6 +7,7 @@
 // On Unix erts writes "\r\n" for each "\n" it prints to stdout or stderr.
 #include <cerrno>
 #include <climits>
+#include <cctype>
 #include <cmath>
 #include <cstdarg>
 #include <cstdio>
@@ -109,7 +110,15 @@ std::vector<TermPiece> term_pieces(const std::string& t) {
     };
     while (i < n) {
         char c = t[i];
-        if (c == '"' || c == '\'') {  // a string, text binary or quoted atom: up to its closing quote
+        if (c == '<' && i + 1 < n && std::isxdigit(static_cast<unsigned char>(t[i + 1])) &&
+            t.find(">{", i) == t.find_first_not_of("0123456789abcdef", i + 1)) {
+            // a hash map node's bitmap, which erts prints in hex through printf: "#<1f>{"
+            size_t start = i + 1;
+            i = t.find_first_not_of("0123456789abcdef", start);
+            flush_plain(start);
+            out.push_back({start, i - start, true});
+            plain_from = i;
+        } else if (c == '"' || c == '\'') {  // a string, text binary or quoted atom: up to its closing quote
             for (++i; i < n && t[i] != c; ++i)
                 if (t[i] == '\\') ++i;
             ++i;
@@ -432,9 +441,12 @@ int format(Sink& out, const char* fmt, va_list ap) {
             }
             break;
         case 'T': {
-            // erts limits the term to the precision's count of elements (100000 without one),
-            // then prints "... "; beamvm prints the whole term.
-            f.term(beam::display_string(T(va_arg(ap, ERL_NIF_TERM))), s);
+            // erts prints at most the precision's count of elements (100000 without one; INT_MAX
+            // is no limit) and then "... ".
+            long budget = s.precision < 0 ? 100000 : s.precision == INT_MAX ? LONG_MAX : long(s.precision);
+            std::string term_text = beam::display_string(T(va_arg(ap, ERL_NIF_TERM)), &budget);
+            if (budget <= 0) term_text += "... ";
+            f.term(term_text, s);
             break;
         }
         }

@@ -281,6 +281,12 @@ printf() ->
     %% counts those digits in full when the buffer is too small for them.
     Padded = [abc, 42, -5, {1, abc}, 1.5, 1 bsl 70, <<1, 2>>, <<"ab">>, [1, [2, "x3"]], 'a1'],
     show("%T widths", [{fmt_term("<%8T>", T, 256), fmt_term("<%-8T>", T, 256)} || T <- Padded]),
+    %% "%.NT" prints at most N elements (a term, a character of a string, a byte of a
+    %% binary, an atom's length) and then "... ".
+    Limited = [abc, {a, b, c}, [1, 2, 3], "abcdef", <<1, 2, 3, 4>>, <<"abcdefgh">>, fun lists:map/2,
+               #{a => 1, b => 2}, [x | y], {[[deep]], <<1:3>>}, maps:from_list([{I, I} || I <- lists:seq(1, 40)])],
+    show("%.NT", [[fmt_term(F, T, 256) || F <- ["%.0T", "%.1T", "%.3T", "%.4T", "%.5T", "<%12.2T>", "<%-12.4T>"]]
+                  || T <- Limited]),
     show("%T truncated", [fmt_term("%T", T, S) || T <- [{abc, "defgh"}, {12345, abc}, [1 bsl 70], 1.5,
                                                           <<1, 2, 3>>, "abc", [-1, 20, 300]],
                                                     S <- [0, 1, 3, 4, 5, 15, 16]]),
