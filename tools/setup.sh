@@ -8,9 +8,12 @@ cd "$(dirname "$0")/.."
 # OTP applications beamvm's tests run on both VMs (EUnit, common_test, runtime_tools, inets
 # for the HTTP benchmark and interop tests); PCRE2 for re's natives (found through
 # pkg-config); erlang-idna and erlang-uuid, whose gzip-compressed .beam files the
-# prepare_otp_ebin test loads (tests/loading/).
+# prepare_otp_ebin test loads (tests/loading/); erlang-dev's erl_nif.h for the NIF test
+# libraries (tests/nif/), erlang-jiffy (a third-party NIF library, tests/conformance/nif_jiffy)
+# and erlang-ssl for the crypto and TLS benchmarks (bench/nif_run.sh).
 PACKAGES=(build-essential cmake python3 erlang-base erlang-dev erlang-eunit erlang-common-test
           erlang-runtime-tools erlang-syntax-tools erlang-inets erlang-idna erlang-uuid
+          erlang-jiffy erlang-ssl
           zlib1g-dev libfmt-dev
           libmimalloc-dev catch2 libgmp-dev libssl-dev libpcre2-dev pkg-config)
 missing=()
