@@ -51,17 +51,11 @@ inline constexpr std::span<const BifSpec> (*sequential_bif_families[])() = {
     dtrace_tags_bifs, iolist_iovec_bifs, reductions_bifs,  distribution_bifs,
     debug_bifs,       decode_packet_bifs, atomics_bifs,     erl_ddll_bifs,
 };
-// The natives of OTP's NIF modules zlib and crypto (their stubs are replaced at load time).
+// The natives of OTP's NIF module zlib (its stubs are replaced at load time). crypto's are
+// OTP's own crypto.so, loaded by erlang:load_nif/2 (nif/).
 std::span<const BifSpec> zlib_stream_bifs();   // bifs/zlib_stream.cpp
 std::span<const BifSpec> zlib_deflate_bifs();  // bifs/zlib_deflate.cpp
 std::span<const BifSpec> zlib_inflate_bifs();  // bifs/zlib_inflate.cpp
-std::span<const BifSpec> crypto_info_bifs();   // bifs/crypto_info.cpp
-std::span<const BifSpec> crypto_hash_bifs();   // bifs/crypto_hash.cpp
-std::span<const BifSpec> crypto_mac_bifs();    // bifs/crypto_mac.cpp
-std::span<const BifSpec> crypto_rand_bifs();   // bifs/crypto_rand.cpp
-std::span<const BifSpec> crypto_bytes_bifs();  // bifs/crypto_bytes.cpp
-std::span<const BifSpec> crypto_bignum_bifs(); // bifs/crypto_bignum.cpp
-std::span<const BifSpec> crypto_unsupported_bifs(); // bifs/crypto_unsupported.cpp
 // The natives of OTP's preloaded file modules prim_file and prim_buffer (issue 9, files).
 std::span<const BifSpec> prim_file_handle_bifs();  // bifs/prim_file_handle.cpp
 std::span<const BifSpec> prim_file_io_bifs();      // bifs/prim_file_io.cpp
@@ -70,9 +64,7 @@ std::span<const BifSpec> prim_file_fs_bifs();      // bifs/prim_file_fs.cpp
 std::span<const BifSpec> prim_file_names_bifs();   // bifs/prim_file_names.cpp
 std::span<const BifSpec> prim_buffer_bifs();       // bifs/prim_buffer.cpp
 inline constexpr std::span<const BifSpec> (*nif_module_families[])() = {
-    zlib_stream_bifs, zlib_deflate_bifs, zlib_inflate_bifs, crypto_info_bifs,
-    crypto_hash_bifs, crypto_mac_bifs,   crypto_rand_bifs,  crypto_bytes_bifs,
-    crypto_bignum_bifs, crypto_unsupported_bifs,
+    zlib_stream_bifs, zlib_deflate_bifs, zlib_inflate_bifs,
     prim_file_handle_bifs, prim_file_io_bifs, prim_file_info_bifs, prim_file_fs_bifs,
     prim_file_names_bifs, prim_buffer_bifs,
 };
@@ -96,7 +88,7 @@ std::span<const BifSpec> memory_bifs();        // bifs/system_memory.cpp (beam_r
 std::span<const BifSpec> system_flag_bifs();   // bifs/system_flags.cpp (beam_runtime)
 std::span<const BifSpec> suspend_bifs();       // bifs/system_suspend.cpp (beam_runtime)
 std::span<const BifSpec> counters_bifs();      // bifs/system_counters.cpp (beam_runtime)
-std::span<const BifSpec> nif_loading_bifs();   // bifs/system_nifs.cpp (beam_runtime)
+std::span<const BifSpec> nif_loading_bifs();   // nif/load_nif.cpp (beam_runtime)
 std::span<const BifSpec> erts_internal_bifs(); // bifs/system_erts_internal.cpp (beam_runtime)
 std::span<const BifSpec> ets_bifs();           // ets/ets_admin.cpp (beam_runtime): every ets native
 std::span<const BifSpec> match_spec_bifs();    // bifs/system_match_spec.cpp (beam_runtime)

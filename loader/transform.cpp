@@ -82,6 +82,9 @@ private:
 };
 
 Result<void> Transformer::run() {
+    // A module that may load a NIF library gets a slot at each function entry (vm/nif_call.hpp).
+    for (const ImportEntry& imp : pm_.imports)
+        if (imp.module == am::erlang && imp.function == atom("load_nif") && imp.arity == 2) mc_.nif_slots = true;
     mc_.code.reserve(pm_.code.size() * 3);
     const std::vector<GenericInstr>& code = pm_.code;
     for (size_t i = 0; i < code.size(); ++i) {
@@ -168,6 +171,7 @@ void Transformer::instr(const GenericInstr& gi) {
             expect_entry_ = false;
             const PendingFunction& f = functions_.back();
             if (const BifSpec* b = find_bif_in(*ns_.vm(), pm_.name, f.name, f.arity)) em_.emit("bif_body", {px(b)});
+            else if (mc_.nif_slots) em_.emit("nif_slot", {{'p', 0}});
         }
         break;
     case op_func_info: {

@@ -120,18 +120,20 @@ bool deliver_signal(VM& vm, Term to, Signal* s) {
     return ok;
 }
 
-void post_message(VM& vm, Term to, Term msg, uint8_t seq) {
+bool post_message(VM& vm, Term to, Term msg, uint8_t seq) {
     Process* p = vm.procs.lookup(to);
-    if (!p) return;
+    if (!p) return false;
     Signal* s = new_signal(SignalKind::Message, NIL);
     s->seq = seq;
     s->data = copy_to_buffer(msg);
-    if (p->sched.inbox.push(s)) {
+    bool queued = p->sched.inbox.push(s);
+    if (queued) {
         vm.scheds->activate(p);
     } else {
         free_signal(s);
     }
     ProcessTable::release(p);
+    return queued;
 }
 
 void send_exit_signal(VM& vm, Term from, Term to, Term reason, bool linked, bool normal_kills) {

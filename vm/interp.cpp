@@ -17,6 +17,7 @@
 #include "vm/interp_support.hpp"
 #include "vm/map.hpp"
 #include "vm/module.hpp"
+#include "vm/nif_call.hpp"
 #include "vm/binary.hpp"
 #include "vm/term_order.hpp"
 #include "vm/breakpoints.hpp"

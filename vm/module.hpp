@@ -97,6 +97,8 @@ struct FunctionInfo {
     // ModuleCode::breakpoints; read and set through std::atomic_ref.
     Breakpoint* bp = nullptr;
 };
+struct NifModule;
+
 struct LineRecord {
     const Word* address;  // first instruction that carries this location
     uint32_t file;        // index into ModuleCode::files
@@ -120,6 +122,11 @@ struct ModuleCode {
     uint8_t md5[16] = {};
     const Word* on_load = nullptr;
     std::atomic<bool> nifs_loaded{false};  // erlang:load_nif/2 succeeded for this version
+    // The NIF library load_nif/2 bound to this version (nif/nif_module.hpp); its unload
+    // callback runs when the version is freed.
+    std::shared_ptr<NifModule> nif;
+    // It imports erlang:load_nif/2, so each function starts with a nif_slot instruction.
+    bool nif_slots = false;
     // Operand tables of complex instructions (bit syntax), owned here, pointed to by the code.
     std::vector<std::shared_ptr<void>> side_tables;
     // Call-tracing breakpoints of its functions (vm/breakpoints.hpp), made under the VM's

@@ -36,19 +36,24 @@ Term build(TermAllocator& a, MagicObject* obj, uint64_t n) {
 }  // namespace
 
 MagicObject::~MagicObject() {
-    if (ref_number_ == 0) return;
+    uint64_t n = ref_number_.load(std::memory_order_relaxed);
+    if (n == 0) return;
     Registry& r = registry();
     std::lock_guard lock(r.mutex);
-    r.objects.erase(ref_number_);
+    r.objects.erase(n);
 }
 
 Term make_magic_ref(TermAllocator& a, MagicObject* obj) {
-    uint64_t n = next_ref_number();
-    obj->ref_number_ = n;
-    {
+    uint64_t n = obj->ref_number_.load(std::memory_order_acquire);
+    if (n == 0) {
         Registry& r = registry();
         std::lock_guard lock(r.mutex);
-        r.objects.emplace(n, obj);
+        n = obj->ref_number_.load(std::memory_order_relaxed);
+        if (n == 0) {  // two natives may make the first reference of one object at once
+            n = next_ref_number();
+            r.objects.emplace(n, obj);
+            obj->ref_number_.store(n, std::memory_order_release);
+        }
     }
     obj->retain();
     return build(a, obj, n);

@@ -42,19 +42,20 @@ public:
     virtual size_t byte_size() const { return sizeof(*this); }
     // The number of its reference (0 until it has one): revive_magic_ref(a, n) builds that
     // same reference again, if the object still lives (a native's weak handle on it).
-    uint64_t ref_number() const { return ref_number_; }
+    uint64_t ref_number() const { return ref_number_.load(std::memory_order_acquire); }
 
 private:
     friend Term make_magic_ref(TermAllocator& a, MagicObject* obj);
     std::atomic<uint64_t> refc_{0};
-    uint64_t ref_number_ = 0;  // the id of its reference; 0 until it has one
+    std::atomic<uint64_t> ref_number_{0};  // the id of its reference; 0 until it has one
 };
 
 inline constexpr Word MAGIC_REF_WORDS = 6;
 inline constexpr Word MAGIC_REF_ARITY = MAGIC_REF_WORDS - 1;
 
-// A new reference (fresh id) for `obj`, built in `a` and linked into its off-heap list. The
-// term holds a count of its own: a native that creates `obj` with `new` hands it over here.
+// A reference for `obj`, built in `a` and linked into its off-heap list: a fresh id the first
+// time, the same id (an =:= term) each time after (enif_make_resource of one object). The term
+// holds a count of its own.
 Term make_magic_ref(TermAllocator& a, MagicObject* obj);
 
 // binary_to_term of a reference that names a live magic object (its term_to_binary form, or

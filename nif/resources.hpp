@@ -1,0 +1,64 @@
+// NIF resources: objects a NIF library allocates with enif_alloc_resource and hands to Erlang as
+// terms. A resource term is a magic reference (vm/term_magic_ref.hpp), as in erts since OTP 20:
+// to Erlang an ordinary reference, to the library a pointer to its data. The object is freed,
+// after its type's destructor, when the last term and the last enif_keep_resource count go.
+#pragma once
+
+#include <erl_nif.h>
+
+#include <cstddef>
+#include <memory>
+#include <string>
+
+#include "vm/term_magic_ref.hpp"
+
+namespace beam {
+class VM;
+struct NifLibrary;
+struct NifModule;
+}  // namespace beam
+
+// A resource type: named per module; a new version of the module's library takes it over.
+struct enif_resource_type_t {
+    beam::Term module;
+    std::string name;
+    ErlNifResourceTypeInit init{};  // dtor, stop, down, members, dyncall
+    std::shared_ptr<beam::NifLibrary> library;  // whose code the callbacks are
+};
+
+namespace beam::nif {
+
+class ResourceObject final : public MagicObject {
+public:
+    static ResourceObject* create(ErlNifResourceType* type, size_t size, VM* vm);
+    static ResourceObject* of(void* data) {
+        return reinterpret_cast<ResourceObject*>(static_cast<char*>(data) - offsetof(ResourceObject, data_));
+    }
+    ~ResourceObject() override;
+    static void operator delete(void* p) { ::operator delete(p); }  // allocated with its data
+
+    void* data() { return data_; }
+    size_t size() const { return size_; }
+    ErlNifResourceType* type() const { return type_; }
+    VM* vm() const { return vm_; }
+    size_t byte_size() const override { return sizeof(*this) + size_; }
+
+private:
+    ResourceObject(ErlNifResourceType* type, size_t size, VM* vm) : type_(type), size_(size), vm_(vm) {}
+    ErlNifResourceType* type_;
+    size_t size_;
+    VM* vm_;
+    alignas(16) unsigned char data_[];
+};
+
+// enif_open_resource_type and its variants: only from a load or upgrade callback; CREATE makes a
+// new type, TAKEOVER takes over the existing one of an older version of the library.
+ErlNifResourceType* open_resource_type(ErlNifEnv* env, const char* name, const ErlNifResourceTypeInit& init,
+                                       ErlNifResourceFlags flags, ErlNifResourceFlags* tried);
+
+// The resource types a load or upgrade callback opens are made visible only if it succeeds:
+// load_nif brackets the callback with these (nif/load_nif.cpp).
+void begin_resource_types(NifModule* loading);
+void end_resource_types(bool commit);
+
+}  // namespace beam::nif
