@@ -13,7 +13,7 @@
 # RESULTS_TAG), to compare two VMs with OTP_SUITES/compare.py WORK/otp-tests/results erl beamvm.
 # Env: OTP_SRC (OTP source; default /work/ext/src/erlang-25.2.3+dfsg, else
 #      /work/otp-ext/src/erlang-25.2.3+dfsg), OTP_SUITES, CC (default cc), RESULTS_TAG,
-#      CASE_CAP and SUITE_TIMEOUT (passed to run_suites.sh; defaults 60 and 600 s here).
+#      CASE_CAP and SUITE_TIMEOUT (passed to run_suites.sh; defaults 60 and 900 s here).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=$root/build/nif_suite
@@ -54,9 +54,21 @@ build_lib() {
   fi
 }
 
+# Cases left out of the work copy's all(): each hangs erl itself under ts_shim, and the
+# cases after it then all time out. nif_SUITE:t_load_race takes code_write_permission through
+# erts_debug:set_internal_state/2, which never returns on erl 25.2.3 while the VM is still
+# running its -s/-eval start-up commands, as ts_shim runs suites (the same call in a plain
+# `erl -noshell -eval` blocks that VM too; only SIGKILL stops it).
+left_out=(nif_SUITE:t_load_race)
+
 for s in "${suites[@]}"; do
   [ -f "$tests_src/$s.erl" ] || { echo "no $s.erl in $tests_src" >&2; exit 1; }
   cp -p "$tests_src/$s.erl" "$dest/"
+  for lo in "${left_out[@]}"; do
+    [ "${lo%%:*}" = "$s" ] || continue
+    sed -i -e "s/^\(\s*\)${lo#*:},\s*\$/\1%% ${lo#*:} left out by tools\/nif_suite.sh/" "$dest/$s.erl"
+    grep -q "${lo#*:} left out by" "$dest/$s.erl" && echo "left out: $lo (hangs erl under ts_shim)"
+  done
   data=$dest/${s}_data
   if [ -d "$tests_src/${s}_data" ]; then
     mkdir -p "$data"
@@ -93,5 +105,5 @@ for s in "${suites[@]}"; do
 done
 
 echo "OTP source: $src; headers: $include; work area: $work"
-EXT=$work CASE_CAP=${CASE_CAP:-60} SUITE_TIMEOUT=${SUITE_TIMEOUT:-600} \
+EXT=$work CASE_CAP=${CASE_CAP:-60} SUITE_TIMEOUT=${SUITE_TIMEOUT:-900} \
   "$otp_suites/run_suites.sh" "$vm" "${suites[@]}"
