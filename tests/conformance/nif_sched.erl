@@ -47,16 +47,18 @@ dirty() ->
     show(round_trip_cpu, fun() -> round_trip(cpu) end),
     show(round_trip_io, fun() -> round_trip(io) end),
     show(dirty_cpu_sum, fun() -> dirty_cpu_sum(3000000) end),
-    %% While a dirty NIF blocks for 300 ms, another process answers 5 pings.
+    %% While a dirty NIF blocks for a second, another process answers 5 pings: all pongs
+    %% arrive before the sleeper's answer.
     show(others_run_during_dirty_sleep, fun() ->
         Self = self(),
-        Sleeper = spawn(fun() -> Self ! {slept, dirty_sleep(300)} end),
+        Sleeper = spawn(fun() -> Self ! {slept, dirty_sleep(1000)} end),
         Pong = spawn(fun Loop() -> receive {ping, From} -> From ! pong, Loop(); stop -> ok end end),
         receive after 20 -> ok end,
-        Pongs = [begin Pong ! {ping, self()}, receive pong -> pong after 250 -> late end end || _ <- lists:seq(1, 5)],
+        Pongs = [begin Pong ! {ping, self()}, receive pong -> pong after 5000 -> late end end || _ <- lists:seq(1, 5)],
+        SleptFirst = receive {slept, _} -> true after 0 -> false end,
         Slept = receive {slept, S} -> S after 5000 -> timeout end,
         Pong ! stop,
-        {Pongs, Slept, is_process_alive(Sleeper)} end),
+        {Pongs, SleptFirst, Slept, is_process_alive(Sleeper)} end),
     show(dirty_in_many_processes, fun() ->
         Self = self(),
         Pids = [spawn(fun() -> Self ! {self(), dirty_cpu_sum(1000 * I)} end) || I <- lists:seq(1, 6)],
