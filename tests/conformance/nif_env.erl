@@ -35,7 +35,7 @@ stashing() ->
     Pid = spawn(fun() -> stash({from_other, [x, y], <<"other">>}) end),
     wait_down(Pid),
     show(unstash_other, fun() -> Self = self(), spawn(fun() -> Self ! {got, unstash()} end),
-                                 receive {got, T} -> T end end),
+                                 receive {got, T} -> T after 10000 -> timeout end end),
     show(built_elsewhere, fun() -> built_elsewhere({"abc", <<1, 2, 3>>}) end),
     show(built_elsewhere_big, fun() -> built_elsewhere(Big) =:= {Big, [built, 1 bsl 62]} end).
 

@@ -44,12 +44,18 @@ run() ->
         Json = iolist_to_binary(jiffy:encode(Big)),
         {byte_size(Json), erlang:crc32(Json), jiffy:decode(Json, [return_maps]) =:= Big} end),
     show(large_in_processes, fun() ->
-        Self = self(),
-        Pids = [spawn(fun() ->
-                    L = lists:seq(1, 5000 * N),
-                    Self ! {self(), jiffy:decode(jiffy:encode(L)) =:= L}
-                end) || N <- [1, 2, 3, 4]],
-        [receive {P, R} -> R end || P <- Pids] end).
+        in_parallel([fun() -> L = lists:seq(1, 5000 * N), jiffy:decode(jiffy:encode(L)) =:= L end
+                     || N <- [1, 2, 3, 4]]) end).
+
+%% Runs each fun in a process of its own, all at once; their results in order, or
+%% {died, Reason} for one that raised.
+in_parallel(Funs) ->
+    Self = self(),
+    Monitors = [spawn_monitor(fun() -> Self ! {self(), F()} end) || F <- Funs],
+    [receive
+         {'DOWN', Ref, process, Pid, normal} -> receive {Pid, R} -> R end;
+         {'DOWN', Ref, process, Pid, Reason} -> {died, Reason}
+     end || {Pid, Ref} <- Monitors].
 
 show(Label, Fun) ->
     Result = try Fun() catch Class:Reason -> {Class, Reason} end,

@@ -123,7 +123,7 @@ monitors() ->
         T1 = monitor_term(R),
         T2 = monitor_term(R),
         P ! stop,
-        receive {res_down, _, _} -> ok end,
+        receive {res_down, _, _} -> ok after 5000 -> timeout end,
         {is_reference(T1), T1 =:= T2} end),
     %% The object dies while it monitors: no down callback afterwards.
     show(monitor_of_dead_object, fun() ->
@@ -143,11 +143,14 @@ make_and_forget(V) ->
     V2.
 
 %% Runs Fun in a process of its own; what it created dies with it unless it is returned.
+%% Its result, sent before it exits, is in the mailbox once its 'DOWN' has arrived.
 in_process(Fun) ->
     Self = self(),
     {Pid, Ref} = spawn_monitor(fun() -> Self ! {result, self(), Fun()} end),
-    receive {result, Pid, Result} -> ok end,
-    receive {'DOWN', Ref, process, Pid, _} -> Result end.
+    receive
+        {'DOWN', Ref, process, Pid, normal} -> receive {result, Pid, Result} -> Result end;
+        {'DOWN', Ref, process, Pid, Reason} -> exit({in_process, Reason})
+    end.
 
 live() ->
     {Created, Destroyed} = counts(),

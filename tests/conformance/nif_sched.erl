@@ -38,9 +38,7 @@ scheduling() ->
     show(sum_bad, fun() -> sum(-1) end),
     %% Processes doing rescheduled NIF work side by side.
     show(sum_parallel, fun() ->
-        Self = self(),
-        Pids = [spawn(fun() -> Self ! {self(), sum(100000 + I)} end) || I <- lists:seq(1, 4)],
-        [receive {P, R} -> R end || P <- Pids] end).
+        in_parallel([fun() -> sum(100000 + I) end || I <- lists:seq(1, 4)]) end).
 
 dirty() ->
     show(thread_types, fun() -> {thread_type(), dirty_cpu_type(), dirty_io_type()} end),
@@ -60,9 +58,7 @@ dirty() ->
         Pong ! stop,
         {Pongs, SleptFirst, Slept, is_process_alive(Sleeper)} end),
     show(dirty_in_many_processes, fun() ->
-        Self = self(),
-        Pids = [spawn(fun() -> Self ! {self(), dirty_cpu_sum(1000 * I)} end) || I <- lists:seq(1, 6)],
-        [receive {P, R} -> R end || P <- Pids] end).
+        in_parallel([fun() -> dirty_cpu_sum(1000 * I) end || I <- lists:seq(1, 6)]) end).
 
 exceptions() ->
     error_of(badarg, fun() -> badarg() end),
@@ -77,6 +73,16 @@ exceptions() ->
     show(try_raise_class, fun() -> try raise(r) catch C:R -> {C, R} end end),
     %% The arguments of the NIF call are in the stack frame, as for a BIF.
     show(badarg_in_sum, fun() -> try sum(not_a_number) catch error:badarg:St -> hd(St) end end).
+
+%% Runs each fun in a process of its own, all at once; their results in order, or
+%% {died, Reason} for one that raised.
+in_parallel(Funs) ->
+    Self = self(),
+    Monitors = [spawn_monitor(fun() -> Self ! {self(), F()} end) || F <- Funs],
+    [receive
+         {'DOWN', Ref, process, Pid, normal} -> receive {Pid, R} -> R end;
+         {'DOWN', Ref, process, Pid, Reason} -> {died, Reason}
+     end || {Pid, Ref} <- Monitors].
 
 %% Prints the class, reason and top stack frame (module, function, arity or arguments) of
 %% what Fun raises; frames' location lists are left out (NIFs have none).
