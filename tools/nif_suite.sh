@@ -20,6 +20,8 @@ work=$root/build/nif_suite
 if [ "${1:-}" = --work ]; then work=$2; shift 2; fi
 vm=${1:-erl}
 shift || true
+# The runner starts the VM from each suite's priv directory: a relative path is made absolute.
+if [[ $vm == */* && $vm != /* ]]; then vm=$(cd "$(dirname "$vm")" && pwd)/$(basename "$vm"); fi
 suites=("$@")
 [ ${#suites[@]} -gt 0 ] || suites=(nif_SUITE dirty_nif_SUITE)
 
