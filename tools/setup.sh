@@ -9,12 +9,13 @@ cd "$(dirname "$0")/.."
 # for the HTTP benchmark and interop tests); PCRE2 for re's natives (found through
 # pkg-config); erlang-idna and erlang-uuid, whose gzip-compressed .beam files the
 # prepare_otp_ebin test loads (tests/loading/); OTP's NIF applications (crypto.so and what stands
-# on it: public_key, ssl, ssh) and erlang-dev's erl_nif.h, which nif/ is compiled against.
+# on it: public_key, ssl, ssh) and erlang-dev's erl_nif.h, which nif/ is compiled against;
+# OpenSSH's client, which tests/net/openssh.sh runs against OTP's ssh daemon.
 PACKAGES=(build-essential cmake python3 erlang-base erlang-dev erlang-eunit erlang-common-test
           erlang-runtime-tools erlang-syntax-tools erlang-inets erlang-idna erlang-uuid
           zlib1g-dev libfmt-dev
           libmimalloc-dev catch2 libgmp-dev libpcre2-dev pkg-config
-          erlang-crypto erlang-asn1 erlang-public-key erlang-ssl erlang-ssh)
+          erlang-crypto erlang-asn1 erlang-public-key erlang-ssl erlang-ssh openssh-client)
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
