@@ -65,7 +65,7 @@ void DriverPort::set_timer(int64_t ms) const {
     auto at = std::chrono::steady_clock::now() + std::chrono::milliseconds(std::max<int64_t>(ms, 0));
     port_.driver_deadline = at;
     ps_.driver_timers.emplace(at, port_.number);
-    ps_.wake();  // the I/O thread's sleep may end later than this deadline
+    if (at < ps_.poll_until) ps_.wake();  // the I/O thread would sleep past this deadline
 }
 
 void DriverPort::cancel_timer() const {

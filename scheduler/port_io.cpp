@@ -176,6 +176,8 @@ void PortSystem::run() {
             timeout = next_timeout_ms();
             for (auto& [fd, want] : always_ready_)
                 if (want.second != 0) timeout = 0;
+            poll_until = timeout < 0 ? std::chrono::steady_clock::time_point::max()
+                                     : std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout);
         }
         int n = epoll_wait(epoll_, evs, 64, timeout);
         if (n < 0 && errno != EINTR) break;

@@ -121,6 +121,10 @@ public:
     uint64_t next_number = 0;
     uint64_t term_sent = 0, kill_sent = 0, reaped = 0;
     std::set<std::pair<std::chrono::steady_clock::time_point, uint64_t>> driver_timers;  // {deadline, port}
+    // When the I/O thread's last epoll_wait ends by itself: only a timer due before that
+    // wakes the thread (a passive recv with a timeout sets one per call). A timer set while
+    // the thread is awake needs no wake-up: it reads the timers again before it sleeps.
+    std::chrono::steady_clock::time_point poll_until = std::chrono::steady_clock::time_point::min();
     // Drivers of ports that terminated: a driver may end its own port (DriverPort::exit) deep
     // in one of its methods, so it is freed only where no driver call is under way.
     std::vector<std::unique_ptr<PortDriver>> retired_drivers;
