@@ -123,7 +123,7 @@ Term PortSystem::open_driver_port(Term owner, std::unique_ptr<PortDriver> d, std
     port->credit->wake_fd = wake_fd();
     port->driver = std::move(d);
     Port* p = port.get();
-    table.emplace(p->number, std::move(port));
+    add_port(std::move(port));
     p->driver_port.emplace(*this, *p);
     p->driver->attach(*p->driver_port);
     port_trace_opened(*this, p);
