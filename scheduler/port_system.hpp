@@ -179,6 +179,7 @@ public:
 
 private:
     void run();
+    void handle_port_events(struct epoll_event* evs, int n);
     void on_readable(Port* p);
     void on_child_exit(Child* c);
     void deliver_input(Port* p, const char* bytes, size_t n);
