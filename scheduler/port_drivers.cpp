@@ -40,7 +40,8 @@ Term DriverPort::id() const { return port_.id; }
 Term DriverPort::owner() const { return port_.owner; }
 
 void DriverPort::send(Term to, Term msg) const {
-    port_trace_event(ps_, &port_, trace_flag::SEND, atom("send"), {msg, to});
+    // Checked here so that an untraced send does not look the atom up (a global lock).
+    if (port_.trace_flags & trace_flag::SEND) port_trace_event(ps_, &port_, trace_flag::SEND, atom("send"), {msg, to});
     post_message(ps_.vm, to, msg);
 }
 

@@ -65,7 +65,7 @@ void FlowCredit::give_back(int64_t n) {
 }
 
 void PortSystem::post_data(Port* p, Term msg, size_t bytes) {
-    port_trace_event(*this, p, trace_flag::SEND, atom("send"), {msg, p->owner});
+    if (p->trace_flags & trace_flag::SEND) port_trace_event(*this, p, trace_flag::SEND, atom("send"), {msg, p->owner});
     auto* s = new Signal{SignalKind::Message};
     s->data = copy_to_buffer(msg);
     s->credit = p->credit;
