@@ -17,6 +17,8 @@
 
 #include "bifs/bif.hpp"
 #include "bifs/bif_util.hpp"
+#include "bifs/iolist.hpp"
+#include "vm/binary.hpp"
 #include "nif/nif_env.hpp"
 #include "nif/nif_module.hpp"
 #include "nif/nif_text.hpp"
@@ -209,6 +211,7 @@ Term load_library(Process* p, ModuleCode* caller, const std::string& path, Term 
         }
     }
     nif::end_resource_types(true);
+    nm->loaded = true;
     caller->nif = nm;
     caller->nifs_loaded = true;
     patch_slots(*caller, *nm);
@@ -223,7 +226,14 @@ Term load_nif_2(Process* p, const Term* a) {
         return error_tuple(p, "bad_lib",
                            "load_nif/2 must be explicitly called from the NIF module. It cannot be called "
                            "through apply/3.");
-    std::optional<std::string> path = char_list_to_utf8(a[0]);
+    // A file name as erts takes one: a string, or a binary of its UTF-8 bytes.
+    std::optional<std::string> path;
+    if (is_binary(a[0])) {
+        std::string scratch;
+        path = std::string(binary_bytes(a[0], scratch));
+    } else {
+        path = char_list_to_utf8(a[0]);
+    }
     if (!path) return p->badarg();
     if (has_natives(caller->name)) {
         // Once per loaded version, as erts (which refuses reloading since OTP 20).
@@ -247,7 +257,7 @@ NifLibrary::~NifLibrary() {
 }
 
 NifModule::~NifModule() {
-    if (!entry.unload) return;
+    if (!loaded || !entry.unload) return;
     nif::CallbackEnv cb(vm);
     cb.env.module = this;
     entry.unload(&cb.env, priv_data);

@@ -44,6 +44,7 @@ struct NifModule {
     void* priv_data = nullptr;
     std::vector<std::unique_ptr<NifFunction>> functions;
     VM* vm = nullptr;
+    bool loaded = false;  // its load or upgrade callback succeeded: unload is owed
     ~NifModule();  // runs the library's unload callback
 };
 

@@ -98,8 +98,8 @@ namespace {
 
 bool is_raising_bif(const BifSpec* spec) {
     if (spec->module != "erlang") return false;
-    return spec->name == "error" || spec->name == "exit" || spec->name == "throw" || spec->name == "raise" ||
-           spec->name == "nif_error";
+    // nif_error is not one of them: erl's trace starts with {erlang, nif_error, Args, _}.
+    return spec->name == "error" || spec->name == "exit" || spec->name == "throw" || spec->name == "raise";
 }
 }  // namespace
 
