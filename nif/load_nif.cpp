@@ -188,7 +188,7 @@ Term load_library(Process* p, ModuleCode* caller, const std::string& path, Term 
 
     ErlNifEnv env;
     nif::init_call_env(env, p, nm.get());
-    nif::begin_resource_types(nm.get());
+    nif::begin_resource_types(nm);
     if (prev && prev->nif) {
         if (!nm->entry.upgrade) {
             nif::end_resource_types(false);

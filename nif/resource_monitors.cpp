@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "nif/nif_env.hpp"
+#include "nif/nif_module.hpp"
 #include "nif/resources.hpp"
 #include "vm/term_refs.hpp"
 
@@ -97,7 +98,9 @@ void ResourceMonitors::on_exit(Term pid, uint64_t id) {
     if (!obj) return;
     ErlNifResourceDown* down = obj->type()->init.down;
     if (down) {
+        std::shared_ptr<NifModule> owner = obj->type()->current_owner();
         CallbackEnv cb(obj->vm() ? obj->vm() : current_vm());
+        cb.env.module = owner.get();
         ErlNifPid p{N(pid)};
         down(&cb.env, obj->data(), &p, &mon);
     }
