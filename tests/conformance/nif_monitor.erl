@@ -8,7 +8,7 @@
 -module(nif_monitor).
 -compile({no_auto_import, [monitor/2, demonitor/2]}).
 -export([main/0]).
--export([pipe/0, socketpair/0, set_owner/2, dup_resource/1, id/1, write/2, fill/1, read/2, drain/1,
+-export([pipe/0, socketpair/0, set_owner/2, open_file/1, dup_resource/1, id/1, write/2, fill/1, read/2, drain/1,
          close/1, is_closed/1, select/5, select_plain/3, mon_new/0, nodown_new/0, monitor/2,
          demonitor/2, compare/2, monitor_term/1]).
 
@@ -16,6 +16,7 @@
 pipe() -> ?STUB.
 socketpair() -> ?STUB.
 set_owner(_, _) -> ?STUB.
+open_file(_) -> ?STUB.
 dup_resource(_) -> ?STUB.
 id(_) -> ?STUB.
 write(_, _) -> ?STUB.
