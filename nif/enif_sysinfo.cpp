@@ -1,4 +1,4 @@
-// enif_system_info (driver_system_info's ErlDrvSysInfo) and enif_thread_type.
+// enif_system_info (driver_system_info's ErlDrvSysInfo).
 #include <cstddef>
 #include <cstdio>
 #include <cstdlib>
@@ -54,10 +54,6 @@ void enif_system_info(ErlNifSysInfo* sip, size_t si_size) {
         sip->dirty_scheduler_support = 1;
 }
 
-// A normal scheduler thread, or none of the VM's schedulers (threads the NIF library started,
-// the main thread, the poller).
-int enif_thread_type(void) {
-    return Schedulers::current_index() >= 0 ? ERL_NIF_THR_NORMAL_SCHEDULER : ERL_NIF_THR_UNDEFINED;
-}
+// enif_thread_type is in nif/enif_threads.cpp (it knows the dirty schedulers).
 
 }  // extern "C"
