@@ -177,7 +177,21 @@ lifetimes() ->
         0 = demonitor(R, M),
         {monitored_by, After} = process_info(P, monitored_by),
         P ! stop,
-        {[X =:= R || X <- By], After} end).
+        {[X =:= R || X <- By], After} end),
+    show(monitored_by_with_processes, fun() ->
+        P = waiter(),
+        Self = self(),
+        R = mon_new(),
+        MRef = erlang:monitor(process, P),
+        {0, _} = monitor(R, P),
+        Q = spawn(fun() -> erlang:monitor(process, P), Self ! monitoring, receive stop -> ok end end),
+        receive monitoring -> ok end,
+        {monitored_by, By} = process_info(P, monitored_by),
+        Names = [if X =:= R -> resource; X =:= Self -> self; X =:= Q -> other; true -> X end || X <- By],
+        P ! stop,
+        Q ! stop,
+        receive {'DOWN', MRef, process, P, _} -> ok end,
+        {Names, element(1, next())} end).
 
 waiter() -> spawn(fun() -> receive stop -> ok; {exit, Why} -> exit(Why) end end).
 
