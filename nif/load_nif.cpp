@@ -209,6 +209,7 @@ Term load_library(Process* p, ModuleCode* caller, const std::string& path, Term 
         }
     }
     nif::end_resource_types(true);
+    nm->loaded = true;
     caller->nif = nm;
     caller->nifs_loaded = true;
     patch_slots(*caller, *nm);
@@ -246,8 +247,9 @@ NifLibrary::~NifLibrary() {
     if (handle) dlclose(handle);
 }
 
+// erts calls no unload for a library whose load or upgrade was refused.
 NifModule::~NifModule() {
-    if (!entry.unload) return;
+    if (!entry.unload || !loaded) return;
     nif::CallbackEnv cb(vm);
     cb.env.module = this;
     entry.unload(&cb.env, priv_data);
