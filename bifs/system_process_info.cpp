@@ -52,14 +52,19 @@ Term monitors_list(Process* p, const List& ms, bool by) {
     return make_list_from(*p, items.data(), items.size());
 }
 
-// Processes, then the natives that show themselves (NIF resources, as erl lists them).
+// Newest first, as erl lists them: processes' monitors by their reference's number, the
+// natives that show themselves (NIF resources) by their id, a number of the same counter.
 Term monitored_by_list(Process* p, Process* q) {
-    std::vector<Term> items;
-    for (const MonitorEntry& m : q->sched.monitored_by) items.push_back(m.pid);
+    std::vector<std::pair<uint64_t, Term>> items;
+    for (const MonitorEntry& m : q->sched.monitored_by)
+        items.emplace_back(m.ref[0] | (m.ref[1] << 18) | (m.ref[2] << 50), m.pid);
     if (auto* natives = q->sched.native_monitors.get())
         for (auto& [id, watcher] : *natives)
-            if (Term t = watcher->monitored_by_term(*p); is_value(t)) items.push_back(t);
-    return make_list_from(*p, items.data(), items.size());
+            if (Term t = watcher->monitored_by_term(*p); is_value(t)) items.emplace_back(id, t);
+    std::stable_sort(items.begin(), items.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+    std::vector<Term> terms;
+    for (auto& [key, t] : items) terms.push_back(t);
+    return make_list_from(*p, terms.data(), terms.size());
 }
 
 Term status_of(Process* p, Process* q) {

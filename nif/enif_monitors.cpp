@@ -28,12 +28,12 @@ int enif_demonitor_process(ErlNifEnv*, void* obj, const ErlNifMonitor* monitor) 
 }
 
 // erts compares the monitors' reference words with memcmp; so do we, over the whole struct
-// (beamvm's bytes past the reference and id are always zero).
+// (beamvm's bytes past the id are always zero).
 int enif_compare_monitors(const ErlNifMonitor* a, const ErlNifMonitor* b) { return std::memcmp(a, b, sizeof *a); }
 
 // The monitor's reference, as erts gives it: an ordinary reference, the same (=:=) each time.
 ERL_NIF_TERM enif_make_monitor_term(ErlNifEnv* env, const ErlNifMonitor* monitor) {
-    return N(make_ref_from_number(nif::heap(env), nif::monitor_bytes(*monitor).ref_number));
+    return N(make_ref_from_number(nif::heap(env), nif::monitor_bytes(*monitor).id));
 }
 
 }  // extern "C"

@@ -1,13 +1,14 @@
 // enif_select's per-descriptor state on the VM's poller (nif/fd_select.hpp).
 #include "nif/fd_select.hpp"
 
-#include <fcntl.h>
 #include <sys/epoll.h>
+#include <sys/stat.h>
 
 #include <climits>
 #include <cstdio>
 #include <memory>
 #include <mutex>
+#include <thread>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -15,6 +16,7 @@
 #include "bifs/bif_util.hpp"
 #include "io/poller.hpp"
 #include "nif/nif_env.hpp"
+#include "nif/nif_module.hpp"
 #include "nif/resources.hpp"
 #include "scheduler/signals.hpp"
 #include "vm/atom_table.hpp"
@@ -48,6 +50,7 @@ struct FdState {
     IoHandle io = 0;
     uint64_t generation = 0;  // which registration a poller event belongs to
     bool want_error = false;  // ERROR was selected (erts' ERTS_EV_FLAG_WANT_ERROR), until STOP
+    bool always_ready = false;  // a regular file or directory: not in the poller
     Armed dir[DIRS];
 
     uint32_t armed_mask() const {
@@ -135,16 +138,19 @@ Armed prepare(const SelectCall& c, int d) {
     return a;
 }
 
-void call_stop(ResourceObject* obj, int fd, VM& vm) {
+void call_stop(ResourceObject* obj, int fd, VM& vm, int is_direct_call) {
     if (ErlNifResourceStop* stop = obj->type()->init.stop) {
+        std::shared_ptr<NifModule> owner = obj->type()->current_owner();
         CallbackEnv cb(&vm);
-        stop(&cb.env, obj->data(), fd, 1);
+        cb.env.module = owner.get();
+        stop(&cb.env, obj->data(), fd, is_direct_call);
     }
 }
 
 int select_stop(Registry& r, VM& vm, const SelectCall& c) {
-    int result = ERL_NIF_SELECT_STOP_CALLED;
+    int result = 0;
     ResourceObject* tied = nullptr;
+    bool scheduled = false;
     {
         Deferred later;
         later.vm = &vm;
@@ -159,13 +165,25 @@ int select_stop(Registry& r, VM& vm, const SelectCall& c) {
                 if (st.dir[OUT].on()) result |= ERL_NIF_SELECT_WRITE_CANCELLED;
                 tied = st.resource;
                 tied->retain();  // past drop_state's release: until the stop callback returned
+                scheduled = st.always_ready;
             }
             drop_state(r, it, later);
         }
     }
-    call_stop(c.obj, c.fd, vm);
+    if (scheduled) {
+        // erts removes a descriptor from its poll() fallback set on the poll thread, and the
+        // stop callback runs there afterwards (STOP_SCHEDULED, is_direct_call = 0); here a
+        // thread of its own runs it, so it never runs inside the NIF that asked.
+        std::thread([obj = c.obj, fd = c.fd, vmp = &vm] {
+            set_current_vm(vmp);
+            call_stop(obj, fd, *vmp, 0);
+            obj->release();
+        }).detach();
+        return result | ERL_NIF_SELECT_STOP_SCHEDULED;
+    }
+    call_stop(c.obj, c.fd, vm, 1);
     if (tied) tied->release();
-    return result;
+    return result | ERL_NIF_SELECT_STOP_CALLED;
 }
 
 int select_cancel(Registry& r, VM& vm, const SelectCall& c) {
@@ -189,7 +207,7 @@ int select_cancel(Registry& r, VM& vm, const SelectCall& c) {
         result |= DIR_CANCELLED[d];
         changed = true;
     }
-    if (changed) io_arm(vm, st.io, st.armed_mask());
+    if (changed && st.io) io_arm(vm, st.io, st.armed_mask());
     return result;
 }
 
@@ -205,14 +223,18 @@ int select_on(Registry& r, VM& vm, const SelectCall& c) {
     }
     if (it == r.fds.end()) {
         // erts answers FAILED when the poll set refuses the descriptor (a closed one).
-        if (fcntl(c.fd, F_GETFD) < 0) return INT_MIN | ERL_NIF_SELECT_FAILED;
+        struct stat info;
+        if (fstat(c.fd, &info) < 0) return INT_MIN | ERL_NIF_SELECT_FAILED;
         it = r.fds.emplace(c.fd, FdState{}).first;
         FdState& st = it->second;
         st.vm = &vm;
         st.resource = c.obj;
         c.obj->retain();  // erts' enif_keep_resource: tied until STOP
         st.generation = r.next_generation++;
-        st.io = io_register(vm, c.fd, std::make_shared<FdWatcher>(c.fd, st.generation));
+        // epoll refuses regular files and directories (EPERM); erts then polls them with
+        // poll(), which finds them always ready: so are they here, without the poller.
+        st.always_ready = S_ISREG(info.st_mode) || S_ISDIR(info.st_mode);
+        if (!st.always_ready) st.io = io_register(vm, c.fd, std::make_shared<FdWatcher>(c.fd, st.generation));
     }
     FdState& st = it->second;
     for (int d = 0; d < DIRS; ++d) {
@@ -221,7 +243,15 @@ int select_on(Registry& r, VM& vm, const SelectCall& c) {
         st.dir[d] = prepare(c, d);
     }
     if (c.mode & ERL_NIF_SELECT_ERROR) st.want_error = true;
-    io_arm(vm, st.io, st.armed_mask());
+    if (st.always_ready) {
+        for (int d : {IN, OUT}) {
+            if (!st.dir[d].on()) continue;
+            later.sends.push_back(std::move(st.dir[d]));
+            st.dir[d] = Armed{};
+        }
+    } else {
+        io_arm(vm, st.io, st.armed_mask());
+    }
     return 0;
 }
 

@@ -11,7 +11,8 @@
 //   - STOP cancels everything and calls the type's `stop` callback directly
 //     (is_direct_call = 1), then drops the resource's count. erts on Linux does the same:
 //     its epoll set is updated concurrently, so it never has to schedule the stop
-//     (ERL_NIF_SELECT_STOP_SCHEDULED is not returned there either);
+//     (ERL_NIF_SELECT_STOP_SCHEDULED is returned only for what epoll refuses, regular files,
+//     which erts watches with poll() and beamvm deems always ready);
 //   - an error or hang-up on the fd makes every armed direction ready, unless ERROR is
 //     armed (ERL_NIF_SELECT_ERROR), which then gets it.
 #pragma once

@@ -190,7 +190,7 @@ Term load_library(Process* p, ModuleCode* caller, const std::string& path, Term 
 
     ErlNifEnv env;
     nif::init_call_env(env, p, nm.get());
-    nif::begin_resource_types(nm.get());
+    nif::begin_resource_types(nm);
     if (prev && prev->nif) {
         if (!nm->entry.upgrade) {
             nif::end_resource_types(false);
@@ -256,8 +256,9 @@ NifLibrary::~NifLibrary() {
     if (handle) dlclose(handle);
 }
 
+// erts calls no unload for a library whose load or upgrade was refused.
 NifModule::~NifModule() {
-    if (!loaded || !entry.unload) return;
+    if (!entry.unload || !loaded) return;
     nif::CallbackEnv cb(vm);
     cb.env.module = this;
     entry.unload(&cb.env, priv_data);

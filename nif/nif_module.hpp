@@ -42,10 +42,10 @@ struct NifModule {
     std::shared_ptr<NifLibrary> library;
     ErlNifEntry entry;  // a copy, as the library's own may be static data of an older layout
     void* priv_data = nullptr;
+    bool loaded = false;  // its load or upgrade callback succeeded: only then does unload run
     std::vector<std::unique_ptr<NifFunction>> functions;
     VM* vm = nullptr;
-    bool loaded = false;  // its load or upgrade callback succeeded: unload is owed
-    ~NifModule();  // runs the library's unload callback
+    ~NifModule();  // runs the library's unload callback, if it was loaded
 };
 
 }  // namespace beam

@@ -4,8 +4,8 @@
 #include <cstring>
 
 #include "nif/nif_env.hpp"
+#include "nif/nif_module.hpp"
 #include "nif/resources.hpp"
-#include "vm/term_refs.hpp"
 
 namespace beam::nif {
 
@@ -25,15 +25,14 @@ int ResourceMonitors::monitor(Term pid, ErlNifMonitor* out) {
         make_magic_ref(scratch, obj_);
         ref_number_.store(obj_->ref_number(), std::memory_order_release);
     }
-    uint64_t ref = next_ref_number();
     // Under mu_: a target that exits at once finds the entry when its on_exit runs.
     std::lock_guard lock(mu_);
     uint64_t id = native_monitor(*vm, pid, shared_from_this());
     if (id == 0) return 1;
-    entries_.push_back({ref, id, pid});
+    entries_.push_back({id, pid});
     if (out) {
         std::memset(out, 0, sizeof *out);
-        MonitorBytes b{ref, id};
+        MonitorBytes b{id};
         std::memcpy(out, &b, sizeof b);
     }
     return 0;
@@ -45,7 +44,7 @@ int ResourceMonitors::demonitor(const ErlNifMonitor& m) {
     {
         std::lock_guard lock(mu_);
         for (size_t i = 0; i < entries_.size(); ++i) {
-            if (entries_[i].ref_number != b.ref_number || entries_[i].native_id != b.native_id) continue;
+            if (entries_[i].id != b.id) continue;
             pid = entries_[i].pid;
             entries_[i] = entries_.back();
             entries_.pop_back();
@@ -53,7 +52,7 @@ int ResourceMonitors::demonitor(const ErlNifMonitor& m) {
         }
     }
     if (pid == NIL) return 1;
-    if (VM* vm = obj_->vm() ? obj_->vm() : current_vm()) native_demonitor(*vm, pid, b.native_id);
+    if (VM* vm = obj_->vm() ? obj_->vm() : current_vm()) native_demonitor(*vm, pid, b.id);
     return 0;
 }
 
@@ -67,7 +66,7 @@ void ResourceMonitors::resource_dying() {
         ended.swap(entries_);
     }
     if (!vm) return;
-    for (const Entry& e : ended) native_demonitor(*vm, e.pid, e.native_id);
+    for (const Entry& e : ended) native_demonitor(*vm, e.pid, e.id);
 }
 
 Term ResourceMonitors::monitored_by_term(TermAllocator& a) const {
@@ -85,8 +84,8 @@ void ResourceMonitors::on_exit(Term pid, uint64_t id) {
         std::lock_guard lock(mu_);
         if (!obj_) return;
         for (size_t i = 0; i < entries_.size(); ++i) {
-            if (entries_[i].native_id != id) continue;
-            MonitorBytes b{entries_[i].ref_number, id};
+            if (entries_[i].id != id) continue;
+            MonitorBytes b{id};
             std::memcpy(&mon, &b, sizeof b);
             entries_[i] = entries_.back();
             entries_.pop_back();
@@ -97,7 +96,9 @@ void ResourceMonitors::on_exit(Term pid, uint64_t id) {
     if (!obj) return;
     ErlNifResourceDown* down = obj->type()->init.down;
     if (down) {
+        std::shared_ptr<NifModule> owner = obj->type()->current_owner();
         CallbackEnv cb(obj->vm() ? obj->vm() : current_vm());
+        cb.env.module = owner.get();
         ErlNifPid p{N(pid)};
         down(&cb.env, obj->data(), &p, &mon);
     }

@@ -8,8 +8,8 @@
 //     are removed without calling `down` (run_resource_dtor's dtor_demonitor), before `dtor`;
 //   - a process that exits while the resource is being freed calls no `down` either.
 // The monitor a NIF library holds (ErlNifMonitor, 32 bytes it may copy and compare with
-// memcmp) carries the number of a reference made for the monitor, which is the term
-// enif_make_monitor_term gives, and the native monitor's id.
+// memcmp) carries the native monitor's id, a number of the reference counter: the monitor's
+// reference, the term enif_make_monitor_term gives (erts gives the monitor's reference too).
 #pragma once
 
 #include <erl_nif.h>
@@ -29,8 +29,7 @@ class ResourceObject;
 
 // What beamvm writes into an ErlNifMonitor (its 32 bytes; the rest stays zero).
 struct MonitorBytes {
-    uint64_t ref_number;  // of the monitor's reference (vm/term_refs.hpp)
-    uint64_t native_id;   // native_monitor's id
+    uint64_t id;  // native_monitor's id, also the monitor reference's number (vm/term_refs.hpp)
 };
 static_assert(sizeof(MonitorBytes) <= sizeof(ErlNifMonitor));
 MonitorBytes monitor_bytes(const ErlNifMonitor& m);
@@ -52,8 +51,7 @@ public:
 
 private:
     struct Entry {
-        uint64_t ref_number;
-        uint64_t native_id;
+        uint64_t id;  // native_monitor's
         Term pid;
     };
     std::mutex mu_;  // taken before a target's info_mutex (native_monitor), never after

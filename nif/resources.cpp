@@ -5,6 +5,7 @@
 #include <map>
 #include <mutex>
 #include <new>
+#include <utility>
 #include <vector>
 
 #include "nif/nif_env.hpp"
@@ -21,6 +22,7 @@ namespace {
 
 // Every resource type ever opened, by module and name. Types are never freed: resources of a
 // type may outlive every version of its module (erts frees them; beamvm keeps the few bytes).
+// One whose module and resources are all gone (abandoned) is replaced by a new CREATE.
 struct TypeRegistry {
     std::mutex mutex;
     std::map<std::pair<Word, std::string>, ErlNifResourceType*> types;
@@ -37,6 +39,7 @@ struct Opening {
     ErlNifResourceTypeInit init;
 };
 NifModule* t_loading = nullptr;
+std::shared_ptr<NifModule> t_loading_owner;
 std::vector<Opening> t_opened;
 
 }  // namespace
@@ -49,6 +52,8 @@ ErlNifResourceType* open_resource_type(ErlNifEnv* env, const char* name, const E
     TypeRegistry& r = registry();
     std::lock_guard lock(r.mutex);
     auto it = r.types.find({module.raw, name});
+    // A type whose module is gone and whose resources are all freed is gone for erts too.
+    if (it != r.types.end() && it->second->abandoned()) it = r.types.end();
     ErlNifResourceFlags op;
     ErlNifResourceType* type = nullptr;
     bool created = false;
@@ -71,8 +76,9 @@ ErlNifResourceType* open_resource_type(ErlNifEnv* env, const char* name, const E
     return type;
 }
 
-void begin_resource_types(NifModule* loading) {
-    t_loading = loading;
+void begin_resource_types(const std::shared_ptr<NifModule>& loading) {
+    t_loading = loading.get();
+    t_loading_owner = loading;
     t_opened.clear();
 }
 
@@ -85,16 +91,50 @@ void end_resource_types(bool commit) {
             continue;
         }
         o.type->init = o.init;
-        o.type->library = t_loading->library;
+        o.type->set_owner(t_loading_owner);
         if (o.created) r.types[{o.type->module.raw, o.type->name}] = o.type;
     }
     t_opened.clear();
     t_loading = nullptr;
+    t_loading_owner.reset();
 }
+
+}  // namespace beam::nif
+
+std::shared_ptr<NifModule> enif_resource_type_t::current_owner() {
+    std::lock_guard lock(owner_mu_);
+    return owner_.lock();
+}
+
+void enif_resource_type_t::set_owner(const std::shared_ptr<NifModule>& m) {
+    std::shared_ptr<NifModule> old;  // let go after the lock: it may run an unload callback
+    std::lock_guard lock(owner_mu_);
+    owner_ = m;
+    if (live_ > 0) old = std::exchange(held_owner_, m);
+}
+
+void enif_resource_type_t::resource_made() {
+    std::lock_guard lock(owner_mu_);
+    if (live_++ == 0) held_owner_ = owner_.lock();
+}
+
+void enif_resource_type_t::resource_gone() {
+    std::shared_ptr<NifModule> last;
+    std::lock_guard lock(owner_mu_);
+    if (--live_ == 0) last = std::move(held_owner_);
+}
+
+bool enif_resource_type_t::abandoned() {
+    std::lock_guard lock(owner_mu_);
+    return live_ == 0 && owner_.expired();
+}
+
+namespace beam::nif {
 
 ResourceObject* ResourceObject::create(ErlNifResourceType* type, size_t size, VM* vm) {
     void* mem = ::operator new(sizeof(ResourceObject) + size);
     auto* obj = new (mem) ResourceObject(type, size, vm);
+    type->resource_made();
     if (type->init.down) obj->monitors_ = std::make_shared<ResourceMonitors>(obj);
     return obj;
 }
@@ -103,9 +143,12 @@ ResourceObject::~ResourceObject() {
     // erts removes a dying resource's monitors before its destructor, without `down` calls.
     if (monitors_) monitors_->resource_dying();
     if (type_->init.dtor) {
+        std::shared_ptr<NifModule> owner = type_->current_owner();
         CallbackEnv cb(vm_);
+        cb.env.module = owner.get();
         type_->init.dtor(&cb.env, data_);
     }
+    type_->resource_gone();
 }
 
 }  // namespace beam::nif

@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <mutex>
 #include <string>
 
 #include "vm/term_magic_ref.hpp"
@@ -23,7 +24,24 @@ struct enif_resource_type_t {
     beam::Term module;
     std::string name;
     ErlNifResourceTypeInit init{};  // dtor, stop, down, members, dyncall
-    std::shared_ptr<beam::NifLibrary> library;  // whose code the callbacks are
+
+    // The module version that owns it (erts' type->owner): the one whose load or upgrade
+    // opened or took over the type; its priv_data is what the callbacks see, its library
+    // (NifModule::library) holds their code. As in erts, a type with live resources keeps its
+    // owner (so a purged module's unload, and its library's dlclose, wait for the last of
+    // them), and a type taken over lets its old owner go.
+    std::shared_ptr<beam::NifModule> current_owner();
+    void set_owner(const std::shared_ptr<beam::NifModule>& m);
+    void resource_made();
+    void resource_gone();
+    // No live resource and no owner left: a new load may CREATE the name again.
+    bool abandoned();
+
+private:
+    std::mutex owner_mu_;
+    std::weak_ptr<beam::NifModule> owner_;
+    std::shared_ptr<beam::NifModule> held_owner_;  // while live_ > 0
+    size_t live_ = 0;
 };
 
 namespace beam::nif {
@@ -64,7 +82,7 @@ ErlNifResourceType* open_resource_type(ErlNifEnv* env, const char* name, const E
 
 // The resource types a load or upgrade callback opens are made visible only if it succeeds:
 // load_nif brackets the callback with these (nif/load_nif.cpp).
-void begin_resource_types(NifModule* loading);
+void begin_resource_types(const std::shared_ptr<NifModule>& loading);
 void end_resource_types(bool commit);
 
 }  // namespace beam::nif

@@ -6,13 +6,10 @@
 #include <vector>
 
 #include "scheduler/process_table.hpp"
+#include "vm/term_refs.hpp"
 #include "vm/vm.hpp"
 
 namespace beam {
-
-namespace {
-std::atomic<uint64_t> next_id{1};
-}
 
 uint64_t native_monitor(VM& vm, Term pid, std::shared_ptr<ExitWatcher> w) {
     if (!is_local_pid(pid)) return 0;
@@ -22,7 +19,9 @@ uint64_t native_monitor(VM& vm, Term pid, std::shared_ptr<ExitWatcher> w) {
     {
         std::lock_guard lock(p->sched.info_mutex);
         if (!p->sched.native_monitors_fired) {
-            id = next_id.fetch_add(1, std::memory_order_relaxed);
+            // From the reference counter: ids order with monitor references by age
+            // (process_info(P, monitored_by) lists both newest first, as erl).
+            id = next_ref_number();
             auto& v = p->sched.native_monitors;
             if (!v) v = std::make_unique<std::vector<std::pair<uint64_t, std::shared_ptr<ExitWatcher>>>>();
             v->emplace_back(id, std::move(w));

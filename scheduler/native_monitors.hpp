@@ -31,7 +31,8 @@ public:
     }
 };
 
-// Watches the local process `pid`. Returns the monitor's id (never 0), or 0 when there is no
+// Watches the local process `pid`. Returns the monitor's id (never 0; a number of the reference
+// counter, vm/term_refs.hpp, so ids are unique and ordered with references), or 0 when there is no
 // such live process (erl's enif_monitor_process answers > 0 then): the caller acts as if it
 // had exited.
 uint64_t native_monitor(VM& vm, Term pid, std::shared_ptr<ExitWatcher> w);

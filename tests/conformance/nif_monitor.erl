@@ -8,7 +8,7 @@
 -module(nif_monitor).
 -compile({no_auto_import, [monitor/2, demonitor/2]}).
 -export([main/0]).
--export([pipe/0, socketpair/0, set_owner/2, dup_resource/1, id/1, write/2, fill/1, read/2, drain/1,
+-export([pipe/0, socketpair/0, set_owner/2, open_file/1, dup_resource/1, id/1, write/2, fill/1, read/2, drain/1,
          close/1, is_closed/1, select/5, select_plain/3, mon_new/0, nodown_new/0, monitor/2,
          demonitor/2, compare/2, monitor_term/1]).
 
@@ -16,6 +16,7 @@
 pipe() -> ?STUB.
 socketpair() -> ?STUB.
 set_owner(_, _) -> ?STUB.
+open_file(_) -> ?STUB.
 dup_resource(_) -> ?STUB.
 id(_) -> ?STUB.
 write(_, _) -> ?STUB.
@@ -176,7 +177,21 @@ lifetimes() ->
         0 = demonitor(R, M),
         {monitored_by, After} = process_info(P, monitored_by),
         P ! stop,
-        {[X =:= R || X <- By], After} end).
+        {[X =:= R || X <- By], After} end),
+    show(monitored_by_with_processes, fun() ->
+        P = waiter(),
+        Self = self(),
+        R = mon_new(),
+        MRef = erlang:monitor(process, P),
+        {0, _} = monitor(R, P),
+        Q = spawn(fun() -> erlang:monitor(process, P), Self ! monitoring, receive stop -> ok end end),
+        receive monitoring -> ok end,
+        {monitored_by, By} = process_info(P, monitored_by),
+        Names = [if X =:= R -> resource; X =:= Self -> self; X =:= Q -> other; true -> X end || X <- By],
+        P ! stop,
+        Q ! stop,
+        receive {'DOWN', MRef, process, P, _} -> ok end,
+        {Names, element(1, next())} end).
 
 waiter() -> spawn(fun() -> receive stop -> ok; {exit, Why} -> exit(Why) end end).
 

@@ -2,11 +2,11 @@
 %% AF_UNIX socketpairs: read and write readiness, one-shot messages, the pid and ref a select
 %% names, custom messages (with and without a message environment), cancel and its answer,
 %% stop (direct when nothing is selected, and after selects) and the order of the stop and
-%% destructor callbacks, the resource kept alive while selected, ERL_NIF_SELECT_ERROR, and a
-%% steal by another resource. Messages print with resources and references named, not shown.
+%% destructor callbacks, the resource kept alive while selected, ERL_NIF_SELECT_ERROR, a
+%% regular file, and a steal by another resource. Messages print with resources and references named, not shown.
 -module(nif_select).
 -export([main/0]).
--export([pipe/0, socketpair/0, set_owner/2, dup_resource/1, id/1, write/2, fill/1, read/2, drain/1, close/1,
+-export([pipe/0, socketpair/0, set_owner/2, open_file/1, dup_resource/1, id/1, write/2, fill/1, read/2, drain/1, close/1,
          is_closed/1, select/5, select_plain/3, mon_new/0, nodown_new/0, monitor/2, demonitor/2,
          compare/2, monitor_term/1]).
 
@@ -14,6 +14,7 @@
 pipe() -> ?STUB.
 socketpair() -> ?STUB.
 set_owner(_, _) -> ?STUB.
+open_file(_) -> ?STUB.
 dup_resource(_) -> ?STUB.
 id(_) -> ?STUB.
 write(_, _) -> ?STUB.
@@ -50,6 +51,7 @@ main() ->
     lifetime(),
     socketpair_both(),
     errors(),
+    regular_file(),
     steal(),
     show(end_messages, fun() -> wait(100) end).
 
@@ -354,6 +356,23 @@ errors() ->
         E = write(W, <<"x">>),
         stop_both(none, W),
         {M, E} end).
+
+%% A regular file is always ready (erts polls what epoll refuses with poll()).
+regular_file() ->
+    show(regular_file, fun() ->
+        Path = filename:join(filename:dirname(code:which(?MODULE)), "nif_select.tmp"),
+        F = open_file(Path),
+        Ref = make_ref(),
+        S1 = select(F, ?READ, null, Ref, false),
+        M1 = next([{F, f}, {Ref, ref}]),
+        S2 = select(F, ?READ bor ?WRITE, null, Ref, false),
+        M2 = lists:sort([next([{F, f}, {Ref, ref}]), next([{F, f}, {Ref, ref}])]),
+        S3 = select(F, ?ERROR, null, Ref, false),
+        Quiet = wait(50),
+        S4 = select(F, ?STOP, null, Ref, false),
+        Stop = next([{F, f}]),
+        file:delete(Path),
+        {S1, M1, S2, M2, S3, Quiet, S4, Stop} end).
 
 %% Another resource over the same descriptor takes it over: the old one's selects are gone.
 %% erts sends logger an error report about it (timestamped): it is kept out of the output.

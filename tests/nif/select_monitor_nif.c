@@ -140,6 +140,15 @@ static ERL_NIF_TERM socketpair_nif(ErlNifEnv* env, int argc, const ERL_NIF_TERM 
     return enif_make_tuple2(env, fd_resource(env, fds[0]), fd_resource(env, fds[1]));
 }
 
+/* open_file(Path) -> a resource over a regular file opened for reading and writing. */
+static ERL_NIF_TERM open_file_nif(ErlNifEnv* env, int argc, const ERL_NIF_TERM argv[]) {
+    char path[4096];
+    if (enif_get_string(env, argv[0], path, sizeof path, ERL_NIF_LATIN1) <= 0) return enif_make_badarg(env);
+    int fd = open(path, O_RDWR | O_CREAT, 0600);
+    if (fd < 0) return enif_make_tuple2(env, atom(env, "error"), enif_make_int(env, errno));
+    return fd_resource(env, fd);
+}
+
 /* dup_resource(R) -> another resource over the same descriptor (to steal it with). */
 static ERL_NIF_TERM dup_resource_nif(ErlNifEnv* env, int argc, const ERL_NIF_TERM argv[]) {
     FdRes* r = get_fd(env, argv[0]);
@@ -351,6 +360,7 @@ static ERL_NIF_TERM monitor_term_nif(ErlNifEnv* env, int argc, const ERL_NIF_TER
 static ErlNifFunc funcs[] = {
     {"pipe", 0, pipe_nif, 0},
     {"socketpair", 0, socketpair_nif, 0},
+    {"open_file", 1, open_file_nif, 0},
     {"dup_resource", 1, dup_resource_nif, 0},
     {"set_owner", 2, set_owner_nif, 0},
     {"id", 1, id_nif, 0},
