@@ -1,4 +1,5 @@
-// enif_system_info (driver_system_info's ErlDrvSysInfo) and enif_thread_type.
+// enif_system_info: driver_system_info's ErlDrvSysInfo (enif_thread_type is in
+// nif/enif_threads.cpp, beside the dirty schedulers' threads).
 #include <cstddef>
 #include <cstdio>
 #include <cstdlib>
@@ -52,12 +53,6 @@ void enif_system_info(ErlNifSysInfo* sip, size_t si_size) {
     }
     if (si_size >= SYS_INFO_SIZE_UPTO(dirty_scheduler_support))  // driver 3.1, NIF 2.7
         sip->dirty_scheduler_support = 1;
-}
-
-// A normal scheduler thread, or none of the VM's schedulers (threads the NIF library started,
-// the main thread, the poller).
-int enif_thread_type(void) {
-    return Schedulers::current_index() >= 0 ? ERL_NIF_THR_NORMAL_SCHEDULER : ERL_NIF_THR_UNDEFINED;
 }
 
 }  // extern "C"
