@@ -1,4 +1,5 @@
-// enif_system_info (driver_system_info's ErlDrvSysInfo).
+// enif_system_info: driver_system_info's ErlDrvSysInfo (enif_thread_type is in
+// nif/enif_threads.cpp, beside the dirty schedulers' threads).
 #include <cstddef>
 #include <cstdio>
 #include <cstdlib>
@@ -53,7 +54,5 @@ void enif_system_info(ErlNifSysInfo* sip, size_t si_size) {
     if (si_size >= SYS_INFO_SIZE_UPTO(dirty_scheduler_support))  // driver 3.1, NIF 2.7
         sip->dirty_scheduler_support = 1;
 }
-
-// enif_thread_type is in nif/enif_threads.cpp (it knows the dirty schedulers).
 
 }  // extern "C"
