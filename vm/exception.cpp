@@ -167,6 +167,10 @@ const Word* handle_exception(Process* p, Term* x, const Word* pc) {
             x[1] = cls;
             x[2] = p->fvalue;
             x[3] = raw;
+            // The catch has them now; kept here they would keep what they hold alive (a NIF
+            // resource among a failed call's arguments) until the next exception.
+            p->fvalue = NIL;
+            p->ftrace = NIL;
             return catch_address(*s);
         }
     }
