@@ -106,10 +106,15 @@ Term system_check_1(Process* p, const Term* a) {
     return am::ok;
 }
 
-// beamvm runs nothing on dirty schedulers.
+// Whether a dirty scheduler has the process (a NIF step flagged dirty, scheduler/
+// dirty_schedulers.hpp).
 Term is_process_executing_dirty_1(Process* p, const Term* a) {
     if (!is_local_pid(a[0])) return p->badarg();
-    return am::false_;
+    Process* q = p->vm->procs.lookup(a[0]);
+    if (!q) return am::false_;
+    bool dirty = q->sched.dirty.load(std::memory_order_acquire) != dirty_kind::NONE;
+    ProcessTable::release(q);
+    return make_bool(dirty);
 }
 
 // Handling the signals of a process stuck in a dirty native: erts too answers `notsup` for

@@ -7,7 +7,7 @@
 // Flags with nothing to act on in beamvm yet (scheduler_wall_time, microstate_accounting,
 // trace_control_word, outstanding_system_requests_limit, system_logger, scheduling_statistics)
 // are kept and answered as erl does; erts_alloc answers notsup, as erl does for every
-// parameter of a default node. What beamvm cannot do says so: dirty schedulers offline,
+// parameter of a default node. What beamvm cannot do says so:
 // blocking multi-scheduling, a sequential tracer, binding schedulers and CPU topologies raise
 // {not_implemented, ...}. An unknown flag is badarg with `cause => badopt` in its error_info,
 // as erl's.
@@ -50,13 +50,13 @@ Term schedulers_online(Process* p, Term v) {
     return make_small(p->vm->scheds->set_reported_online(int(small_value(v))));
 }
 
-// dirty_cpu_schedulers_online: beamvm has no dirty schedulers; it reports as many as
-// schedulers, all online, so only that number can be asked for.
-Term dirty_schedulers_online(Process* p, Term v, const char* flag) {
-    int64_t n = scheduler_count(p);
+// dirty_cpu_schedulers_online: at most that many dirty CPU threads run NIF steps at once.
+Term dirty_schedulers_online(Process* p, Term v) {
+    Schedulers* s = p->vm->scheds.get();
+    int64_t n = s ? s->dirty().cpu_count() : scheduler_count(p);
     if (!is_small(v) || small_value(v) < 1 || small_value(v) > n) return p->badarg();
-    if (small_value(v) != n) return not_implemented(p, flag);
-    return make_small(n);
+    if (!s) return make_small(n);
+    return make_small(s->dirty().set_cpu_online(int(small_value(v))));
 }
 
 Term exchange_bool(Process* p, std::atomic<bool>& flag, Term v) {
@@ -107,10 +107,10 @@ Term system_flag_2(Process* p, const Term* a) {
         return exchange_bool(p, f.microstate_accounting, v);
     }
     if (flag == atom("schedulers_online")) return schedulers_online(p, v);
-    if (flag == atom("dirty_cpu_schedulers_online")) return dirty_schedulers_online(p, v, "dirty_cpu_schedulers_online");
+    if (flag == atom("dirty_cpu_schedulers_online")) return dirty_schedulers_online(p, v);
     if (flag == atom("multi_scheduling")) {
-        // The normal kinds block the normal schedulers only: in beamvm, which has no dirty
-        // schedulers, the same thing, counted apart as erts counts them.
+        // The normal kinds block the normal schedulers only: in beamvm the same thing (dirty
+        // steps run on regardless), counted apart as erts counts them.
         Schedulers* s = p->vm->scheds.get();
         auto name = [](Schedulers::MultiState st) {
             return st == Schedulers::MultiState::Blocked         ? atom("blocked")

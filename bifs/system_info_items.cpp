@@ -1,7 +1,7 @@
 // erlang:system_info/1 items beyond the core ones in bifs/system.cpp (OTP: erl_bif_info.c):
 // the emulator's build, schedulers, clocks, allocators and internal tables. Each answers with
-// OTP's type and shape; values describe beamvm: its schedulers (dirty work runs on the normal
-// ones, so each dirty count is the scheduler count), malloc for every allocator, no ports,
+// OTP's type and shape; values describe beamvm: its schedulers (normal, dirty CPU and dirty
+// I/O: scheduler/dirty_schedulers.hpp), malloc for every allocator, no ports,
 // ETS tables, NIF libraries, tracing or distribution yet.
 #include <gnu/libc-version.h>
 
@@ -152,14 +152,20 @@ Term system_info_item(Process* p, Term what) {
     int n = scheduler_count(p);
     std::string_view w = is_atom(what) ? atom_name(what) : std::string_view{};
     if (w.empty()) return NON_VALUE;
-    if (w == "dirty_cpu_schedulers" || w == "dirty_cpu_schedulers_online" || w == "dirty_io_schedulers" ||
-        w == "schedulers_total" || w == "schedulers_active" || w == "run_queues")
-        return make_small(n);
+    Schedulers* scheds = p->vm->scheds.get();
+    int dirty_cpu = scheds ? scheds->dirty().cpu_count() : n;
+    int dirty_io = scheds ? scheds->dirty().io_count() : 10;
+    if (w == "dirty_cpu_schedulers") return make_small(dirty_cpu);
+    if (w == "dirty_cpu_schedulers_online") return make_small(scheds ? scheds->dirty().cpu_online() : n);
+    if (w == "dirty_io_schedulers") return make_small(dirty_io);
+    if (w == "schedulers_total" || w == "schedulers_active" || w == "run_queues") return make_small(n);
     if (w == "schedulers_state") return make_tuple(*p, {make_small(n), make_small(n), make_small(n)});
     if (w == "all_schedulers_state") {
         Term s = make_small(n);
-        return list(p, {make_tuple(*p, {atom("normal"), s, s, s}), make_tuple(*p, {atom("dirty_cpu"), s, s, s}),
-                        make_tuple(*p, {atom("dirty_io"), s, s, s})});
+        Term c = make_small(dirty_cpu), c_on = make_small(scheds ? scheds->dirty().cpu_online() : n);
+        Term io = make_small(dirty_io);
+        return list(p, {make_tuple(*p, {atom("normal"), s, s, s}), make_tuple(*p, {atom("dirty_cpu"), c, c_on, c_on}),
+                        make_tuple(*p, {atom("dirty_io"), io, io, io})});
     }
     if (w == "scheduler_bindings") {
         std::vector<Term> u(size_t(n), atom("unbound"));

@@ -10,6 +10,7 @@
 #include "bifs/bif_util.hpp"
 #include "bifs/system_backtrace.hpp"
 #include "bifs/system_heap_options.hpp"
+#include "scheduler/native_monitors.hpp"
 #include "scheduler/signals.hpp"
 #include "scheduler/suspend.hpp"
 #include "vm/copy_term.hpp"
@@ -30,6 +31,11 @@ Term mfa_tuple(Process* p, Term m, Term f, uint32_t a) { return make_tuple(*p, {
 
 Term current_function(Process* p, Process* q) {
     if (q->sched.hibernating) return mfa_tuple(p, am::erlang, atom("hibernate"), 3);
+    if (q->pc == nif_resume_code()) {
+        // In a NIF call that goes on later or on a dirty scheduler: its step, as erts names it.
+        const NifContinuation& c = q->rare_if_any()->nif;
+        return mfa_tuple(p, c.module, c.name, c.state == NifContinuation::State::Step ? c.argc : c.origin_arity);
+    }
     if (ModuleCode* mc = p->vm->code_at(q->pc))
         if (const FunctionInfo* fi = mc->function_at(q->pc)) return mfa_tuple(p, mc->name, fi->name, fi->arity);
     return mfa_tuple(p, q->sched.initial_m, q->sched.initial_f, q->sched.initial_a);
@@ -43,6 +49,16 @@ Term monitors_list(Process* p, const List& ms, bool by) {
         else if (m.name != NIL) items.push_back(make_tuple(*p, {am::process, make_tuple(*p, {m.name, am::nonode_at_nohost})}));
         else items.push_back(make_tuple(*p, {am::process, m.pid}));
     }
+    return make_list_from(*p, items.data(), items.size());
+}
+
+// Processes, then the natives that show themselves (NIF resources, as erl lists them).
+Term monitored_by_list(Process* p, Process* q) {
+    std::vector<Term> items;
+    for (const MonitorEntry& m : q->sched.monitored_by) items.push_back(m.pid);
+    if (auto* natives = q->sched.native_monitors.get())
+        for (auto& [id, watcher] : *natives)
+            if (Term t = watcher->monitored_by_term(*p); is_value(t)) items.push_back(t);
     return make_list_from(*p, items.data(), items.size());
 }
 
@@ -88,7 +104,7 @@ Term item_value(Process* p, Process* q, Term item) {
     if (item == atom("message_queue_len")) return make_small(SWord(q->mailbox_len.load(std::memory_order_relaxed)));
     if (item == atom("links")) return make_list_from(*p, qs.links.data(), qs.links.size());
     if (item == atom("monitors")) return monitors_list(p, qs.monitors, false);
-    if (item == atom("monitored_by")) return monitors_list(p, qs.monitored_by, true);
+    if (item == atom("monitored_by")) return monitored_by_list(p, q);
     if (item == atom("registered_name")) return qs.registered_name;
     if (item == atom("trap_exit")) return make_bool(q->trap_exit);
     if (item == atom("priority")) return q->priority;
@@ -174,12 +190,43 @@ struct Retry {
     uint32_t arity;
 };
 
+Term info_items(Process* p, Process* q, Term items);
+
+// A process executing dirty is not borrowed before its NIF returns. erts answers for it
+// meanwhile; here the items that read nothing its NIF may change (its heap, its signals)
+// are answered at once: NON_VALUE if `items` asks for others.
+Term dirty_items(Process* p, Process* q, Term items) {
+    auto one = [&](Term item) -> Term {
+        Term v = NON_VALUE;
+        if (item == atom("status")) v = atom("running");
+        else if (item == atom("current_function")) v = current_function(p, q);
+        else if (item == atom("initial_call") || item == atom("priority") || item == atom("trap_exit"))
+            v = item_value(p, q, item);
+        return is_value(v) ? make_tuple(*p, {item, v}) : NON_VALUE;
+    };
+    if (is_atom(items)) return one(items);
+    std::vector<Term> out;
+    for (Term l = items; is_list(l); l = tail(l)) {
+        Term r = is_atom(head(l)) ? one(head(l)) : NON_VALUE;
+        if (is_non_value(r)) return r;
+        out.push_back(r);
+    }
+    return make_list_from(*p, out.data(), out.size());
+}
+
 Term with_target(Process* p, Term pid, Term (*fn)(Process*, Process*, Term), Term arg, Retry retry) {
     if (!is_pid(pid)) return p->badarg();
     if (pid == p->pid) return fn(p, p, arg);
     VM& vm = *p->vm;
     Process* q = vm.procs.lookup(pid);
     if (!q) return am::undefined;
+    if (fn == &info_items && q->sched.dirty.load(std::memory_order_acquire) != dirty_kind::NONE) {
+        Term r = dirty_items(p, q, arg);
+        if (is_value(r)) {
+            ProcessTable::release(q);
+            return r;
+        }
+    }
     if (!vm.scheds->borrow(q)) {
         bool gone = q->sched.state.load() & run_state::EXITED;
         ProcessTable::release(q);

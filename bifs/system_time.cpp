@@ -244,8 +244,8 @@ Term statistics_1(Process* p, const Term* a) {
 }
 
 // Run-queue statistics (OTP's erts_run_queues_len, erts_active_tasks): one entry per normal
-// scheduler, then the dirty CPU run queue, then (the _all forms) the dirty I/O one. beamvm
-// runs nothing on dirty schedulers, so those two are 0. scheduler_wall_time is undefined
+// scheduler, then the dirty CPU run queue, then (the _all forms) the dirty I/O one.
+// scheduler_wall_time is undefined
 // while it is not enabled, and beamvm has no system_flag(scheduler_wall_time, true).
 Term scheduler_statistics(Process* p, Term what) {
     bool all = false;
@@ -264,8 +264,9 @@ Term scheduler_statistics(Process* p, Term what) {
     if (name == "active_tasks") active = true;
     else if (name != "run_queue_lengths") return NON_VALUE;
     std::vector<size_t> lens = p->vm->scheds ? p->vm->scheds->queue_lengths(active) : std::vector<size_t>{1};
-    lens.push_back(0);              // dirty CPU
-    if (all) lens.push_back(0);     // dirty I/O
+    Schedulers* scheds = p->vm->scheds.get();
+    lens.push_back(scheds ? scheds->dirty().queue_length(dirty_kind::CPU, active) : 0);
+    if (all) lens.push_back(scheds ? scheds->dirty().queue_length(dirty_kind::IO, active) : 0);
     if (total) {
         size_t sum = 0;
         for (size_t n : lens) sum += n;

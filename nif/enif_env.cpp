@@ -1,4 +1,5 @@
 // enif_* environments, messages, exceptions and rescheduling.
+#include <algorithm>
 #include <cstring>
 
 #include "nif/nif_env.hpp"
@@ -6,6 +7,7 @@
 #include "scheduler/process_table.hpp"
 #include "scheduler/signals.hpp"
 #include "vm/copy_term.hpp"
+#include "vm/interp.hpp"
 #include "vm/vm.hpp"
 
 using namespace beam;
@@ -88,30 +90,36 @@ int enif_has_pending_exception(ErlNifEnv* env, ERL_NIF_TERM* reason) {
 }
 
 // ---- rescheduling ----
-// The scheduled call replaces the running one when it returns (nif/nif_call.cpp); it runs at
-// once on this scheduler, dirty flags included.
+// The scheduled call replaces the running one when it returns (nif/nif_call.cpp): it runs
+// when the interpreter next comes to the process (which yields first if its reductions are
+// spent), or on a dirty scheduler for the dirty flags. fun_name must make an atom.
 ERL_NIF_TERM enif_schedule_nif(ErlNifEnv* env, const char* name, int flags,
                                ERL_NIF_TERM (*fp)(ErlNifEnv*, int, const ERL_NIF_TERM[]), int argc,
                                const ERL_NIF_TERM argv[]) {
-    if (!env->proc || argc < 0 || argc > 255 ||
+    if (!env->proc || argc < 0 || argc > 255 || !name || std::strlen(name) > MAX_ATOM_CHARS ||
         (flags != 0 && flags != ERL_NIF_DIRTY_JOB_CPU_BOUND && flags != ERL_NIF_DIRTY_JOB_IO_BOUND))
         return enif_make_badarg(env);
     auto s = std::make_unique<ErlNifEnv::Scheduled>();
     s->fn = fp;
     s->flags = flags;
-    s->name = name;
+    s->name = T(enif_make_atom(env, name));
     s->argc = argc;
     for (int i = 0; i < argc; ++i) s->args[i] = T(argv[i]);
     env->scheduled = std::move(s);
     return N(NON_VALUE);
 }
 
-// Percent of a time slice used so far in this call; 1 once the slice is spent.
+// Charges `percent` of a time slice in reductions, as erts: ceil(budget / 100) per percent,
+// the slice's use capped at the budget. 1 once the slice is spent. Nothing on a dirty
+// scheduler, where no slice is counted.
 int enif_consume_timeslice(ErlNifEnv* env, int percent) {
+    if (env->dirty || !env->proc) return 0;
     if (percent < 1) percent = 1;
     if (percent > 100) percent = 100;
-    env->timeslice_used += percent;
-    return env->timeslice_used >= 100;
+    constexpr int64_t per_percent = (REDUCTION_BUDGET + 99) / 100;
+    Process* p = env->proc;
+    p->slice_reds_used = std::min(p->slice_reds_used + per_percent * percent, REDUCTION_BUDGET);
+    return p->slice_reds_used >= REDUCTION_BUDGET;
 }
 
 }  // extern "C"

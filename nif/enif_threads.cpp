@@ -6,6 +6,7 @@
 #include <string>
 
 #include "nif/nif_env.hpp"
+#include "scheduler/scheduler.hpp"
 
 struct ErlDrvMutex_ {
     pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
@@ -129,3 +130,17 @@ int enif_thread_join(ErlNifTid tid, void** respp) {
 char* enif_thread_name(ErlNifTid tid) { return tid->name.data(); }
 
 }  // extern "C"
+
+// The kind of thread calling: a normal or dirty scheduler (scheduler/dirty_schedulers.hpp),
+// else undefined (a thread of the NIF library's own or of enif_thread_create).
+extern "C" int enif_thread_type(void) {
+    if (beam::Schedulers::current_index() >= 0) return ERL_NIF_THR_NORMAL_SCHEDULER;
+    switch (beam::DirtySchedulers::current_kind()) {
+    case beam::dirty_kind::CPU:
+        return ERL_NIF_THR_DIRTY_CPU_SCHEDULER;
+    case beam::dirty_kind::IO:
+        return ERL_NIF_THR_DIRTY_IO_SCHEDULER;
+    default:
+        return ERL_NIF_THR_UNDEFINED;
+    }
+}

@@ -34,12 +34,13 @@ struct enif_environment_t {
     struct Scheduled {
         ERL_NIF_TERM (*fn)(ErlNifEnv*, int, const ERL_NIF_TERM[]) = nullptr;
         int flags = 0;
-        const char* name = nullptr;
+        beam::Term name = beam::NIL;  // an atom
         int argc = 0;
         beam::Term args[256];
     };
     std::unique_ptr<Scheduled> scheduled;
-    int timeslice_used = 0;  // percent consumed (enif_consume_timeslice)
+    // The call runs on a dirty scheduler (beam::dirty_kind): enif_consume_timeslice does nothing.
+    uint8_t dirty = 0;
 };
 
 namespace beam::nif {

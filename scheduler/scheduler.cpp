@@ -28,6 +28,8 @@ Schedulers::Schedulers(VM* vm, int count) : vm_(vm) {
         scheds_.push_back(std::move(s));
     }
     online_.store(count, std::memory_order_release);
+    dirty_ = std::make_unique<DirtySchedulers>(*this, vm->dirty_cpu_schedulers > 0 ? vm->dirty_cpu_schedulers : count,
+                                               vm->dirty_io_schedulers);
 }
 
 int Schedulers::set_online(int n) {
@@ -566,6 +568,10 @@ void Schedulers::run_one(Scheduler& s, Process* p) {
                 return;
             case RunStatus::Killed:
                 exit_process(*vm_, p, p->sched.exit_reason);
+                return;
+            case RunStatus::Dirty:
+                // Still RUNNING: no normal scheduler takes it until its dirty step returns.
+                dirty_->submit(p, p->rare().nif.dirty);
                 return;
             case RunStatus::Halted:
                 halt(p->halt_status);

@@ -12,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "scheduler/dirty_schedulers.hpp"
 #include "scheduler/word_lock.hpp"
 #include "vm/process.hpp"
 
@@ -73,6 +74,9 @@ public:
     // run queue holds it, its scheduler ends it when it comes out (a queued process must stay
     // in memory until then); otherwise it exits here.
     void exit_borrowed(Process* p, Term reason);
+
+    // The dirty CPU and dirty I/O schedulers (NIF steps flagged dirty).
+    DirtySchedulers& dirty() { return *dirty_; }
 
     // Index of the scheduler running on this thread, or -1 on other threads.
     static int current_index();
@@ -148,6 +152,8 @@ private:
     std::mutex done_mutex_;
     std::condition_variable done_cv_;
     bool joining_ = false;  // run_until_done is about to join the threads (under done_mutex_)
+    // Last: destroyed first, its threads give their processes back to the schedulers above.
+    std::unique_ptr<DirtySchedulers> dirty_;
 };
 
 }  // namespace beam

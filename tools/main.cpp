@@ -49,6 +49,8 @@ boot script (kernel, stdlib), then the -s, -run and -eval commands in order.
   --otp-root Dir      the OTP installation to boot and load from
                       (default: found from `erl` on PATH, else /usr/lib/erlang)
   +S N                number of scheduler threads (default: one per core)
+  +SDcpu N, +SDio N   dirty CPU scheduler threads (default: as many as +S) and dirty I/O
+                      ones (default 10), as erl (+SDcpu's :Online part is accepted)
   +P N, +B            accepted (no process limit; no break menu)
   --watch[=force]     reload a loaded module when its .beam file in a -pa directory changes
                       (inotify): the new version is loaded if the previous old code can be
@@ -241,6 +243,13 @@ int main(int argc, char** argv) {
                 std::fprintf(stderr, "beamvm: bad scheduler count '%s'\n", argv[i]);
                 return 2;
             }
+        } else if ((a == "+SDcpu" || a == "+SDio") && i + 1 < argc) {
+            int n = std::atoi(argv[++i]);  // erl's +SDcpu N[:Online]: the online part is not kept
+            if (n < 1 || n > 1024) {
+                std::fprintf(stderr, "beamvm: bad dirty scheduler count '%s'\n", argv[i]);
+                return 2;
+            }
+            (a == "+SDcpu" ? vm.dirty_cpu_schedulers : vm.dirty_io_schedulers) = n;
         } else if (a == "+P" && i + 1 < argc) {
             ++i;  // accepted: beamvm's process table has no fixed limit
         } else if (a == "+B" || a == "+Bc" || a == "+Bd" || a == "+Bi") {

@@ -37,6 +37,11 @@ RunStatus run(Process* p, const void* const** handlers_out);
 
 const InstrMeta& instr_meta(Op op) { return META[size_t(op)]; }
 
+const Word* nif_resume_code() {
+    static const Word code[1] = {handler_word(Op::nif_resume)};
+    return code;
+}
+
 static const void* const* handlers() {
     static const void* const* table = [] {
         const void* const* t = nullptr;
@@ -139,6 +144,42 @@ namespace {
             LEAVE(RunStatus::Yielded);            \
         }                                         \
         JUMP(call_target_);                       \
+    } while (0)
+
+// After a NIF call or step (vm/nif_call.hpp): return its value, raise, or leave the process
+// with its x registers holding what the next step needs: it yields to run the step later
+// (erts too ends the slice at every enif_schedule_nif, without counting its rest as the
+// process's reductions), or goes to a dirty scheduler.
+#define NIF_NEXT(step)                                                  \
+    do {                                                                \
+        const NifStep& st_ = (step);                                    \
+        switch (st_.next) {                                             \
+        case NifNext::Return:                                           \
+            x[0] = st_.value;                                           \
+            I = cp_of(E[0]);                                            \
+            E += 1;                                                     \
+            DISPATCH();                                                 \
+        case NifNext::Raise:                                            \
+            if (!p->halt_requested) p->fskip_pc_frame = true; /* p->ftop names the NIF */ \
+            RAISE();                                                    \
+        case NifNext::Continue:                                         \
+            if (fragments_due(p)) {                                     \
+                SWAPOUT;                                                \
+                garbage_collect(p, x, st_.live, 0);                     \
+                SWAPIN;                                                 \
+                if (p->sched.exit_pending) return RunStatus::Killed;    \
+            }                                                           \
+            p->pc = nif_resume_code();                                  \
+            p->arity = st_.live;                                        \
+            SWAPOUT;                                                    \
+            LEAVE(RunStatus::Yielded);                                  \
+        case NifNext::Dirty:                                            \
+            p->pc = nif_resume_code();                                  \
+            p->arity = st_.live;                                        \
+            SWAPOUT;                                                    \
+            LEAVE(RunStatus::Dirty);                                    \
+        }                                                               \
+        __builtin_unreachable();                                        \
     } while (0)
 
 // Calls a BIF in body context (failure raises) with arguments `args`, storing the result.

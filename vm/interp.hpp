@@ -34,6 +34,7 @@ enum class RunStatus : uint8_t {
     Halted,   // erlang:halt was called
     Killed,   // an exit signal ended it while it looked for messages, or the GC found it over its
               // max_heap_size (kill): reason in p->sched.exit_reason
+    Dirty,    // its NIF call goes on on a dirty scheduler (vm/nif_call.hpp); resume at p->pc after
 };
 
 inline constexpr int64_t REDUCTION_BUDGET = 4000;

@@ -21,6 +21,7 @@
 #include "vm/atom_table.hpp"
 #include "vm/heap.hpp"
 #include "vm/message_queue.hpp"
+#include "vm/nif_call.hpp"
 #include "vm/recv_markers.hpp"
 #include "scheduler/process_sched.hpp"
 #include "vm/term.hpp"
@@ -249,6 +250,9 @@ public:
         // call_time: the call_time-traced function running now and since when (monotonic ns).
         const FunctionInfo* call_time_fn = nullptr;
         int64_t call_time_since = 0;
+        // A NIF call in progress: rescheduled by enif_schedule_nif or on a dirty scheduler
+        // (vm/nif_call.hpp). Owned by whoever runs the process.
+        NifContinuation nif;
     };
     Rare& rare();
     const Rare* rare_if_any() const { return rare_.get(); }

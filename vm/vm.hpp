@@ -164,6 +164,11 @@ public:
     std::once_flag ports_once;
     std::atomic<bool> ports_started{false};  // set as `ports` is created: safe to read anywhere
 
+    // Dirty scheduler threads (scheduler/dirty_schedulers.hpp), set before start(): erl's
+    // defaults are as many dirty CPU schedulers as schedulers (0 here) and 10 dirty I/O ones.
+    int dirty_cpu_schedulers = 0;
+    int dirty_io_schedulers = 10;
+
     // Starts `count` scheduler threads and the timer thread.
     void start(int scheduler_count);
     // A new process in the table, not yet runnable, with a reference held for the caller

@@ -1,0 +1,99 @@
+// Dirty scheduler threads: a queue per kind, served in order.
+#include "scheduler/dirty_schedulers.hpp"
+
+#include "scheduler/scheduler.hpp"
+#include "vm/nif_call.hpp"
+#include "vm/process.hpp"
+
+namespace beam {
+
+namespace {
+thread_local uint8_t tls_kind = dirty_kind::NONE;
+}
+
+DirtySchedulers::DirtySchedulers(Schedulers& normal, int cpu, int io)
+    : normal_(normal) {
+    cpu_.kind = dirty_kind::CPU;
+    cpu_.size = cpu_.online = cpu;
+    io_.kind = dirty_kind::IO;
+    io_.size = io_.online = io;
+}
+
+int DirtySchedulers::set_cpu_online(int n) {
+    int old;
+    {
+        std::lock_guard lock(cpu_.mutex);
+        old = cpu_.online;
+        cpu_.online = n;
+    }
+    cpu_.wake.notify_all();
+    return old;
+}
+
+int DirtySchedulers::cpu_online() {
+    std::lock_guard lock(cpu_.mutex);
+    return cpu_.online;
+}
+
+size_t DirtySchedulers::queue_length(uint8_t kind, bool with_running) {
+    Pool& pool = pool_of(kind);
+    std::lock_guard lock(pool.mutex);
+    return pool.queue.size() + (with_running ? size_t(pool.busy) : 0);
+}
+
+DirtySchedulers::~DirtySchedulers() {
+    for (Pool* pool : {&cpu_, &io_}) {
+        {
+            std::lock_guard lock(pool->mutex);
+            pool->stopping = true;
+        }
+        pool->wake.notify_all();
+        for (std::thread& t : pool->threads) t.join();
+    }
+}
+
+uint8_t DirtySchedulers::current_kind() { return tls_kind; }
+
+DirtySchedulers::Pool& DirtySchedulers::pool_of(uint8_t kind) { return kind == dirty_kind::IO ? io_ : cpu_; }
+
+void DirtySchedulers::submit(Process* p, uint8_t kind) {
+    p->sched.dirty.store(kind, std::memory_order_release);
+    Pool& pool = pool_of(kind);
+    {
+        std::lock_guard lock(pool.mutex);
+        pool.queue.push_back(p);
+        if (pool.idle == 0 && int(pool.threads.size()) < pool.online) {
+            pool.threads.emplace_back([this, &pool] { loop(pool); });
+            return;  // the new thread takes it
+        }
+    }
+    pool.wake.notify_one();
+}
+
+void DirtySchedulers::loop(Pool& pool) {
+    tls_kind = pool.kind;
+    std::unique_lock lock(pool.mutex);
+    for (;;) {
+        ++pool.idle;
+        pool.wake.wait(lock, [&] { return pool.stopping || (!pool.queue.empty() && pool.busy < pool.online); });
+        --pool.idle;
+        if (pool.queue.empty()) return;  // stopping
+        Process* p = pool.queue.front();
+        pool.queue.pop_front();
+        ++pool.busy;
+        lock.unlock();
+        uint8_t next = run_dirty_nif(p);
+        while (next == pool.kind) next = run_dirty_nif(p);  // a dirty step scheduled another here
+        if (next != dirty_kind::NONE) {
+            submit(p, next);
+        } else {
+            p->sched.dirty.store(dirty_kind::NONE, std::memory_order_release);
+            normal_.give_back(p, true);  // continues at nif_resume on a normal scheduler
+        }
+        lock.lock();
+        --pool.busy;
+        if (!pool.queue.empty()) pool.wake.notify_one();  // one waited for a thread to be free
+    }
+}
+
+}  // namespace beam
