@@ -33,16 +33,23 @@ void* enif_dlsym(void* handle, const char* symbol, void (*err_handler)(void*, co
     return s;
 }
 
-// 0 and the value (NUL-terminated) if it fits, 1 and the size needed if not, -1 if unset.
+// 0 and the value (NUL-terminated) if it fits, 1 if not, -1 if unset. As erts, *value_size
+// becomes the value's length on success and the room for one (the size less the NUL)
+// otherwise, not the size needed that erl_nif's documentation promises.
 int enif_getenv(const char* key, char* value, size_t* value_size) {
+    size_t room = *value_size - 1;
     const char* v = std::getenv(key);
-    if (!v) return -1;
+    if (!v) {
+        *value_size = room;
+        return -1;
+    }
     size_t n = std::strlen(v);
-    if (n + 1 > *value_size) {
-        *value_size = n + 1;
+    if (n > room) {
+        *value_size = room;
         return 1;
     }
-    std::memcpy(value, v, n + 1);
+    std::memcpy(value, v, n);
+    value[n] = '\0';
     *value_size = n;
     return 0;
 }
