@@ -52,6 +52,15 @@ DirtySchedulers::~DirtySchedulers() {
     }
 }
 
+int DirtySchedulers::running() {
+    int n = 0;
+    for (Pool* pool : {&cpu_, &io_}) {
+        std::lock_guard lock(pool->mutex);
+        n += pool->busy;
+    }
+    return n;
+}
+
 uint8_t DirtySchedulers::current_kind() { return tls_kind; }
 
 DirtySchedulers::Pool& DirtySchedulers::pool_of(uint8_t kind) { return kind == dirty_kind::IO ? io_ : cpu_; }
