@@ -52,4 +52,8 @@ inline Term make_string(TermAllocator& a, std::string_view s) {
 // Returns NON_VALUE: the BIF returns it as its result.
 Term badarg_with_cause(Process* p, std::string_view name, const Term* args, unsigned arity, Term cause);
 
+// The next value of erlang:unique_integer/0,1 (bifs/misc.cpp), shared with
+// enif_make_unique_integer: positive and strictly increasing across the VM.
+uint64_t next_unique_integer();
+
 }  // namespace beam

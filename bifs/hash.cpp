@@ -8,6 +8,7 @@
 #include "bifs/bif.hpp"
 #include "bifs/bif_families.hpp"
 #include "bifs/bif_util.hpp"
+#include "bifs/hash.hpp"
 #include "vm/bignum.hpp"
 #include "vm/jenkins_hash.hpp"
 #include "vm/binary.hpp"
@@ -68,6 +69,8 @@ struct Item {
     uint32_t saved_hash = 0;
     uint32_t saved_xor = 0;
 };
+
+}  // namespace
 
 uint32_t make_hash2(Term top) {
     if (is_atom(top)) return atom_hash(top);
@@ -182,6 +185,8 @@ uint32_t make_hash2(Term top) {
     }
     return h;
 }
+
+namespace {
 
 Term phash2_1(Process* p, const Term* a) {
     return make_small(SWord(make_hash2(a[0]) & ((uint32_t{1} << 27) - 1)));

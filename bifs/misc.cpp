@@ -106,8 +106,7 @@ Term unique_integer(Process* p, Term options) {
     for (; is_list(options); options = tail(options))
         if (head(options) != am::positive && head(options) != am::monotonic) return p->badarg();
     if (!is_nil(options)) return p->badarg();
-    // One strictly increasing positive counter satisfies every option combination.
-    return make_integer_u(*p, unique_counter.fetch_add(1, std::memory_order_relaxed));
+    return make_integer_u(*p, next_unique_integer());
 }
 
 Term unique_integer_0(Process* p, const Term*) { return unique_integer(p, NIL); }
@@ -145,6 +144,9 @@ constexpr BifSpec table[] = {
 };
 
 }  // namespace
+
+// One strictly increasing positive counter satisfies every option combination.
+uint64_t next_unique_integer() { return unique_counter.fetch_add(1, std::memory_order_relaxed); }
 
 std::span<const BifSpec> misc_bifs() { return table; }
 

@@ -12,6 +12,7 @@
 #include "bifs/system_flags.hpp"
 #include "vm/binary.hpp"
 #include "vm/module.hpp"
+#include "vm/otp_version.hpp"
 #include "vm/vm.hpp"
 #include "scheduler/process_sched.hpp"
 #include "scheduler/process_table.hpp"
@@ -137,9 +138,9 @@ Term module_loaded_1(Process* p, const Term* a) {
 Term system_info_1(Process* p, const Term* a) {
     Term what = a[0];
     if (what == am::machine) return make_string(*p, "BEAM");
-    if (what == am::otp_release) return make_string(*p, "25");
+    if (what == am::otp_release) return make_string(*p, OTP_RELEASE);
     if (what == am::wordsize) return make_small(8);
-    if (what == am::version) return make_string(*p, "13.1.5");
+    if (what == am::version) return make_string(*p, ERTS_VERSION);
     if (what == atom("system_version"))
         return make_string(*p, "Erlang/OTP 25 [beamvm] [64-bit]\n");
     if (what == atom("schedulers")) return make_small(p->vm->scheds ? p->vm->scheds->count() : 1);

@@ -10,6 +10,7 @@
 #include "bifs/bif_util.hpp"
 #include "bifs/system_backtrace.hpp"
 #include "bifs/system_heap_options.hpp"
+#include "scheduler/native_monitors.hpp"
 #include "scheduler/signals.hpp"
 #include "scheduler/suspend.hpp"
 #include "vm/copy_term.hpp"
@@ -48,6 +49,16 @@ Term monitors_list(Process* p, const List& ms, bool by) {
         else if (m.name != NIL) items.push_back(make_tuple(*p, {am::process, make_tuple(*p, {m.name, am::nonode_at_nohost})}));
         else items.push_back(make_tuple(*p, {am::process, m.pid}));
     }
+    return make_list_from(*p, items.data(), items.size());
+}
+
+// Processes, then the natives that show themselves (NIF resources, as erl lists them).
+Term monitored_by_list(Process* p, Process* q) {
+    std::vector<Term> items;
+    for (const MonitorEntry& m : q->sched.monitored_by) items.push_back(m.pid);
+    if (auto* natives = q->sched.native_monitors.get())
+        for (auto& [id, watcher] : *natives)
+            if (Term t = watcher->monitored_by_term(*p); is_value(t)) items.push_back(t);
     return make_list_from(*p, items.data(), items.size());
 }
 
@@ -93,7 +104,7 @@ Term item_value(Process* p, Process* q, Term item) {
     if (item == atom("message_queue_len")) return make_small(SWord(q->mailbox_len.load(std::memory_order_relaxed)));
     if (item == atom("links")) return make_list_from(*p, qs.links.data(), qs.links.size());
     if (item == atom("monitors")) return monitors_list(p, qs.monitors, false);
-    if (item == atom("monitored_by")) return monitors_list(p, qs.monitored_by, true);
+    if (item == atom("monitored_by")) return monitored_by_list(p, q);
     if (item == atom("registered_name")) return qs.registered_name;
     if (item == atom("trap_exit")) return make_bool(q->trap_exit);
     if (item == atom("priority")) return q->priority;

@@ -1,7 +1,7 @@
-// enif_* memory, dynamic libraries, formatted output and the environment variables.
+// enif_* memory, dynamic libraries and the environment variables (formatted output:
+// nif/enif_printf.cpp).
 #include <dlfcn.h>
 
-#include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -31,23 +31,6 @@ void* enif_dlsym(void* handle, const char* symbol, void (*err_handler)(void*, co
         err_handler(err_arg, e ? e : "symbol not found");
     }
     return s;
-}
-
-int enif_vsnprintf(char* buf, size_t size, const char* fmt, va_list ap) { return std::vsnprintf(buf, size, fmt, ap); }
-int enif_snprintf(char* buf, size_t size, const char* fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    int n = enif_vsnprintf(buf, size, fmt, ap);
-    va_end(ap);
-    return n;
-}
-int enif_vfprintf(FILE* f, const char* fmt, va_list ap) { return std::vfprintf(f, fmt, ap); }
-int enif_fprintf(FILE* f, const char* fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    int n = enif_vfprintf(f, fmt, ap);
-    va_end(ap);
-    return n;
 }
 
 // 0 and the value (NUL-terminated) if it fits, 1 and the size needed if not, -1 if unset.

@@ -10,6 +10,7 @@
 #include "nif/nif_env.hpp"
 #include "nif/nif_module.hpp"
 #include "nif/nif_text.hpp"
+#include "nif/resource_monitors.hpp"
 #include "vm/atom_table.hpp"
 
 using namespace beam;
@@ -93,10 +94,14 @@ void end_resource_types(bool commit) {
 
 ResourceObject* ResourceObject::create(ErlNifResourceType* type, size_t size, VM* vm) {
     void* mem = ::operator new(sizeof(ResourceObject) + size);
-    return new (mem) ResourceObject(type, size, vm);
+    auto* obj = new (mem) ResourceObject(type, size, vm);
+    if (type->init.down) obj->monitors_ = std::make_shared<ResourceMonitors>(obj);
+    return obj;
 }
 
 ResourceObject::~ResourceObject() {
+    // erts removes a dying resource's monitors before its destructor, without `down` calls.
+    if (monitors_) monitors_->resource_dying();
     if (type_->init.dtor) {
         CallbackEnv cb(vm_);
         type_->init.dtor(&cb.env, data_);

@@ -28,6 +28,8 @@ struct enif_resource_type_t {
 
 namespace beam::nif {
 
+class ResourceMonitors;  // nif/resource_monitors.hpp
+
 class ResourceObject final : public MagicObject {
 public:
     static ResourceObject* create(ErlNifResourceType* type, size_t size, VM* vm);
@@ -42,12 +44,16 @@ public:
     ErlNifResourceType* type() const { return type_; }
     VM* vm() const { return vm_; }
     size_t byte_size() const override { return sizeof(*this) + size_; }
+    // Its process monitors (enif_monitor_process): only if its type had a `down` callback
+    // when it was allocated, as in erts; else null.
+    ResourceMonitors* monitors() const { return monitors_.get(); }
 
 private:
     ResourceObject(ErlNifResourceType* type, size_t size, VM* vm) : type_(type), size_(size), vm_(vm) {}
     ErlNifResourceType* type_;
     size_t size_;
     VM* vm_;
+    std::shared_ptr<ResourceMonitors> monitors_;  // shared with the native monitors it holds
     alignas(16) unsigned char data_[];
 };
 

@@ -1,13 +1,15 @@
 // Natives that watch a process's exit: OTP's enif_monitor_process, which prim_socket uses to
 // close a socket when its owner dies and to drop a waiting reader, writer or acceptor that
-// died. A native monitor is not a process monitor: it sends no 'DOWN' message and is not in
-// process_info(monitored_by); the watcher's on_exit runs on the dying process's scheduler
-// thread, in exit_process, with no lock held.
+// died, and NIF resources use (nif/resource_monitors.hpp). A native monitor is not a process
+// monitor: it sends no 'DOWN' message, and it is in process_info(monitored_by) only as the
+// term its watcher names (erl shows the resource there); the watcher's on_exit runs on the
+// dying process's scheduler thread, in exit_process, with no lock held.
 #pragma once
 
 #include <cstdint>
 #include <memory>
 
+#include "vm/heap.hpp"
 #include "vm/term.hpp"
 
 namespace beam {
@@ -20,6 +22,13 @@ public:
     virtual ~ExitWatcher() = default;
     // `pid` has exited; `id` is what native_monitor returned for this watch.
     virtual void on_exit(Term pid, uint64_t id) = 0;
+    // What process_info(P, monitored_by) lists for this watch, built in `a`; NON_VALUE: not
+    // listed. Called with the target's info_mutex held: it must take no lock that is held
+    // while calling native_monitor.
+    virtual Term monitored_by_term(TermAllocator& a) const {
+        (void)a;
+        return NON_VALUE;
+    }
 };
 
 // Watches the local process `pid`. Returns the monitor's id (never 0), or 0 when there is no

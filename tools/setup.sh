@@ -8,11 +8,16 @@ cd "$(dirname "$0")/.."
 # OTP applications beamvm's tests run on both VMs (EUnit, common_test, runtime_tools, inets
 # for the HTTP benchmark and interop tests); PCRE2 for re's natives (found through
 # pkg-config); erlang-idna and erlang-uuid, whose gzip-compressed .beam files the
-# prepare_otp_ebin test loads (tests/loading/).
+# prepare_otp_ebin test loads (tests/loading/); OTP's NIF applications (crypto.so and what stands
+# on it: public_key, ssl, ssh) and erlang-dev's erl_nif.h, which nif/ and the NIF test
+# libraries (tests/nif/) are compiled against; erlang-jiffy, a third-party NIF library
+# (tests/conformance/nif_jiffy).
 PACKAGES=(build-essential cmake python3 erlang-base erlang-dev erlang-eunit erlang-common-test
           erlang-runtime-tools erlang-syntax-tools erlang-inets erlang-idna erlang-uuid
+          erlang-jiffy
           zlib1g-dev libfmt-dev
-          libmimalloc-dev catch2 libgmp-dev libssl-dev libpcre2-dev pkg-config)
+          libmimalloc-dev catch2 libgmp-dev libpcre2-dev pkg-config
+          erlang-crypto erlang-asn1 erlang-public-key erlang-ssl erlang-ssh)
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

@@ -105,7 +105,25 @@ bool is_printable_string(Term t) {
 
 void append_u(std::string& out, uint64_t v) { out += std::to_string(v); }
 
-void append_binary(std::string& out, Term t) {
+// erts' element budget for a term printed with "%.NT" (erl_printf_term.c's dcount): one per
+// term, one per character of a printable list and per byte of a binary, an atom's length in
+// bytes; printing stops where it runs out. Null: no limit (erlang:display/1).
+struct Budget {
+    long left;
+    bool stopped = false;
+    // Spends one; false (printing stops) when none was left.
+    bool take() {
+        if (left-- > 0) return true;
+        stopped = true;
+        return false;
+    }
+};
+bool take(Budget* b) { return !b || b->take(); }
+void spend(Budget* b, size_t n) {
+    if (b) b->left -= long(n);
+}
+
+void append_binary(std::string& out, Term t, Budget* budget) {
     BitView v = bit_view(t);
     size_t bytes = v.byte_size();
     unsigned tail_bits = v.bit_size & 7;
@@ -126,6 +144,7 @@ void append_binary(std::string& out, Term t) {
             char c = char(byte(i));
             if (c == '"') out.push_back('\\');
             out.push_back(c);
+            if (!take(budget)) return;
         }
         out += "\">>";
         return;
@@ -134,6 +153,7 @@ void append_binary(std::string& out, Term t) {
     for (size_t i = 0; i < bytes; ++i) {
         if (i) out.push_back(',');
         append_u(out, byte(i));
+        if (!take(budget)) return;
     }
     if (tail_bits) {
         unsigned val = 0;
@@ -165,9 +185,10 @@ void push_seq(Tasks& todo, const Term* elems, size_t n, const char* sep) {
     }
 }
 
-void print_string_list(std::string& out, Term t) {
+void print_string_list(std::string& out, Term t, Budget* budget) {
     out.push_back('"');
     for (; is_list(t); t = tail(t)) {
+        if (!take(budget)) return;
         char c = char(small_value(head(t)));
         if (c == '\n') {
             out += "\\n";
@@ -179,8 +200,8 @@ void print_string_list(std::string& out, Term t) {
     out.push_back('"');
 }
 
-void print_list(std::string& out, Term t, Tasks& todo) {
-    if (is_printable_string(t)) return print_string_list(out, t);
+void print_list(std::string& out, Term t, Tasks& todo, Budget* budget) {
+    if (is_printable_string(t)) return print_string_list(out, t, budget);
     out.push_back('[');
     push_text(todo, "]");
     std::vector<Task> items;  // in order; pushed reversed below
@@ -198,7 +219,7 @@ void print_list(std::string& out, Term t, Tasks& todo) {
     todo.insert(todo.end(), items.rbegin(), items.rend());
 }
 
-void print_boxed(std::string& out, Term t, Tasks& todo) {
+void print_boxed(std::string& out, Term t, Tasks& todo, Budget* budget) {
     const Term* p = boxed_ptr(t);
     switch (header_sub(p[0])) {
     case Sub::Tuple:
@@ -244,6 +265,7 @@ void print_boxed(std::string& out, Term t, Tasks& todo) {
     case Sub::Export: {
         const Export* ep = export_of(t);
         out += "fun ";
+        spend(budget, atom_name(ep->module).size() + atom_name(ep->function).size());
         append_atom(out, ep->module);
         out.push_back(':');
         append_atom(out, ep->function);
@@ -278,21 +300,23 @@ void print_boxed(std::string& out, Term t, Tasks& todo) {
     }
     case Sub::HeapBin:
     case Sub::RefcBin:
-    case Sub::SubBin: append_binary(out, t); return;
+    case Sub::SubBin: append_binary(out, t, budget); return;
     case Sub::MatchState: out += "#MatchState"; return;
     default: out += "<unknown>"; return;
     }
 }
 
-void print_one(std::string& out, Term t, Tasks& todo) {
+void print_one(std::string& out, Term t, Tasks& todo, Budget* budget) {
     if (is_small(t)) {
         out += std::to_string(small_value(t));
     } else if (is_atom(t)) {
+        spend(budget, atom_name(t).size());
         append_atom(out, t);
+        if (budget && budget->left <= 0) budget->stopped = true;  // erts stops after the atom
     } else if (is_nil(t)) {
         out += "[]";
     } else if (is_list(t)) {
-        print_list(out, t, todo);
+        print_list(out, t, todo, budget);
     } else if (is_local_pid(t)) {
         out += "<0.";
         append_u(out, pid_id(local_pid_number(t)));
@@ -304,7 +328,7 @@ void print_one(std::string& out, Term t, Tasks& todo) {
         append_u(out, local_port_number(t));
         out.push_back('>');
     } else if (is_boxed(t)) {
-        print_boxed(out, t, todo);
+        print_boxed(out, t, todo, budget);
     } else if (is_non_value(t)) {
         out += "<TNV>";
     } else {
@@ -312,13 +336,13 @@ void print_one(std::string& out, Term t, Tasks& todo) {
     }
 }
 
-void append_term(std::string& out, Term root) {
+void append_term(std::string& out, Term root, Budget* budget) {
     Tasks todo{{root, nullptr}};
-    while (!todo.empty()) {
+    while (!todo.empty() && !(budget && budget->stopped)) {
         Task task = todo.back();
         todo.pop_back();
         if (task.text) out += task.text;
-        else print_one(out, task.term, todo);
+        else if (take(budget)) print_one(out, task.term, todo, budget);
     }
 }
 
@@ -326,7 +350,15 @@ void append_term(std::string& out, Term root) {
 
 std::string display_string(Term t) {
     std::string out;
-    append_term(out, t);
+    append_term(out, t, nullptr);
+    return out;
+}
+
+std::string display_string(Term t, long* budget) {
+    Budget b{*budget};
+    std::string out;
+    append_term(out, t, &b);
+    *budget = b.left;
     return out;
 }
 

@@ -1,13 +1,17 @@
 #include "io/socket/socket_cmsg.hpp"
 
+#include <linux/errqueue.h>
+#include <netinet/icmp6.h>
 #include <netinet/in.h>
 #include <netinet/ip.h>
+#include <netinet/ip_icmp.h>
 #include <sys/time.h>
 
 #include <cstring>
 #include <vector>
 
 #include "bifs/bif_util.hpp"
+#include "bifs/posix_errors.hpp"
 #include "io/socket/socket.hpp"
 #include "io/socket/socket_addr.hpp"
 #include "vm/binary.hpp"
@@ -115,6 +119,63 @@ bool encode_one(Term m, std::string& out) {
     return true;
 }
 
+// ICMP types and codes by OTP's names (prim_socket_nif.c); others stay integers.
+Term icmp_type_code(Process* p, bool v6, uint8_t type, uint8_t code, Term& code_term) {
+    code_term = make_small(code);
+    auto name = [&](std::initializer_list<std::pair<int, const char*>> names) {
+        for (auto& [c, n] : names)
+            if (c == code) code_term = atom(n);
+    };
+    if (!v6 && type == ICMP_DEST_UNREACH) {
+        name({{ICMP_NET_UNREACH, "net_unreach"}, {ICMP_HOST_UNREACH, "host_unreach"}, {ICMP_PORT_UNREACH, "port_unreach"},
+              {ICMP_FRAG_NEEDED, "frag_needed"}, {ICMP_NET_UNKNOWN, "net_unknown"}, {ICMP_HOST_UNKNOWN, "host_unknown"}});
+        return atom("dest_unreach");
+    }
+    if (!v6 && type == ICMP_TIME_EXCEEDED) return atom("time_exceeded");
+    if (v6 && type == ICMP6_DST_UNREACH) {
+        name({{ICMP6_DST_UNREACH_NOROUTE, "noroute"}, {ICMP6_DST_UNREACH_ADMIN, "adm_prohibited"},
+              {ICMP6_DST_UNREACH_BEYONDSCOPE, "not_neighbour"}, {ICMP6_DST_UNREACH_ADDR, "addr_unreach"},
+              {ICMP6_DST_UNREACH_NOPORT, "port_unreach"}, {5, "policy_fail"}, {6, "reject_route"}});
+        return atom("dest_unreach");
+    }
+    if (v6 && type == ICMP6_PACKET_TOO_BIG) return atom("pkt_toobig");
+    if (v6 && type == ICMP6_TIME_EXCEEDED) return atom("time_exceeded");
+    return make_small(type);
+}
+
+// IP_RECVERR / IPV6_RECVERR: the queued error as prim_socket's map (error, origin, type, code,
+// info, data, and offender when the kernel gives one).
+Term extended_error(Process* p, const uint8_t* d, size_t n) {
+    if (n < sizeof(sock_extended_err)) return NON_VALUE;
+    sock_extended_err e;
+    std::memcpy(&e, d, sizeof e);
+    Term origin, type = make_small(e.ee_type), code = make_small(e.ee_code);
+    switch (e.ee_origin) {
+    case SO_EE_ORIGIN_NONE: origin = atom("none"); break;
+    case SO_EE_ORIGIN_LOCAL: origin = atom("local"); break;
+    case SO_EE_ORIGIN_ICMP: origin = atom("icmp"), type = icmp_type_code(p, false, e.ee_type, e.ee_code, code); break;
+    case SO_EE_ORIGIN_ICMP6: origin = atom("icmp6"), type = icmp_type_code(p, true, e.ee_type, e.ee_code, code); break;
+    case SO_EE_ORIGIN_TXSTATUS: origin = atom("txstatus"); break;
+    case SO_EE_ORIGIN_ZEROCOPY: origin = atom("zerocopy"); break;
+    case SO_EE_ORIGIN_TXTIME: origin = atom("txtime"); break;
+    default: origin = make_small(e.ee_origin); break;
+    }
+    std::vector<std::pair<const char*, Term>> kv = {
+        {"error", posix_error_atom(int(e.ee_errno))}, {"origin", origin}, {"type", type}, {"code", code},
+        {"info", make_integer(*p, int(e.ee_info))}, {"data", make_integer(*p, int(e.ee_data))}};
+    // The offender address follows the struct in the same buffer (SO_EE_OFFENDER).
+    size_t off = sizeof(sock_extended_err);
+    if (n > off) {
+        SockAddr sa{};
+        size_t m = std::min(n - off, sizeof sa);
+        std::memcpy(&sa, d + off, m);
+        kv.push_back({"offender", encode_sockaddr(p, sa, socklen_t(m))});
+    }
+    std::vector<std::pair<Term, Term>> pairs;
+    for (auto& [k, v] : kv) pairs.emplace_back(atom(k), v);
+    return map_from_pairs(*p, std::move(pairs));
+}
+
 // A received value for the known types; NON_VALUE when there is none.
 Term value_of(Process* p, int level, int type, const uint8_t* d, size_t n) {
     auto int_at = [&](int& v) { return n >= sizeof(int) ? (std::memcpy(&v, d, sizeof v), true) : false; };
@@ -124,6 +185,8 @@ Term value_of(Process* p, int level, int type, const uint8_t* d, size_t n) {
         std::memcpy(&tv, d, sizeof tv);
         return make_atom_map(p, {{"sec", make_integer(*p, tv.tv_sec)}, {"usec", make_integer(*p, tv.tv_usec)}});
     }
+    if ((level == SOL_IP && type == IP_RECVERR) || (level == SOL_IPV6 && type == IPV6_RECVERR))
+        return extended_error(p, d, n);
     if (level == SOL_IP) {
         if ((type == IP_TOS || type == IP_RECVTOS) && n >= 1) return encode_ip_tos(p, d[0]);
         if (type == IP_TTL && int_at(v)) return make_integer(*p, v);
