@@ -4,7 +4,7 @@
 #include <cstdlib>
 
 #include "bifs/bif_util.hpp"
-#include "scheduler/ports.hpp"
+#include "scheduler/port_system.hpp"
 #include "scheduler/scheduler.hpp"
 
 namespace beam {
