@@ -54,10 +54,4 @@ void enif_system_info(ErlNifSysInfo* sip, size_t si_size) {
         sip->dirty_scheduler_support = 1;
 }
 
-// A normal scheduler thread, or none of the VM's schedulers (threads the NIF library started,
-// the main thread, the poller).
-int enif_thread_type(void) {
-    return Schedulers::current_index() >= 0 ? ERL_NIF_THR_NORMAL_SCHEDULER : ERL_NIF_THR_UNDEFINED;
-}
-
 }  // extern "C"

@@ -40,7 +40,8 @@ Term DriverPort::id() const { return port_.id; }
 Term DriverPort::owner() const { return port_.owner; }
 
 void DriverPort::send(Term to, Term msg) const {
-    port_trace_event(ps_, &port_, trace_flag::SEND, atom("send"), {msg, to});
+    // Checked here so that an untraced send does not look the atom up (a global lock).
+    if (port_.trace_flags & trace_flag::SEND) port_trace_event(ps_, &port_, trace_flag::SEND, atom("send"), {msg, to});
     post_message(ps_.vm, to, msg);
 }
 
@@ -65,7 +66,7 @@ void DriverPort::set_timer(int64_t ms) const {
     auto at = std::chrono::steady_clock::now() + std::chrono::milliseconds(std::max<int64_t>(ms, 0));
     port_.driver_deadline = at;
     ps_.driver_timers.emplace(at, port_.number);
-    ps_.wake();  // the I/O thread's sleep may end later than this deadline
+    if (at < ps_.poll_until) ps_.wake();  // the I/O thread would sleep past this deadline
 }
 
 void DriverPort::cancel_timer() const {
@@ -123,7 +124,7 @@ Term PortSystem::open_driver_port(Term owner, std::unique_ptr<PortDriver> d, std
     port->credit->wake_fd = wake_fd();
     port->driver = std::move(d);
     Port* p = port.get();
-    table.emplace(p->number, std::move(port));
+    add_port(std::move(port));
     p->driver_port.emplace(*this, *p);
     p->driver->attach(*p->driver_port);
     port_trace_opened(*this, p);

@@ -167,55 +167,66 @@ void PortSystem::try_write(Port* p) {
     p->write_watched = false;
 }
 
+// One pass of the port system's lock per wake-up: the events of the last epoll_wait that are
+// not watchers' (pipes, pidfds, the eventfd), then timers and policy, then the next timeout.
+// (Taking it once after the events and again for the timeout doubled the I/O thread's waits
+// behind schedulers sending on their sockets.)
 void PortSystem::run() {
     epoll_event evs[64];
+    int n = 0;
     while (!stop_) {
         int timeout;
         {
             std::lock_guard lock(mu);
+            handle_port_events(evs, n);
             timeout = next_timeout_ms();
             for (auto& [fd, want] : always_ready_)
                 if (want.second != 0) timeout = 0;
+            poll_until = timeout < 0 ? std::chrono::steady_clock::time_point::max()
+                                     : std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout);
         }
-        int n = epoll_wait(epoll_, evs, 64, timeout);
+        n = epoll_wait(epoll_, evs, 64, timeout);
         if (n < 0 && errno != EINTR) break;
-        dispatch_watchers(evs, n);
-        std::lock_guard lock(mu);
         if (n < 0) n = 0;
-        for (auto& [fd, want] : always_ready_) {
-            if (want.second == 0 || n >= 64) continue;
-            evs[n].events = want.second;
-            evs[n].data.u64 = want.first;
-            ++n;
-        }
-        for (int i = 0; i < n; ++i) {
-            uint64_t key = evs[i].data.u64;
-            uint64_t kind = key >> 62, id = key & ((1ull << 62) - 1);
-            if (key != KEY_WAKE && kind == 0) continue;  // a watcher's: dispatched above
-            if (key == KEY_WAKE) {
-                uint64_t count;
-                [[maybe_unused]] ssize_t r = ::read(wake_fd_, &count, sizeof count);
-                resume_readers();
-            } else if (kind == 1 || kind == 2) {
-                auto it = table.find(id);
-                if (it == table.end()) {
-                    if (kind == 2 && drains.count(id)) drain_step(id);
-                    continue;
-                }
-                if (kind == 1) on_readable(it->second.get());
-                else try_write(it->second.get());
-            } else if (kind == 3) {
-                auto it = std::find_if(children.begin(), children.end(),
-                                       [&](const auto& c) { return c->pidfd == static_cast<int>(id); });
-                if (it != children.end()) on_child_exit(it->get());
-            }
-        }
-        auto now = std::chrono::steady_clock::now();
-        advance_policy(now);
-        fire_driver_timers(now);
-        resume_readers();
-        after_driver_call();
+        dispatch_watchers(evs, n);
     }
+}
+
+// With `mu` held: what run() does after each wait besides the watchers' events.
+void PortSystem::handle_port_events(epoll_event* evs, int n) {
+    for (auto& [fd, want] : always_ready_) {
+        if (want.second == 0 || n >= 64) continue;
+        evs[n].events = want.second;
+        evs[n].data.u64 = want.first;
+        ++n;
+    }
+    for (int i = 0; i < n; ++i) {
+        uint64_t key = evs[i].data.u64;
+        uint64_t kind = key >> 62, id = key & ((1ull << 62) - 1);
+        if (key != KEY_WAKE && kind == 0) continue;  // a watcher's: dispatched already
+        if (key == KEY_WAKE) {
+            uint64_t count;
+            [[maybe_unused]] ssize_t r = ::read(wake_fd_, &count, sizeof count);
+            resume_readers();
+        } else if (kind == 1 || kind == 2) {
+            auto it = table.find(id);
+            if (it == table.end()) {
+                if (kind == 2 && drains.count(id)) drain_step(id);
+                continue;
+            }
+            if (kind == 1) on_readable(it->second.get());
+            else try_write(it->second.get());
+        } else if (kind == 3) {
+            auto it = std::find_if(children.begin(), children.end(),
+                                   [&](const auto& c) { return c->pidfd == static_cast<int>(id); });
+            if (it != children.end()) on_child_exit(it->get());
+        }
+    }
+    auto now = std::chrono::steady_clock::now();
+    advance_policy(now);
+    fire_driver_timers(now);
+    resume_readers();
+    after_driver_call();
 }
 
 void PortSystem::on_readable(Port* p) {

@@ -22,6 +22,7 @@
 #include "io/poller.hpp"
 #include "scheduler/port_driver.hpp"
 #include "scheduler/process_sched.hpp"
+#include "scheduler/word_lock.hpp"
 #include "scheduler/ports.hpp"
 #include "vm/trace.hpp"
 #include "vm/atom_table.hpp"
@@ -79,9 +80,6 @@ struct Port {
     bool reaped = false;
     int exit_status = 0;
     std::shared_ptr<FlowCredit> credit = std::make_shared<FlowCredit>();
-    // erlang:port_set_data/2: a copy of the term, in an area of its own.
-    std::unique_ptr<LiteralArea> data_area;
-    Term data = am::undefined;
     // erlang:trace/3 on the port (vm/trace.hpp flags), guarded by the port system's mutex.
     uint32_t trace_flags = 0;
     TracerRef tracer;
@@ -121,6 +119,10 @@ public:
     uint64_t next_number = 0;
     uint64_t term_sent = 0, kill_sent = 0, reaped = 0;
     std::set<std::pair<std::chrono::steady_clock::time_point, uint64_t>> driver_timers;  // {deadline, port}
+    // When the I/O thread's last epoll_wait ends by itself: only a timer due before that
+    // wakes the thread (a passive recv with a timeout sets one per call). A timer set while
+    // the thread is awake needs no wake-up: it reads the timers again before it sleeps.
+    std::chrono::steady_clock::time_point poll_until = std::chrono::steady_clock::time_point::min();
     // Drivers of ports that terminated: a driver may end its own port (DriverPort::exit) deep
     // in one of its methods, so it is freed only where no driver call is under way.
     std::vector<std::unique_ptr<PortDriver>> retired_drivers;
@@ -131,6 +133,19 @@ public:
     void after_driver_call();
 
     Port* find(Term port);  // nullptr if not a live local port
+
+    // erlang:port_set_data/2's term (a copy in an area of its own), per open port, under a
+    // lock of its own: prim_inet reads it on every gen_tcp/gen_udp call, and under `mu` that
+    // read waited for the I/O thread's socket reads (a third of the futex calls of a UDP
+    // round-trip benchmark). Entries come and go with `table`'s, with `mu` held; data_mu is
+    // taken after `mu` when both are.
+    struct PortData {
+        std::unique_ptr<LiteralArea> area;
+        Term term = am::undefined;
+    };
+    WordLock data_mu;
+    std::unordered_map<uint64_t, PortData> port_data;
+    void add_port(std::unique_ptr<Port> port);  // into `table`, with its data entry
     // The port is gone for Erlang: removed from the table, links and monitors told with
     // `reason`, descriptors closed, its child handed to the termination policy.
     void terminate(Port* p, Term reason);
@@ -164,6 +179,7 @@ public:
 
 private:
     void run();
+    void handle_port_events(struct epoll_event* evs, int n);
     void on_readable(Port* p);
     void on_child_exit(Child* c);
     void deliver_input(Port* p, const char* bytes, size_t n);

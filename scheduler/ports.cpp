@@ -47,6 +47,13 @@ Port* PortSystem::find(Term port) {
     return it == table.end() ? nullptr : it->second.get();
 }
 
+void PortSystem::add_port(std::unique_ptr<Port> port) {
+    uint64_t n = port->number;
+    table.emplace(n, std::move(port));
+    std::lock_guard data_lock(data_mu);
+    port_data.try_emplace(n);
+}
+
 void return_flow_credit(FlowCredit& c, int64_t units) { c.give_back(units); }
 
 void FlowCredit::give_back(int64_t n) {
@@ -58,7 +65,7 @@ void FlowCredit::give_back(int64_t n) {
 }
 
 void PortSystem::post_data(Port* p, Term msg, size_t bytes) {
-    port_trace_event(*this, p, trace_flag::SEND, atom("send"), {msg, p->owner});
+    if (p->trace_flags & trace_flag::SEND) port_trace_event(*this, p, trace_flag::SEND, atom("send"), {msg, p->owner});
     auto* s = new Signal{SignalKind::Message};
     s->data = copy_to_buffer(msg);
     s->credit = p->credit;
@@ -70,6 +77,11 @@ void PortSystem::post_data(Port* p, Term msg, size_t bytes) {
 void PortSystem::terminate(Port* p, Term reason) {
     std::unique_ptr<Port> owned = std::move(table[p->number]);
     table.erase(p->number);
+    decltype(port_data)::node_type data;  // freed after the lock (its area may be large)
+    {
+        std::lock_guard data_lock(data_mu);
+        data = port_data.extract(p->number);
+    }
     port_trace_event(*this, p, trace_flag::PORTS, atom("closed"), {reason});
     if (p->driver) {
         if (p->driver_deadline) driver_timers.erase({*p->driver_deadline, p->number});
@@ -152,7 +164,7 @@ std::optional<Term> port_open(VM& vm, Process* owner, const PortSettings& s, int
     if (port->from_child >= 0) ps.watch(port->from_child, PortSystem::key_read(port->number), PortSystem::READ_EVENTS);
     Term id = port->id;
     Port* opened = port.get();
-    ps.table.emplace(port->number, std::move(port));
+    ps.add_port(std::move(port));
     port_trace_opened(ps, opened);
     {
         std::lock_guard l(owner->sched.info_mutex);
@@ -398,13 +410,14 @@ Term port_policy_counts(VM& vm, Process* proc) {
 
 bool port_set_data(VM& vm, Term port, Term data) {
     PortSystem& ps = ports_of(vm);
+    if (!is_local_port(port)) return false;
     auto area = std::make_unique<LiteralArea>();
     Term copy = copy_term(data, *area);
-    std::lock_guard lock(ps.mu);
-    Port* p = ps.find(port);
-    if (!p) return false;
-    p->data_area = std::move(area);  // the previous copy goes with its area
-    p->data = copy;
+    std::lock_guard lock(ps.data_mu);
+    auto it = ps.port_data.find(local_port_number(port));
+    if (it == ps.port_data.end()) return false;
+    std::swap(it->second.area, area);  // the previous copy goes with its area, after the lock
+    it->second.term = copy;
     return true;
 }
 
@@ -416,10 +429,11 @@ bool port_is_open(VM& vm, Term port) {
 
 std::optional<Term> port_get_data(VM& vm, Process* proc, Term port) {
     PortSystem& ps = ports_of(vm);
-    std::lock_guard lock(ps.mu);
-    Port* p = ps.find(port);
-    if (!p) return std::nullopt;
-    return copy_term(p->data, *proc);
+    if (!is_local_port(port)) return std::nullopt;
+    std::lock_guard lock(ps.data_mu);
+    auto it = ps.port_data.find(local_port_number(port));
+    if (it == ps.port_data.end()) return std::nullopt;
+    return copy_term(it->second.term, *proc);
 }
 
 }  // namespace beam

@@ -17,6 +17,9 @@ namespace {
 thread_local int tls_index = -1;
 // system_profile scheduler: this scheduler has reported itself inactive and not yet active again.
 thread_local bool tls_profiled_inactive = false;
+// How long this scheduler spins before it sleeps (Schedulers::spin), adapted to how often
+// spinning has found work.
+thread_local int64_t tls_spin_budget_ns = 50'000;
 }
 
 int Schedulers::current_index() { return tls_index; }
@@ -370,15 +373,24 @@ Process* Schedulers::next(Scheduler& s) {
 }
 
 Process* Schedulers::spin(Scheduler& s) {
-    // About as long as a futex wake-up and the context switch after it take, a few times over:
-    // a process that sends and then waits for the reply is answered well within it.
-    constexpr int64_t SPIN_NS = 50'000;
+    // At most about as long as a futex wake-up and the context switch after it take, a few
+    // times over: a process that sends and then waits for the reply is answered well within
+    // it. But a spin that ends with nothing found only burnt a core, and on a loaded machine
+    // that core was another thread's (the port system's I/O thread, which would have brought
+    // the work): spinning 50 us on every idle moment cost udp_rtt (bench/net_run.sh) 1.8x its
+    // CPU time and half its rate at load 15. So the budget adapts, as glibc's adaptive mutex
+    // does: halved after a spin that found nothing, doubled after one that found work.
+    constexpr int64_t SPIN_MAX_NS = 50'000, SPIN_MIN_NS = 1'000;
     s.spinning.store(true, std::memory_order_relaxed);
     spinners_.fetch_add(1, std::memory_order_acq_rel);
+    bool found_work = false;
     Process* found = nullptr;
-    int64_t until = monotonic_ns() + SPIN_NS;
+    int64_t until = monotonic_ns() + tls_spin_budget_ns;
     for (unsigned i = 1;; ++i) {
-        if (s.queued.load(std::memory_order_acquire) > 0 || halting()) break;
+        if (s.queued.load(std::memory_order_acquire) > 0 || halting()) {
+            found_work = true;
+            break;
+        }
         if ((found = steal(s, true))) break;  // looks at each queue without its lock first
         if (i % 32 == 0 && monotonic_ns() > until) break;
 #if defined(__x86_64__) || defined(__i386__)
@@ -387,6 +399,8 @@ Process* Schedulers::spin(Scheduler& s) {
     }
     spinners_.fetch_sub(1, std::memory_order_acq_rel);
     s.spinning.store(false, std::memory_order_relaxed);
+    tls_spin_budget_ns = found_work || found ? std::min(tls_spin_budget_ns * 2, SPIN_MAX_NS)
+                                             : std::max(tls_spin_budget_ns / 2, SPIN_MIN_NS);
     return found;
 }
 

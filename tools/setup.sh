@@ -12,12 +12,13 @@ cd "$(dirname "$0")/.."
 # on it: public_key, ssl, ssh) and erlang-dev's erl_nif.h, which nif/ and the NIF test
 # libraries (tests/nif/) are compiled against; erlang-jiffy, a third-party NIF library
 # (tests/conformance/nif_jiffy).
+# OpenSSH's client, which tests/net/openssh.sh runs against OTP's ssh daemon.
 PACKAGES=(build-essential cmake python3 erlang-base erlang-dev erlang-eunit erlang-common-test
           erlang-runtime-tools erlang-syntax-tools erlang-inets erlang-idna erlang-uuid
           erlang-jiffy
           zlib1g-dev libfmt-dev
           libmimalloc-dev catch2 libgmp-dev libpcre2-dev pkg-config
-          erlang-crypto erlang-asn1 erlang-public-key erlang-ssl erlang-ssh)
+          erlang-crypto erlang-asn1 erlang-public-key erlang-ssl erlang-ssh openssh-client)
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

@@ -167,12 +167,17 @@ Term adopt_buffer(Process* p, MessageBuffer& buf) {
             p->fragments = buf.fragment;
         }
         p->fragment_words += buf.fragment->used;
-        p->note_growth_outside_heap();
     }
+    // The binaries a message brings count in the receiver's binary virtual heap, as erl's
+    // copy and message attach add them to MSO overhead: a process that receives large binaries
+    // (a socket's {tcp, S, Data}) then collects as often as erl's would. Without it the 64 KiB
+    // echo held every received packet until a heap-driven collection (2.5x erl's peak RSS).
     while (Term* pb = buf.offheap) {
         buf.offheap = gc::offheap_next(pb);
+        if (header_sub(pb[0]) == Sub::RefcBin) p->vheap_bytes += size_t(pb[1].raw);
         p->link_offheap(pb);
     }
+    if (buf.fragment) p->note_growth_outside_heap();
     Term t = buf.term;
     buf = MessageBuffer{};
     return t;

@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <cstring>
 
+#include "io/inet/inet_atoms.hpp"
 #include "bifs/posix_errors.hpp"
 #include "vm/heap.hpp"
 #include "bifs/bif_util.hpp"
@@ -284,7 +285,7 @@ void InetDesc::want(uint32_t events) {
 
 void InetDesc::reply_async(uint16_t ref, Term to, Term result) {
     LiteralArea scratch;
-    port->send(to, make_tuple(scratch, {atom("inet_async"), port->id(), make_small(ref), result}));
+    port->send(to, make_tuple(scratch, {atoms::inet_async(), port->id(), make_small(ref), result}));
 }
 
 void InetDesc::reply_async_error(uint16_t ref, Term to, Term reason) {
@@ -295,7 +296,7 @@ void InetDesc::reply_async_error(uint16_t ref, Term to, Term reason) {
 void InetDesc::inet_reply(Term to, Term status) {
     if (to == NIL) return;
     LiteralArea scratch;
-    port->send(to, make_tuple(scratch, {atom("inet_reply"), port->id(), status}));
+    port->send(to, make_tuple(scratch, {atoms::inet_reply(), port->id(), status}));
 }
 
 void InetDesc::inet_reply_error(Term to, Term reason) {

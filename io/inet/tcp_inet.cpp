@@ -20,6 +20,7 @@
 #include <cstring>
 #include <deque>
 
+#include "io/inet/inet_atoms.hpp"
 #include "bifs/bif_util.hpp"
 #include "bifs/posix_errors.hpp"
 #include "io/inet/tcp_inet.hpp"
@@ -375,9 +376,9 @@ void TcpInet::emit(Term payload, bool http) {
         schedule_timer();
         return;
     }
-    if (!opt.deliver_term) send_to_owner({port->id(), make_tuple(scratch, {atom("data"), payload})});
-    else if (http) send_to_owner({atom("http"), port->id(), payload});
-    else send_to_owner({atom("tcp"), port->id(), payload});
+    if (!opt.deliver_term) send_to_owner({port->id(), make_tuple(scratch, {atoms::data(), payload})});
+    else if (http) send_to_owner({atoms::http(), port->id(), payload});
+    else send_to_owner({atoms::tcp(), port->id(), payload});
     count_active_delivery();
 }
 

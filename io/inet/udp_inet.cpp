@@ -15,6 +15,7 @@
 #include <cstring>
 #include <vector>
 
+#include "io/inet/inet_atoms.hpp"
 #include "bifs/bif_util.hpp"
 #include "bifs/posix_errors.hpp"
 #include "io/inet/inet_desc.hpp"
@@ -271,12 +272,12 @@ private:
             return;
         }
         if (!opt.deliver_term) {
-            send_to_owner({port->id(), make_tuple(scratch, {atom("data"), data_with_header(scratch, addr, p, n, false)})});
+            send_to_owner({port->id(), make_tuple(scratch, {atoms::data(), data_with_header(scratch, addr, p, n, false)})});
         } else {
             auto [ip, prt] = address_terms(scratch, addr);
             Term data = data_with_header(scratch, std::string(), p, n);
-            if (m) send_to_owner({atom("udp"), port->id(), ip, prt, ancillary_terms(scratch, m), data});
-            else send_to_owner({atom("udp"), port->id(), ip, prt, data});
+            if (m) send_to_owner({atoms::udp(), port->id(), ip, prt, ancillary_terms(scratch, m), data});
+            else send_to_owner({atoms::udp(), port->id(), ip, prt, data});
         }
         count_active_delivery();
     }

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# Usage: tests/net/interop.sh [--sides both|server|client] [--work DIR] BEAMVM [tcp|udp|http ...]
+# Usage: tests/net/interop.sh [--sides both|server|client] [--work DIR] BEAMVM [PROTOCOL ...]
+#   PROTOCOL: tcp udp http (the default set), https tls12 tls13 ssh
 # Networking between two VMs (issue 23): a server on one VM serves a client on another, over
 # loopback, for TCP in every receiving packet mode (interop_tcp.erl), UDP (interop_udp.erl)
-# and HTTP, inets' httpc against inets' httpd (interop_http.erl). For each protocol:
+# HTTP, inets' httpc against inets' httpd (interop_http.erl), and (issue 24, OTP's crypto.so
+# under ssl and ssh) TLS 1.2 and 1.3 echoes (interop_tls.erl), HTTPS (interop_http.erl's https
+# mode) and an SSH daemon with exec and sftp (interop_ssh.erl). For each protocol:
 #   reference      erl server, erl client
 #   beamvm-server  BEAMVM server, erl client     (--sides both or server)
 #   beamvm-client  erl server, BEAMVM client     (--sides both or client)
@@ -26,7 +29,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 if [ $# -lt 1 ]; then
-  echo "usage: $0 [--sides both|server|client] [--work DIR] BEAMVM [tcp|udp|http ...]" >&2
+  echo "usage: $0 [--sides both|server|client] [--work DIR] BEAMVM [tcp|udp|http|https|tls12|tls13|ssh ...]" >&2
   exit 2
 fi
 beamvm=$1
@@ -49,15 +52,17 @@ alive() { local st; st=$(cat "/proc/$1/stat" 2>/dev/null) || return 1; [[ $st !=
 
 # run_pair NAME PROTO SERVER_VM CLIENT_VM: leaves NAME.server and NAME.client in $work.
 run_pair() {
-  local name=$1 proto=$2 server_vm=$3 client_vm=$4 dir=$work/$1 pid i extra=()
+  local name=$1 proto=$2 server_vm=$3 client_vm=$4 dir=$work/$1 pid i mod=interop_$2 extra=() cextra=()
   rm -rf "$dir"
   mkdir -p "$dir"
-  if [ "$proto" = http ]; then
-    mkdir -p "$dir/docroot"
-    extra=("$dir/docroot")
-  fi
+  case $proto in
+    http) mkdir -p "$dir/docroot"; extra=("$dir/docroot") ;;
+    https) mod=interop_http; mkdir -p "$dir/docroot"; extra=("$dir/docroot" https); cextra=(https) ;;
+    tls1[23]) mod=interop_tls; extra=("1.${proto#tls1}"); cextra=("${extra[@]}") ;;
+    ssh) mkdir -p "$dir/sshd" "$dir/ssh_user"; extra=("$dir/sshd"); cextra=("$dir/ssh_user") ;;
+  esac
   timeout -k 5 "$((ready_s + 2 * run_s))" "$server_vm" -noshell -pa "$work/ebin" \
-    -run "interop_$proto" server "$dir/port" "${extra[@]}" </dev/null >"$dir/server" 2>&1 &
+    -run "$mod" server "$dir/port" "${extra[@]}" </dev/null >"$dir/server" 2>&1 &
   pid=$!
   for ((i = 0; i < ready_s * 10; i++)); do
     [ -s "$dir/port" ] && break
@@ -66,7 +71,7 @@ run_pair() {
   done
   if [ -s "$dir/port" ]; then
     timeout -s KILL "$run_s" "$client_vm" -noshell -pa "$work/ebin" \
-      -run "interop_$proto" client "$dir/port" </dev/null >"$dir/client" 2>&1 ||
+      -run "$mod" client "$dir/port" "${cextra[@]}" </dev/null >"$dir/client" 2>&1 ||
       echo "(client exit status $?)" >>"$dir/client"
   else
     echo "(no client: the server wrote no port within ${ready_s} s)" >"$dir/client"
@@ -86,7 +91,7 @@ run_pair() {
 
 status=0
 for proto in "${protos[@]}"; do
-  case $proto in tcp|udp|http) ;; *) echo "unknown protocol $proto" >&2; exit 2 ;; esac
+  case $proto in tcp|udp|http|https|tls12|tls13|ssh) ;; *) echo "unknown protocol $proto" >&2; exit 2 ;; esac
   run_pair reference "$proto" erl erl
   # A reference that did not run through compares equal to another broken run: require it whole.
   if ! grep -qx 'server done' "$work/reference/server" || ! grep -qx 'client done' "$work/reference/client"; then

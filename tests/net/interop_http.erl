@@ -5,20 +5,32 @@
 %% The client GETs, HEADs, POSTs, asks for a missing page, repeats a GET over its kept-alive
 %% connection, and prints status, the headers that do not depend on the time or the run
 %% (content-type, content-length) and the bodies (large ones by size and digest).
+%% With a last argument "https" (issue 24), the same runs over TLS: httpd's socket_type is ssl
+%% with interop_certs' certificates, and both sides verify the other's.
 %% tests/net/interop.sh compares the output with an all-erl run.
 -module(interop_http).
 -export([server/1, client/1, echo/3, stop/3]).
 
 -define(TIMEOUT_MS, 10000).
 
-%% [PortFile, DocRoot]: DocRoot is an empty directory the script made.
+%% [PortFile, DocRoot] or [PortFile, DocRoot, "https"]: DocRoot is an empty directory the
+%% script made.
 server([PortFile, Root]) ->
+    server(PortFile, Root, ip_comm);
+server([PortFile, Root, "https"]) ->
+    ok = logger:set_primary_config(level, warning),   % ssl's alerts, time-stamped notices
+    {ok, _} = application:ensure_all_started(ssl),
+    Conf = interop_certs:make(PortFile),
+    server(PortFile, Root, {ssl, [{verify, verify_peer}, {fail_if_no_peer_cert, true} | Conf]}).
+
+server(PortFile, Root, SocketType) ->
     ok = file:write_file(filename:join(Root, "index.html"),
                          <<"<html><body>interop</body></html>\n">>),
     ok = file:write_file(filename:join(Root, "big.bin"),
                          list_to_binary([I * 31 band 255 || I <- lists:seq(1, 300000)])),
     ok = inets:start(),
     {ok, Pid} = inets:start(httpd, [{port, 0}, {server_name, "localhost"},
+                                    {socket_type, SocketType},
                                     {bind_address, {127, 0, 0, 1}},
                                     {server_root, Root}, {document_root, Root},
                                     {modules, [mod_alias, mod_esi, mod_get, mod_head]},
@@ -45,10 +57,21 @@ stop(SessionID, _Env, _Input) ->
     mod_esi:deliver(SessionID, "Content-Type: text/plain\r\n\r\nstopping"),
     interop_http_server ! stop.
 
-%% [PortFile]
+%% [PortFile] or [PortFile, "https"]
 client([PortFile]) ->
+    client(PortFile, "http", []);
+client([PortFile, "https"]) ->
+    ok = logger:set_primary_config(level, warning),
+    {ok, _} = application:ensure_all_started(ssl),
+    SslOpts = [{verify, verify_peer},
+               {server_name_indication, interop_certs:server_name()}
+               | interop_certs:client_config(PortFile)],
+    client(PortFile, "https", [{ssl, SslOpts}]).
+
+client(PortFile, Scheme, HttpOpts) ->
+    put(http_options, HttpOpts),
     {ok, Text} = file:read_file(PortFile),
-    Base = "http://127.0.0.1:" ++ binary_to_list(Text),
+    Base = Scheme ++ "://127.0.0.1:" ++ binary_to_list(Text),
     ok = inets:start(),
     %% One connection per request, except the 20 GETs at the end, which share one kept
     %% alive: httpc reuses a kept-alive connection that httpd may be closing (after a HEAD or
@@ -69,7 +92,8 @@ client([PortFile]) ->
     halt().
 
 request(Method, Request) ->
-    httpc:request(Method, Request, [{timeout, ?TIMEOUT_MS}, {connect_timeout, ?TIMEOUT_MS}],
+    httpc:request(Method, Request, [{timeout, ?TIMEOUT_MS}, {connect_timeout, ?TIMEOUT_MS}
+                                    | get(http_options)],
                   [{body_format, binary}]).
 
 status({ok, {{_, Status, _}, _, _}}) -> Status;
