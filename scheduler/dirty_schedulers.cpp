@@ -4,6 +4,7 @@
 #include "scheduler/scheduler.hpp"
 #include "vm/nif_call.hpp"
 #include "vm/process.hpp"
+#include "vm/trace.hpp"
 
 namespace beam {
 
@@ -91,8 +92,13 @@ void DirtySchedulers::loop(Pool& pool) {
         pool.queue.pop_front();
         ++pool.busy;
         lock.unlock();
+        // As erts, a traced process is scheduled in and out on the dirty scheduler too.
+        constexpr uint32_t SCHED = trace_flag::RUNNING | trace_flag::RUNNING_PROCS;
+        bool traced = trace_flags_of(p) & SCHED;
+        if (traced) trace_sched(p, "in");
         uint8_t next = run_dirty_nif(p);
         while (next == pool.kind) next = run_dirty_nif(p);  // a dirty step scheduled another here
+        if (traced) trace_sched(p, "out");
         if (next != dirty_kind::NONE) {
             submit(p, next);
         } else {
