@@ -4,6 +4,7 @@
 #include "scheduler/scheduler.hpp"
 #include "vm/nif_call.hpp"
 #include "vm/process.hpp"
+#include "vm/trace.hpp"
 
 namespace beam {
 
@@ -52,6 +53,15 @@ DirtySchedulers::~DirtySchedulers() {
     }
 }
 
+int DirtySchedulers::running() {
+    int n = 0;
+    for (Pool* pool : {&cpu_, &io_}) {
+        std::lock_guard lock(pool->mutex);
+        n += pool->busy;
+    }
+    return n;
+}
+
 uint8_t DirtySchedulers::current_kind() { return tls_kind; }
 
 DirtySchedulers::Pool& DirtySchedulers::pool_of(uint8_t kind) { return kind == dirty_kind::IO ? io_ : cpu_; }
@@ -82,8 +92,13 @@ void DirtySchedulers::loop(Pool& pool) {
         pool.queue.pop_front();
         ++pool.busy;
         lock.unlock();
+        // As erts, a traced process is scheduled in and out on the dirty scheduler too.
+        constexpr uint32_t SCHED = trace_flag::RUNNING | trace_flag::RUNNING_PROCS;
+        bool traced = trace_flags_of(p) & SCHED;
+        if (traced) trace_sched(p, "in");
         uint8_t next = run_dirty_nif(p);
         while (next == pool.kind) next = run_dirty_nif(p);  // a dirty step scheduled another here
+        if (traced) trace_sched(p, "out");
         if (next != dirty_kind::NONE) {
             submit(p, next);
         } else {

@@ -33,6 +33,8 @@ public:
     // Steps waiting in the queue of `kind`, plus the ones running if `with_running`
     // (statistics(run_queue_lengths_all), statistics(active_tasks_all)).
     size_t queue_length(uint8_t kind, bool with_running);
+    // Steps running now, of both kinds.
+    int running();
     // Runs p's dirty step (p->rare().nif) on a thread of `kind` (dirty_kind::CPU or IO).
     void submit(Process* p, uint8_t kind);
     // dirty_kind of the dirty scheduler running on this thread, dirty_kind::NONE elsewhere.

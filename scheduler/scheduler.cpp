@@ -585,6 +585,7 @@ void Schedulers::run_one(Scheduler& s, Process* p) {
                 return;
             case RunStatus::Dirty:
                 // Still RUNNING: no normal scheduler takes it until its dirty step returns.
+                if (trace_flags_of(p) & SCHED) trace_sched(p, "out");
                 dirty_->submit(p, p->rare().nif.dirty);
                 return;
             case RunStatus::Halted:

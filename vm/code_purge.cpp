@@ -18,6 +18,9 @@ enum class Verdict { Unused, Used, Gone, Unreachable };
 // Looks at `q` (not the caller) while it is borrowed; on use, kills it when `kill` is set.
 // With `copy_literals` (a purge, not a mere check), literals of `old` it holds are copied.
 Verdict visit_other(VM& vm, Process* q, const ModuleCode& old, bool kill, bool copy_literals) {
+    // A process executing a dirty NIF is not borrowed before the NIF returns, which may take
+    // any time: it cannot be looked at (erts kills one that holds the code at once).
+    if (q->sched.dirty.load(std::memory_order_acquire) != 0) return Verdict::Unreachable;
     bool borrowed = false;
     for (int i = 0; i < BORROW_ATTEMPTS && !borrowed; ++i) {
         if (q->sched.state.load(std::memory_order_acquire) & run_state::EXITED) return Verdict::Gone;

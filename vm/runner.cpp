@@ -4,6 +4,8 @@
 #include <cstdlib>
 
 #include "bifs/bif_util.hpp"
+#include "scheduler/port_system.hpp"
+#include "scheduler/scheduler.hpp"
 
 namespace beam {
 
@@ -42,6 +44,14 @@ int run_vm(VM& vm, int schedulers, Term module, Term function, Term (*make_args)
             // start-up, most of it the allocator's per-thread clean-up (docs/benchmarks.md,
             // "Issue 11: session 9 changes"). The output is written, files are raw
             // descriptors: nothing is lost.
+            std::fflush(nullptr);
+            std::quick_exit(status);
+        }
+        if (vm.scheds->dirty().running() > 0) {
+            // A NIF still runs on a dirty scheduler (it may never return): as erl's halt, the
+            // OS process ends without it, once the ports have had their orderly shutdown.
+            status = vm.scheds->run_until_done();
+            vm.ports.reset();
             std::fflush(nullptr);
             std::quick_exit(status);
         }

@@ -139,6 +139,11 @@ void trace_sched(Process* p, const char* what) {
     if (!(p->sched.state.load(std::memory_order_acquire) & run_state::EXITED)) {
         if (p->sched.hibernating) {
             where = make_tuple(scratch, {am::erlang, atom("hibernate"), make_small(3)});
+        } else if (p->pc == nif_resume_code() && p->rare_if_any()) {
+            // In a NIF call that goes on later or on a dirty scheduler: its step.
+            const NifContinuation& c = p->rare_if_any()->nif;
+            unsigned arity = c.state == NifContinuation::State::Step ? c.argc : c.origin_arity;
+            where = make_tuple(scratch, {c.module, c.name, make_small(arity)});
         } else if (ModuleCode* mc = p->vm->code_at(p->pc)) {
             if (const FunctionInfo* fi = mc->function_at(p->pc))
                 where = make_tuple(scratch, {mc->name, fi->name, make_small(fi->arity)});
