@@ -108,8 +108,8 @@ public:
 
     HeapFragment* fragments = nullptr;
     size_t fragment_words = 0;  // total words in fragments, to decide when to collect
-    // A binary virtual heap, as OTP's but fed only by natives that make large fresh binaries
-    // (file reads, bifs/prim_file_io.cpp): bytes made since the last collection. Past
+    // A binary virtual heap, as OTP's, fed by file reads (bifs/prim_file_io.cpp) and received
+    // messages' binaries (adopt_buffer): bytes taken in since the last collection. Past
     // vheap_limit the next heap check or call collects, so a read loop frees its garbage as
     // it goes instead of at whatever collection its small heap happens to need. (Counting in
     // link_offheap would also count each step of a growing writable binary: a GC storm.)
