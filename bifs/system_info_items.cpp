@@ -15,6 +15,7 @@
 
 #include "bifs/bif_families.hpp"
 #include "bifs/bif_util.hpp"
+#include "vm/nif_call.hpp"
 #include "bifs/system_heap_options.hpp"
 #include "scheduler/process_table.hpp"
 #include "scheduler/scheduler.hpp"
@@ -223,7 +224,10 @@ Term system_info_item(Process* p, Term what) {
         for (const std::string& s : p->vm->emu_args) items.push_back(make_string(*p, s));
         return make_list_from(*p, items.data(), items.size());
     }
-    if (w == "taints") return NIL;  // no NIF libraries
+    if (w == "taints") {
+        std::vector<Term> t = nif_taints();
+        return make_list_from(*p, t.data(), t.size());
+    }
     if (w == "snifs") return natives_list(p);
 
     if (w == "allocator") return allocator(p);

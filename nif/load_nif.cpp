@@ -9,6 +9,7 @@
 // native body for every function that has one), so their load_nif/2 succeeds whatever the path.
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <cstdarg>
 #include <cstdio>
 #include <cstring>
@@ -26,6 +27,7 @@
 #include "vm/atom_table.hpp"
 #include "vm/code_table.hpp"
 #include "vm/module.hpp"
+#include "vm/nif_call.hpp"
 #include "vm/vm.hpp"
 
 namespace beam {
@@ -98,6 +100,11 @@ bool declared_nif(const ModuleCode& mc, Term name, unsigned arity, bool& any_dec
     return found || !any_declared;
 }
 
+std::vector<Term>& taints() {
+    static std::vector<Term>* t = new std::vector<Term>;  // guarded by load_mutex()
+    return *t;
+}
+
 std::mutex& load_mutex() {
     static std::mutex m;
     return m;
@@ -167,6 +174,8 @@ Term load_library(Process* p, ModuleCode* caller, const std::string& path, Term 
         const char* err = dlerror();
         return error_tuple(p, "bad_lib", format("Failed to find library init function: '%s'", err ? err : "nif_init"));
     }
+    // Tainted from the moment its library's code runs, as erts marks it.
+    if (std::find(taints().begin(), taints().end(), mod) == taints().end()) taints().push_back(mod);
     auto* src = reinterpret_cast<ErlNifEntry* (*)()>(init)();
     if (!src) return error_tuple(p, "bad_lib", "Library init-call unsuccessful");
     std::string modname(atom_name(mod));
@@ -265,5 +274,10 @@ NifModule::~NifModule() {
 }
 
 std::span<const BifSpec> nif_loading_bifs() { return table; }
+
+std::vector<Term> nif_taints() {
+    std::lock_guard lock(load_mutex());
+    return taints();
+}
 
 }  // namespace beam

@@ -12,6 +12,8 @@
 
 #include <cstdint>
 
+#include <vector>
+
 #include "vm/term.hpp"
 
 namespace beam {
@@ -68,5 +70,9 @@ uint8_t run_dirty_nif(Process* p);
 // One instruction, nif_resume, where a process with a NIF call in progress continues
 // (vm/interp.cpp).
 const Word* nif_resume_code();
+
+// erlang:system_info(taints): the modules that have called a NIF library's nif_init, oldest
+// first (erts' list, which never shrinks).
+std::vector<Term> nif_taints();
 
 }  // namespace beam
