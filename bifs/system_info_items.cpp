@@ -137,11 +137,22 @@ bool is_erts_allocator(Term a) {
     return false;
 }
 
-Term tuple_item(Process*, Term key, Term arg) {
+Term tuple_item(Process* p, Term key, Term arg) {
     if (key == atom("wordsize") && (arg == atom("internal") || arg == atom("external"))) return make_small(8);
     if (key == atom("cpu_topology") && (arg == atom("defined") || arg == atom("detected") || arg == atom("used")))
         return am::undefined;
     if ((key == atom("allocator") || key == atom("allocator_sizes")) && is_erts_allocator(arg)) return am::false_;
+    // A list of allocators (erts_debug:alloc_blocks_size/1 asks for alloc_util_allocators,
+    // which beamvm has none of): each is {Name, false}, as a single one is.
+    if (key == atom("allocator_sizes") && (is_list(arg) || is_nil(arg))) {
+        std::vector<Term> names, out;
+        if (!list_elements(arg, names)) return NON_VALUE;
+        for (Term n : names) {
+            if (!is_erts_allocator(n)) return NON_VALUE;
+            out.push_back(make_tuple(*p, {n, am::false_}));
+        }
+        return make_list_from(*p, out.data(), out.size());
+    }
     return NON_VALUE;
 }
 
