@@ -3,7 +3,9 @@
 #include <pthread.h>
 
 #include <cstring>
+#include <mutex>
 #include <string>
+#include <vector>
 
 #include "nif/nif_env.hpp"
 #include "scheduler/scheduler.hpp"
@@ -27,6 +29,11 @@ struct ErlDrvTid_ {
 };
 
 namespace {
+std::mutex tsd_keys_mutex;
+int tsd_next_key = 0;
+std::vector<int> tsd_free_keys;
+thread_local std::vector<void*> t_tsd_values;
+
 std::string name_of(const char* n) { return n ? n : ""; }
 thread_local ErlDrvTid_* t_self = nullptr;  // set for threads enif_thread_create started
 
@@ -80,15 +87,31 @@ void enif_rwlock_rwlock(ErlNifRWLock* l) { pthread_rwlock_wrlock(&l->l); }
 void enif_rwlock_rwunlock(ErlNifRWLock* l) { pthread_rwlock_unlock(&l->l); }
 char* enif_rwlock_name(ErlNifRWLock* l) { return l->name.data(); }
 
+// Thread-specific data of beamvm's own: POSIX allows only PTHREAD_KEYS_MAX (1024) keys per
+// process, and erts gives NIFs as many as they ask for (nif_SUITE's tsd test makes 4711).
+// A key indexes a per-thread vector of values; a destroyed key's number is reused.
 int enif_tsd_key_create(char*, ErlNifTSDKey* key) {
-    pthread_key_t k;
-    if (pthread_key_create(&k, nullptr) != 0) return -1;
-    *key = int(k);
+    std::lock_guard lock(tsd_keys_mutex);
+    if (!tsd_free_keys.empty()) {
+        *key = tsd_free_keys.back();
+        tsd_free_keys.pop_back();
+    } else {
+        *key = tsd_next_key++;
+    }
     return 0;
 }
-void enif_tsd_key_destroy(ErlNifTSDKey key) { pthread_key_delete(pthread_key_t(key)); }
-void enif_tsd_set(ErlNifTSDKey key, void* data) { pthread_setspecific(pthread_key_t(key), data); }
-void* enif_tsd_get(ErlNifTSDKey key) { return pthread_getspecific(pthread_key_t(key)); }
+void enif_tsd_key_destroy(ErlNifTSDKey key) {
+    std::lock_guard lock(tsd_keys_mutex);
+    tsd_free_keys.push_back(key);
+}
+void enif_tsd_set(ErlNifTSDKey key, void* data) {
+    if (key < 0) return;
+    if (size_t(key) >= t_tsd_values.size()) t_tsd_values.resize(size_t(key) + 1, nullptr);
+    t_tsd_values[size_t(key)] = data;
+}
+void* enif_tsd_get(ErlNifTSDKey key) {
+    return key >= 0 && size_t(key) < t_tsd_values.size() ? t_tsd_values[size_t(key)] : nullptr;
+}
 
 ErlNifThreadOpts* enif_thread_opts_create(char*) { return new ErlNifThreadOpts{-1}; }
 void enif_thread_opts_destroy(ErlNifThreadOpts* opts) { delete opts; }
