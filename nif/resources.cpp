@@ -67,11 +67,10 @@ ErlNifResourceType* open_resource_type(ErlNifEnv* env, const char* name, const E
         type->name = name;
         created = true;
     } else {
-        if (tried) *tried = ErlNifResourceFlags(0);
+        if (tried) *tried = flags;  // erts answers the flags it was given when it does nothing
         return nullptr;
     }
     if (tried) *tried = op;
-    if (flags & ~(ERL_NIF_RT_CREATE | ERL_NIF_RT_TAKEOVER)) return nullptr;
     t_opened.push_back({type, created, init});
     return type;
 }
