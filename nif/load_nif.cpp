@@ -222,7 +222,6 @@ Term load_library(Process* p, ModuleCode* caller, const std::string& path, Term 
     nif::end_resource_types(true);
     nm->loaded = true;
     caller->nif = nm;
-    caller->nifs_loaded = true;
     patch_slots(*caller, *nm);
     return am::ok;
 }

@@ -70,7 +70,6 @@ struct StepOutcome {
 StepOutcome run_step(Process* p, const NifFunction* origin, NifFn fn, int argc, const Term* argv, uint8_t dirty) {
     ErlNifEnv env;
     nif::init_call_env(env, p, origin->owner);
-    env.function = origin;
     env.dirty = dirty;
     if (nif::current_vm() != p->vm) nif::set_current_vm(p->vm);
     static_assert(sizeof(Term) == sizeof(ERL_NIF_TERM));

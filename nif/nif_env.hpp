@@ -27,7 +27,6 @@ struct enif_environment_t {
     beam::TermAllocator* heap = nullptr;   // proc, or `own`
     std::unique_ptr<beam::LiteralArea> own;
     const beam::NifModule* module = nullptr;  // whose priv_data enif_priv_data answers
-    const beam::NifFunction* function = nullptr;  // the NIF being called (error frames)
     // enif_raise_exception / enif_make_badarg: the reason the call raises when it returns.
     beam::Term exception = beam::NON_VALUE;
     // enif_schedule_nif: the call that replaces this one when it returns.

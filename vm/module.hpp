@@ -121,7 +121,7 @@ struct ModuleCode {
     Term compile_info = NIL;
     uint8_t md5[16] = {};
     const Word* on_load = nullptr;
-    std::atomic<bool> nifs_loaded{false};  // erlang:load_nif/2 succeeded for this version
+    std::atomic<bool> nifs_loaded{false};  // load_nif/2 ran for beamvm's built-in natives (a library: `nif`)
     // The NIF library load_nif/2 bound to this version (nif/nif_module.hpp); its unload
     // callback runs when the version is freed.
     std::shared_ptr<NifModule> nif;
