@@ -3,9 +3,10 @@
 // owner, links, monitors, close); the driver answers port_control/3 and port_command/2,3 and
 // acts on its descriptors' events.
 //
-// Every call into a driver is made with the port system's lock held: from the calling
+// Every call into a driver is made with its port's lock held (Port::lock): from the calling
 // process's BIF (control, output) or from the poller thread (a DriverPort's watcher, a timer).
-// A driver therefore never races itself; it must not block (descriptors are non-blocking).
+// A driver therefore never races itself, while other ports' drivers run at the same time; it
+// must not block (descriptors are non-blocking).
 #pragma once
 
 #include <chrono>
@@ -26,7 +27,7 @@ struct Port;
 
 class PortDriver;
 
-// What a driver may do to its port. Valid while the port system's lock is held; a driver
+// What a driver may do to its port. Valid while the port's lock is held; a driver
 // keeps the DriverPort it was given at attach() for its whole life (the port owns the driver).
 class DriverPort {
 public:

@@ -1,6 +1,6 @@
 // Driver ports (scheduler/port_driver.hpp): what a linked-in driver may do to its port, the
-// watcher that brings its descriptors' events to it under the port system's lock, and its
-// timers, which the I/O thread fires.
+// watcher that brings its descriptors' events to it under its port's lock, and its timers,
+// which the I/O thread fires.
 #include <sys/epoll.h>
 
 #include <algorithm>
@@ -14,18 +14,18 @@ namespace beam {
 
 namespace {
 
-// Events for a descriptor of a driver port: the port is looked up by number under the lock,
-// so an event that arrives after the port closed finds nothing and is dropped.
+// Events for a descriptor of a driver port: the port is looked up by number, so an event
+// that arrives after the port closed finds nothing and is dropped. Only this port's lock is
+// held during the driver's call: other ports' calls go on meanwhile.
 class DriverWatcher final : public IoWatcher {
 public:
     DriverWatcher(PortSystem& ps, uint64_t port) : ps_(ps), port_(port) {}
     IoHandle handle = 0;
     void on_io(uint32_t events) override {
-        std::lock_guard lock(ps_.mu);
-        auto it = ps_.table.find(port_);
-        if (it == ps_.table.end() || !it->second->driver) return;
-        it->second->driver->on_io(handle, events);
-        ps_.after_driver_call();
+        LockedPort p = ps_.lock_port_number(port_);
+        if (!p || !p->driver) return;
+        p->driver->on_io(handle, events);
+        ps_.finish_driver_call(p.get());
     }
 
 private:
@@ -62,8 +62,9 @@ Term DriverPort::open_sibling(Term owner, std::unique_ptr<PortDriver> d, std::st
 }
 
 void DriverPort::set_timer(int64_t ms) const {
-    cancel_timer();
     auto at = std::chrono::steady_clock::now() + std::chrono::milliseconds(std::max<int64_t>(ms, 0));
+    std::lock_guard lock(ps_.mu);
+    if (port_.driver_deadline) ps_.driver_timers.erase({*port_.driver_deadline, port_.number});
     port_.driver_deadline = at;
     ps_.driver_timers.emplace(at, port_.number);
     if (at < ps_.poll_until) ps_.wake();  // the I/O thread would sleep past this deadline
@@ -71,14 +72,14 @@ void DriverPort::set_timer(int64_t ms) const {
 
 void DriverPort::cancel_timer() const {
     if (!port_.driver_deadline) return;
+    std::lock_guard lock(ps_.mu);
     ps_.driver_timers.erase({*port_.driver_deadline, port_.number});
     port_.driver_deadline.reset();
 }
 
 IoHandle DriverPort::watch(int fd) const {
     auto w = std::make_shared<DriverWatcher>(ps_, port_.number);
-    // register_watcher takes the lock we hold to start the I/O thread: it is started already
-    // (open_driver_port and port_open start it).
+    // register_watcher may take `mu` to start the I/O thread: we hold only the port's lock.
     IoHandle h = ps_.register_watcher(fd, w);
     w->handle = h;
     return h;
@@ -86,45 +87,39 @@ IoHandle DriverPort::watch(int fd) const {
 
 void DriverPort::arm(IoHandle h, uint32_t events) const { ps_.arm_watcher(h, events); }
 void DriverPort::forget(IoHandle h) const { ps_.forget_watcher(h); }
-void DriverPort::set_busy(bool busy) const {
-    port_.busy = busy;
-    if (!busy && !port_.waiting_commands.empty()) ps_.unbusied.push_back(port_.number);
-}
+void DriverPort::set_busy(bool busy) const { port_.busy = busy; }
 
-void PortSystem::after_driver_call() {
-    while (!unbusied.empty()) {
-        uint64_t n = unbusied.back();
-        unbusied.pop_back();
-        auto it = table.find(n);
-        if (it == table.end()) continue;
-        Port* p = it->second.get();
-        while (p->driver && !p->busy && !p->waiting_commands.empty()) {
-            Port::WaitingCommand c = std::move(p->waiting_commands.front());
-            p->waiting_commands.pop_front();
-            p->bytes_out += c.data.size();
-            p->driver->output(c.from, c.data);
-            if (c.ref != NIL) {
-                LiteralArea scratch;
-                post_message(vm, c.from, make_tuple(scratch, {c.ref, am::true_}));
-            }
-            if (table.find(n) == table.end()) break;  // the driver ended its port
+void PortSystem::finish_driver_call(Port* p) {
+    while (p->driver && !p->busy && !p->waiting_commands.empty()) {
+        Port::WaitingCommand c = std::move(p->waiting_commands.front());
+        p->waiting_commands.pop_front();
+        p->bytes_out += c.data.size();
+        p->driver->output(c.from, c.data);
+        if (c.ref != NIL) {
+            LiteralArea scratch;
+            post_message(vm, c.from, make_tuple(scratch, {c.ref, am::true_}));
         }
     }
-    retired_drivers.clear();
 }
 
+// With no lock, or with the lock of the listening port that accepted the connection. The new
+// port is locked before it enters the table, so nobody sees it before its driver is attached.
 Term PortSystem::open_driver_port(Term owner, std::unique_ptr<PortDriver> d, std::string name) {
-    start_io();
-    auto port = std::make_unique<Port>();
+    auto port = std::make_shared<Port>();
+    std::unique_lock<WordLock> port_lock(port->lock);
     port->owner = owner;
     port->links.push_back(owner);
     port->name = std::move(name);
-    port->number = next_number++;
-    port->id = make_local_port(port->number);
-    port->credit->wake_fd = wake_fd();
     port->driver = std::move(d);
     Port* p = port.get();
-    add_port(std::move(port));
+    {
+        std::lock_guard lock(mu);
+        start_io();
+        port->number = next_number++;
+        port->id = make_local_port(port->number);
+        port->credit->wake_fd = wake_fd();
+        add_port(port);
+    }
     p->driver_port.emplace(*this, *p);
     p->driver->attach(*p->driver_port);
     port_trace_opened(*this, p);
@@ -143,24 +138,30 @@ Term PortSystem::open_driver_port(Term owner, std::unique_ptr<PortDriver> d, std
 }
 
 void PortSystem::fire_driver_timers(std::chrono::steady_clock::time_point now) {
-    while (!driver_timers.empty() && driver_timers.begin()->first <= now) {
-        uint64_t n = driver_timers.begin()->second;
-        driver_timers.erase(driver_timers.begin());
-        auto it = table.find(n);
-        if (it == table.end() || !it->second->driver) continue;
-        it->second->driver_deadline.reset();
-        it->second->driver->on_timeout();
+    std::vector<std::pair<std::chrono::steady_clock::time_point, uint64_t>> due;
+    {
+        std::lock_guard lock(mu);
+        while (!driver_timers.empty() && driver_timers.begin()->first <= now) {
+            due.push_back(*driver_timers.begin());
+            driver_timers.erase(driver_timers.begin());
+        }
     }
-    after_driver_call();
+    for (auto& [at, n] : due) {
+        LockedPort p = lock_port_number(n);
+        // Set again or cancelled since it was taken: not this timer any more.
+        if (!p || !p->driver || p->driver_deadline != at) continue;
+        p->driver_deadline.reset();
+        p->driver->on_timeout();
+        finish_driver_call(p.get());
+    }
 }
 
 std::optional<std::string> port_control(VM& vm, Term port, Term caller, unsigned op, std::string_view data) {
     PortSystem& ps = ports_of(vm);
-    std::lock_guard lock(ps.mu);
-    Port* p = ps.find(port);
+    LockedPort p = ps.lock_port(port);
     if (!p || !p->driver) return std::nullopt;
     auto reply = p->driver->control(caller, op, data);
-    ps.after_driver_call();
+    ps.finish_driver_call(p.get());
     return reply;
 }
 

@@ -91,7 +91,7 @@ void PortSystem::unwatch(int fd) {
 }
 
 IoHandle PortSystem::register_watcher(int fd, std::shared_ptr<IoWatcher> w) {
-    if (!io_started_.load(std::memory_order_acquire)) {  // a driver calls this with `mu` held, started
+    if (!io_started_.load(std::memory_order_acquire)) {  // `mu` is not held here (at most a port's lock)
         std::lock_guard lock(mu);
         start_io();
     }
@@ -167,18 +167,17 @@ void PortSystem::try_write(Port* p) {
     p->write_watched = false;
 }
 
-// One pass of the port system's lock per wake-up: the events of the last epoll_wait that are
-// not watchers' (pipes, pidfds, the eventfd), then timers and policy, then the next timeout.
-// (Taking it once after the events and again for the timeout doubled the I/O thread's waits
-// behind schedulers sending on their sockets.)
+// After each wait: the events that are not watchers' (pipes, pidfds, the eventfd), then
+// timers and the termination policy, then the next timeout. Watchers' events (every socket)
+// went to their ports before, each under its port's lock only.
 void PortSystem::run() {
     epoll_event evs[64];
     int n = 0;
     while (!stop_) {
+        handle_port_events(evs, n);
         int timeout;
         {
             std::lock_guard lock(mu);
-            handle_port_events(evs, n);
             timeout = next_timeout_ms();
             for (auto& [fd, want] : always_ready_)
                 if (want.second != 0) timeout = 0;
@@ -192,41 +191,45 @@ void PortSystem::run() {
     }
 }
 
-// With `mu` held: what run() does after each wait besides the watchers' events.
-void PortSystem::handle_port_events(epoll_event* evs, int n) {
-    for (auto& [fd, want] : always_ready_) {
-        if (want.second == 0 || n >= 64) continue;
-        evs[n].events = want.second;
-        evs[n].data.u64 = want.first;
-        ++n;
+// With no lock held: each pipe event under its port's lock and then `mu`.
+void PortSystem::handle_port_events(const epoll_event* evs, int n) {
+    std::vector<epoll_event> ready(evs, evs + n);
+    {
+        std::lock_guard lock(mu);
+        for (auto& [fd, want] : always_ready_) {
+            if (want.second == 0) continue;
+            epoll_event ev{};
+            ev.events = want.second;
+            ev.data.u64 = want.first;
+            ready.push_back(ev);
+        }
     }
-    for (int i = 0; i < n; ++i) {
-        uint64_t key = evs[i].data.u64;
+    for (const epoll_event& ev : ready) {
+        uint64_t key = ev.data.u64;
         uint64_t kind = key >> 62, id = key & ((1ull << 62) - 1);
-        if (key != KEY_WAKE && kind == 0) continue;  // a watcher's: dispatched already
         if (key == KEY_WAKE) {
             uint64_t count;
             [[maybe_unused]] ssize_t r = ::read(wake_fd_, &count, sizeof count);
-            resume_readers();
         } else if (kind == 1 || kind == 2) {
-            auto it = table.find(id);
-            if (it == table.end()) {
+            LockedPort p = lock_port_number(id);
+            std::lock_guard lock(mu);
+            if (!p) {
                 if (kind == 2 && drains.count(id)) drain_step(id);
                 continue;
             }
-            if (kind == 1) on_readable(it->second.get());
-            else try_write(it->second.get());
+            if (kind == 1) on_readable(p.get());
+            else try_write(p.get());
         } else if (kind == 3) {
-            auto it = std::find_if(children.begin(), children.end(),
-                                   [&](const auto& c) { return c->pidfd == static_cast<int>(id); });
-            if (it != children.end()) on_child_exit(it->get());
-        }
+            child_exited(static_cast<int>(id));
+        }  // kind 0: a watcher's, dispatched already
     }
     auto now = std::chrono::steady_clock::now();
-    advance_policy(now);
+    {
+        std::lock_guard lock(mu);
+        advance_policy(now);
+    }
     fire_driver_timers(now);
     resume_readers();
-    after_driver_call();
 }
 
 void PortSystem::on_readable(Port* p) {
@@ -278,22 +281,27 @@ size_t PortSystem::owner_mailbox_len(Port* p) {
 }
 
 // Only the paused ports are visited: the loop runs at every wake-up of the I/O thread, which
-// may carry thousands of sockets.
+// may carry thousands of sockets. With no lock held.
 void PortSystem::resume_readers() {
-    for (auto it = paused_readers_.begin(); it != paused_readers_.end();) {
-        auto found = table.find(*it);
-        if (found == table.end() || !found->second->read_paused) {
-            it = paused_readers_.erase(it);
+    std::vector<uint64_t> paused;
+    {
+        std::lock_guard lock(mu);
+        if (paused_readers_.empty()) return;
+        paused.assign(paused_readers_.begin(), paused_readers_.end());
+    }
+    for (uint64_t n : paused) {
+        LockedPort p = lock_port_number(n);
+        std::lock_guard lock(mu);
+        if (!p || !p->read_paused) {
+            paused_readers_.erase(n);
             continue;
         }
-        Port* p = found->second.get();
-        ++it;
         if (p->credit->paused.load()) continue;
-        if (p->paused_for_mailbox && owner_mailbox_len(p) > MAILBOX_LOW) continue;
+        if (p->paused_for_mailbox && owner_mailbox_len(p.get()) > MAILBOX_LOW) continue;
         p->paused_for_mailbox = false;
         p->read_paused = false;
-        paused_readers_.erase(p->number);
-        rewatch(p->from_child, key_read(p->number), READ_EVENTS);
+        paused_readers_.erase(n);
+        rewatch(p->from_child, key_read(n), READ_EVENTS);
     }
 }
 
@@ -386,10 +394,37 @@ void PortSystem::maybe_finish(Port* p) {
         post_message(vm, p->owner,
                      make_tuple(scratch, {p->id, make_tuple(scratch, {atom("exit_status"), make_small(p->exit_status)})}));
     }
-    terminate(p, am::normal);
+    terminate(p, am::normal, true);
 }
 
-void PortSystem::on_child_exit(Child* c) {
+// A child's pidfd is readable. Its port (while it runs) is locked before `mu`: the child is
+// looked up once to learn the port, then again under both locks.
+void PortSystem::child_exited(int pidfd) {
+    auto find_child = [&]() -> Child* {
+        auto it = std::find_if(children.begin(), children.end(), [&](const auto& c) { return c->pidfd == pidfd; });
+        return it == children.end() ? nullptr : it->get();
+    };
+    uint64_t port = 0;
+    bool running;
+    {
+        std::lock_guard lock(mu);
+        Child* c = find_child();
+        if (!c) return;
+        running = c->state == ChildState::Running;
+        port = c->port;
+    }
+    LockedPort p;
+    if (running) p = lock_port_number(port);
+    std::lock_guard lock(mu);
+    Child* c = find_child();
+    if (!c) return;
+    // Its port is closing on another thread (out of the table, its terminate not yet at the
+    // child): the pidfd stays readable, so the next wake-up comes back here.
+    if (c->state == ChildState::Running && !p) return;
+    on_child_exit(c, c->state == ChildState::Running ? p.get() : nullptr);
+}
+
+void PortSystem::on_child_exit(Child* c, Port* p) {
     siginfo_t info{};
     if (waitid(static_cast<idtype_t>(P_PIDFD), static_cast<id_t>(c->pidfd), &info, WEXITED | WNOHANG) != 0 ||
         info.si_pid == 0)
@@ -398,15 +433,10 @@ void PortSystem::on_child_exit(Child* c) {
     unwatch(c->pidfd);
     ::close(c->pidfd);
     reaped++;
-    uint64_t port = c->port;
-    bool running = c->state == ChildState::Running;
     for (auto& [n, d] : drains)
         if (d.child == c) d.child = nullptr;
     std::erase_if(children, [&](const auto& x) { return x.get() == c; });
-    if (!running) return;
-    auto it = table.find(port);
-    if (it == table.end()) return;
-    Port* p = it->second.get();
+    if (!p) return;
     p->child = nullptr;
     p->reaped = true;
     p->exit_status = status;

@@ -57,7 +57,15 @@ struct FlowCredit {
     void give_back(int64_t n);
 };
 
+// Every field of a Port is guarded by its own `lock` (locking order: a port's lock, then the
+// port system's `mu`, then its leaf locks; never a port's lock while `mu` is held). Pipe
+// fields that the I/O thread's epoll registrations follow (the descriptors, read pausing,
+// `child`) are changed with both held. A Port lives as long as a shared_ptr to it: an
+// operation that found it in the table may still hold it after it closed, so every operation
+// checks `closed` under the lock (PortSystem::lock_port does).
 struct Port {
+    WordLock lock;
+    bool closed = false;
     uint64_t number = 0;
     Term id = NIL;
     Term owner = NIL;
@@ -86,6 +94,9 @@ struct Port {
     // A driver port ({spawn_driver, Name}): the driver, its timer (driver_set_timer) and the
     // busy state it set.
     std::unique_ptr<PortDriver> driver;
+    // The driver after the port closed: a driver may end its own port (DriverPort::exit) deep
+    // in one of its methods, so it is freed with the Port, when no call can be under way.
+    std::unique_ptr<PortDriver> retired_driver;
     std::optional<DriverPort> driver_port;
     std::optional<std::chrono::steady_clock::time_point> driver_deadline;
     bool busy = false;
@@ -106,14 +117,26 @@ struct Drain {
     Child* child = nullptr;  // nullptr once reaped
 };
 
+// A port found in the table and locked; empty when there is no such open port. Unlocks
+// before it lets go of the Port.
+struct LockedPort {
+    std::shared_ptr<Port> port;
+    std::unique_lock<WordLock> guard;
+    explicit operator bool() const { return port != nullptr; }
+    Port* operator->() const { return port.get(); }
+    Port* get() const { return port.get(); }
+};
+
 class PortSystem {
 public:
     explicit PortSystem(VM& vm);
     ~PortSystem();
 
     VM& vm;
-    std::mutex mu;  // guards everything below and every Port and Child
-    std::map<uint64_t, std::unique_ptr<Port>> table;
+    // Guards the table, the children, drains, driver timers and the pipes' epoll state below
+    // (not the ports themselves: each has its own lock, taken before this one).
+    std::mutex mu;
+    std::map<uint64_t, std::shared_ptr<Port>> table;
     std::vector<std::unique_ptr<Child>> children;  // not yet reaped
     std::map<uint64_t, Drain> drains;              // by the closed port's number
     uint64_t next_number = 0;
@@ -123,16 +146,14 @@ public:
     // wakes the thread (a passive recv with a timeout sets one per call). A timer set while
     // the thread is awake needs no wake-up: it reads the timers again before it sleeps.
     std::chrono::steady_clock::time_point poll_until = std::chrono::steady_clock::time_point::min();
-    // Drivers of ports that terminated: a driver may end its own port (DriverPort::exit) deep
-    // in one of its methods, so it is freed only where no driver call is under way.
-    std::vector<std::unique_ptr<PortDriver>> retired_drivers;
-    // Ports whose driver cleared its busy state: their waiting commands go on after the call.
-    std::vector<uint64_t> unbusied;
-    // After every call into a driver: waiting commands of ports no longer busy go to their
-    // drivers (each may make the port busy again), then retired drivers are freed.
-    void after_driver_call();
+    // After every call into a driver, with the port's lock held: commands that waited while
+    // the port was busy go to the driver once it is not (each may make it busy again).
+    void finish_driver_call(Port* p);
 
-    Port* find(Term port);  // nullptr if not a live local port
+    // The open port `port` (a port id or a number), locked; takes and lets go of `mu`.
+    LockedPort lock_port(Term port);
+    LockedPort lock_port_number(uint64_t number);
+    std::vector<std::shared_ptr<Port>> all_ports();  // a snapshot of the table
 
     // erlang:port_set_data/2's term (a copy in an area of its own), per open port, under a
     // lock of its own: prim_inet reads it on every gen_tcp/gen_udp call, and under `mu` that
@@ -145,14 +166,17 @@ public:
     };
     WordLock data_mu;
     std::unordered_map<uint64_t, PortData> port_data;
-    void add_port(std::unique_ptr<Port> port);  // into `table`, with its data entry
+    void add_port(std::shared_ptr<Port> port);  // into `table` (with `mu` held), with its data entry
     // The port is gone for Erlang: removed from the table, links and monitors told with
-    // `reason`, descriptors closed, its child handed to the termination policy.
-    void terminate(Port* p, Term reason);
+    // `reason`, descriptors closed, its child handed to the termination policy. With the
+    // port's lock held; `mu_held` says whether `mu` is held too (the I/O thread's pipe paths),
+    // else it is taken where needed. A driver port is never terminated with `mu` held: its
+    // driver's stop() may set timers.
+    void terminate(Port* p, Term reason, bool mu_held = false);
     // Posts child output to the owner, counted against the port's flow credit.
     void post_data(Port* p, Term msg, size_t bytes);
 
-    // I/O thread side (port_io.cpp), all with `mu` held.
+    // I/O thread side (port_io.cpp), all with `mu` held (and the port's lock for a port's).
     void start_io();
     void watch(int fd, uint64_t key, uint32_t events);
     void rewatch(int fd, uint64_t key, uint32_t events);
@@ -160,7 +184,9 @@ public:
     void try_write(Port* p);
     void wake();
     // Driver ports (port_drivers.cpp): a new port around `d`, owned and linked by `owner`.
+    // Takes `mu` itself: called with no lock, or with the listening port's lock (accept).
     Term open_driver_port(Term owner, std::unique_ptr<PortDriver> d, std::string name);
+    // With no lock held: each due timer's driver under its port's lock.
     void fire_driver_timers(std::chrono::steady_clock::time_point now);
 
     // Watchers of the VM's poller (io/poller.hpp). Their table has a lock of its own
@@ -179,9 +205,10 @@ public:
 
 private:
     void run();
-    void handle_port_events(struct epoll_event* evs, int n);
+    void handle_port_events(const struct epoll_event* evs, int n);
+    void child_exited(int pidfd);
     void on_readable(Port* p);
-    void on_child_exit(Child* c);
+    void on_child_exit(Child* c, Port* p);  // p: its port while the child runs, locked
     void deliver_input(Port* p, const char* bytes, size_t n);
     void input_ended(Port* p);
     void report_eof(Port* p);

@@ -1,7 +1,7 @@
 // erlang:trace/3 on ports: a port's trace flags and tracer, the defaults new ports take
 // (trace(new_ports, ...)), and the port events: open, closed, getting_linked,
 // getting_unlinked (the `ports` flag), the messages a port takes in ('receive') and sends
-// (send). Everything here runs with the port system's mutex held, as the port's own state.
+// (send). Everything here runs with the port's lock held, as the port's own state.
 #include <mutex>
 
 #include "scheduler/port_system.hpp"
@@ -35,8 +35,7 @@ void port_trace_opened(PortSystem& ps, Port* p) {
 
 bool port_trace_state(VM& vm, Term port, const std::function<void(uint32_t&, TracerRef&)>& f) {
     PortSystem& ps = ports_of(vm);
-    std::lock_guard lock(ps.mu);
-    Port* p = ps.find(port);
+    LockedPort p = ps.lock_port(port);
     if (!p) return false;
     f(p->trace_flags, p->tracer);
     return true;
@@ -44,8 +43,10 @@ bool port_trace_state(VM& vm, Term port, const std::function<void(uint32_t&, Tra
 
 void each_port_trace_state(VM& vm, const std::function<void(uint32_t&, TracerRef&)>& f) {
     PortSystem& ps = ports_of(vm);
-    std::lock_guard lock(ps.mu);
-    for (auto& [n, p] : ps.table) f(p->trace_flags, p->tracer);
+    for (auto& p : ps.all_ports()) {
+        std::lock_guard lock(p->lock);
+        if (!p->closed) f(p->trace_flags, p->tracer);
+    }
 }
 
 }  // namespace beam

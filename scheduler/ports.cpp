@@ -1,8 +1,9 @@
 // The Erlang side of ports: the table, opening, commands, close, connect, links, monitors and
-// exit signals. Each operation runs in the calling process's BIF under the port system's
-// mutex, so a port acts on one sender's signals in the order they were sent, and every
-// message a port sends (data from the I/O thread, replies, exit signals) leaves under the same
-// mutex, in one order.
+// exit signals. Each operation runs in the calling process's BIF under the port's own lock,
+// so a port acts on one sender's signals in the order they were sent, and every message a
+// port sends (data from the I/O thread, replies, exit signals) leaves under the same lock, in
+// one order. Different ports never wait for each other (they did under one lock for all: a
+// socket's read waited behind every other socket's send).
 #include "scheduler/ports.hpp"
 
 #include <unistd.h>
@@ -41,13 +42,36 @@ PortSystem& ports_of(VM& vm) {
     return *vm.ports;
 }
 
-Port* PortSystem::find(Term port) {
-    if (!is_local_port(port)) return nullptr;
-    auto it = table.find(local_port_number(port));
-    return it == table.end() ? nullptr : it->second.get();
+LockedPort PortSystem::lock_port_number(uint64_t number) {
+    LockedPort lp;
+    {
+        std::lock_guard lock(mu);
+        auto it = table.find(number);
+        if (it == table.end()) return lp;
+        lp.port = it->second;
+    }
+    lp.guard = std::unique_lock<WordLock>(lp.port->lock);
+    if (lp.port->closed) {  // closed between the lookup and the lock
+        lp.guard.unlock();
+        lp.port.reset();
+    }
+    return lp;
 }
 
-void PortSystem::add_port(std::unique_ptr<Port> port) {
+LockedPort PortSystem::lock_port(Term port) {
+    if (!is_local_port(port)) return {};
+    return lock_port_number(local_port_number(port));
+}
+
+std::vector<std::shared_ptr<Port>> PortSystem::all_ports() {
+    std::lock_guard lock(mu);
+    std::vector<std::shared_ptr<Port>> v;
+    v.reserve(table.size());
+    for (auto& [n, p] : table) v.push_back(p);
+    return v;
+}
+
+void PortSystem::add_port(std::shared_ptr<Port> port) {
     uint64_t n = port->number;
     table.emplace(n, std::move(port));
     std::lock_guard data_lock(data_mu);
@@ -74,19 +98,25 @@ void PortSystem::post_data(Port* p, Term msg, size_t bytes) {
     if (!deliver_signal(vm, p->owner, s)) release_signal(s);
 }
 
-void PortSystem::terminate(Port* p, Term reason) {
-    std::unique_ptr<Port> owned = std::move(table[p->number]);
-    table.erase(p->number);
-    decltype(port_data)::node_type data;  // freed after the lock (its area may be large)
+void PortSystem::terminate(Port* p, Term reason, bool mu_held) {
+    p->closed = true;
+    std::unique_lock<std::mutex> m(mu, std::defer_lock);
+    if (!mu_held) m.lock();
+    table.erase(p->number);  // the caller holds the Port
+    decltype(port_data)::node_type data;  // freed after the locks (its area may be large)
     {
         std::lock_guard data_lock(data_mu);
         data = port_data.extract(p->number);
     }
+    if (p->driver_deadline) {
+        driver_timers.erase({*p->driver_deadline, p->number});
+        p->driver_deadline.reset();
+    }
+    if (!mu_held) m.unlock();
     port_trace_event(*this, p, trace_flag::PORTS, atom("closed"), {reason});
     if (p->driver) {
-        if (p->driver_deadline) driver_timers.erase({*p->driver_deadline, p->number});
         p->driver->stop();
-        retired_drivers.push_back(std::move(p->driver));
+        p->retired_driver = std::move(p->driver);
         for (auto& c : p->waiting_commands) {  // as a command to a closed port: badarg
             LiteralArea reply;
             if (c.ref != NIL) post_message(vm, c.from, make_tuple(reply, {c.ref, am::badarg}));
@@ -95,13 +125,15 @@ void PortSystem::terminate(Port* p, Term reason) {
     }
     LiteralArea scratch;
     for (Term linked : p->links) send_exit_signal(vm, p->id, linked, reason, true);
-    for (const MonitorEntry& m : p->monitored_by) {
+    for (const MonitorEntry& mon : p->monitored_by) {
         auto* s = new Signal{SignalKind::Down};
         s->from = p->id;
-        std::copy(m.ref, m.ref + 3, s->ref);
-        s->data = copy_to_buffer(make_tuple(scratch, {am::DOWN, ref_of(scratch, m.ref), atom("port"), p->id, reason}));
-        if (!deliver_signal(vm, m.pid, s)) release_signal(s);
+        std::copy(mon.ref, mon.ref + 3, s->ref);
+        s->data = copy_to_buffer(make_tuple(scratch, {am::DOWN, ref_of(scratch, mon.ref), atom("port"), p->id, reason}));
+        if (!deliver_signal(vm, mon.pid, s)) release_signal(s);
     }
+    if (p->from_child < 0 && p->to_child < 0 && !p->child) return;  // a driver port
+    if (!mu_held) m.lock();
     // Commands the child has not taken yet are still written (OTP flushes a closing port's
     // queue too), for one grace period at most; then its stdin closes.
     bool drain = p->to_child >= 0 && p->own_fds && !p->pending.empty();
@@ -125,8 +157,6 @@ void PortSystem::terminate(Port* p, Term reason) {
 
 std::optional<Term> port_open(VM& vm, Process* owner, const PortSettings& s, int* posix_error) {
     PortSystem& ps = ports_of(vm);
-    std::lock_guard lock(ps.mu);
-    ps.start_io();
     if (s.kind == PortSettings::Kind::Driver) {
         auto d = s.driver(s.command);
         if (!d) {
@@ -135,7 +165,10 @@ std::optional<Term> port_open(VM& vm, Process* owner, const PortSettings& s, int
         }
         return ps.open_driver_port(owner->pid, std::move(d), s.command);
     }
-    auto port = std::make_unique<Port>();
+    auto port = std::make_shared<Port>();
+    std::lock_guard port_lock(port->lock);  // before `mu`, as always
+    std::lock_guard lock(ps.mu);
+    ps.start_io();
     port->settings = s;
     port->owner = owner->pid;
     port->links.push_back(owner->pid);
@@ -175,8 +208,8 @@ std::optional<Term> port_open(VM& vm, Process* owner, const PortSettings& s, int
 
 PortOpResult port_command(VM& vm, Term port, const uint8_t* data, size_t n, Term from, bool nosuspend, Term reply_ref) {
     PortSystem& ps = ports_of(vm);
-    std::lock_guard lock(ps.mu);
-    Port* p = ps.find(port);
+    LockedPort locked = ps.lock_port(port);
+    Port* p = locked.get();
     if (!p) return PortOpResult::NoPort;
     if (p->driver) {
         if (p->busy || !p->waiting_commands.empty()) {
@@ -191,7 +224,7 @@ PortOpResult port_command(VM& vm, Term port, const uint8_t* data, size_t n, Term
         }
         p->bytes_out += n;
         p->driver->output(from, std::string_view(reinterpret_cast<const char*>(data), n));
-        ps.after_driver_call();
+        ps.finish_driver_call(p);
         return PortOpResult::Ok;
     }
     if (p->to_child < 0) return PortOpResult::Badarg;  // opened with `in` only
@@ -210,22 +243,22 @@ PortOpResult port_command(VM& vm, Term port, const uint8_t* data, size_t n, Term
     }
     p->pending.append(reinterpret_cast<const char*>(data), n);
     p->bytes_out += n;
+    std::lock_guard pipes(ps.mu);
     ps.try_write(p);
     return PortOpResult::Ok;
 }
 
 PortOpResult port_close(VM& vm, Term port, Term reply_to, Term from) {
     PortSystem& ps = ports_of(vm);
-    std::lock_guard lock(ps.mu);
-    Port* p = ps.find(port);
+    LockedPort p = ps.lock_port(port);
     if (!p) return PortOpResult::NoPort;
     Term id = p->id;
     if (from == NIL) from = reply_to;
     if (from != NIL && (p->trace_flags & trace_flag::RECEIVE)) {
         LiteralArea scratch;
-        port_trace_event(ps, p, trace_flag::RECEIVE, atom("receive"), {make_tuple(scratch, {from, atom("close")})});
+        port_trace_event(ps, p.get(), trace_flag::RECEIVE, atom("receive"), {make_tuple(scratch, {from, atom("close")})});
     }
-    ps.terminate(p, am::normal);
+    ps.terminate(p.get(), am::normal);
     if (reply_to != NIL) {
         LiteralArea scratch;
         post_message(vm, reply_to, make_tuple(scratch, {id, atom("closed")}));
@@ -235,15 +268,14 @@ PortOpResult port_close(VM& vm, Term port, Term reply_to, Term from) {
 
 PortOpResult port_connect(VM& vm, Term port, Term new_owner, Term reply_to, bool link) {
     PortSystem& ps = ports_of(vm);
-    std::lock_guard lock(ps.mu);
-    Port* p = ps.find(port);
+    LockedPort p = ps.lock_port(port);
     if (!p) return PortOpResult::NoPort;
     Process* np = vm.procs.lookup(new_owner);
     if (!np) return PortOpResult::Badarg;
     if (reply_to != NIL && (p->trace_flags & trace_flag::RECEIVE)) {
         LiteralArea scratch;
         Term what = make_tuple(scratch, {atom("connect"), new_owner});
-        port_trace_event(ps, p, trace_flag::RECEIVE, atom("receive"), {make_tuple(scratch, {reply_to, what})});
+        port_trace_event(ps, p.get(), trace_flag::RECEIVE, atom("receive"), {make_tuple(scratch, {reply_to, what})});
     }
     bool linked = std::find(p->links.begin(), p->links.end(), new_owner) != p->links.end();
     if (link && !linked) {
@@ -257,7 +289,7 @@ PortOpResult port_connect(VM& vm, Term port, Term new_owner, Term reply_to, bool
     if (reply_to != NIL) {
         LiteralArea scratch;
         Term reply = make_tuple(scratch, {p->id, atom("connected")});
-        port_trace_event(ps, p, trace_flag::SEND, atom("send"), {reply, reply_to});
+        port_trace_event(ps, p.get(), trace_flag::SEND, atom("send"), {reply, reply_to});
         post_message(vm, reply_to, reply);
     }
     return PortOpResult::Ok;
@@ -271,8 +303,7 @@ void port_send(VM& vm, Process* sender, Term port, Term msg) {
     Term owner;
     {
         PortSystem& ps = ports_of(vm);
-        std::lock_guard lock(ps.mu);
-        Port* p = ps.find(port);
+        LockedPort p = ps.lock_port(port);
         if (!p) return;
         owner = p->owner;
     }
@@ -298,42 +329,38 @@ void port_send(VM& vm, Process* sender, Term port, Term msg) {
 
 void port_exit_signal(VM& vm, Term from, Term port, Term reason, bool linked) {
     PortSystem& ps = ports_of(vm);
-    std::lock_guard lock(ps.mu);
-    Port* p = ps.find(port);
+    LockedPort p = ps.lock_port(port);
     if (!p) return;
     if (linked) {
         auto it = std::find(p->links.begin(), p->links.end(), from);
         if (it == p->links.end()) return;
         p->links.erase(it);
-        port_trace_event(ps, p, trace_flag::PORTS, atom("getting_unlinked"), {from});
+        port_trace_event(ps, p.get(), trace_flag::PORTS, atom("getting_unlinked"), {from});
     }
     // The owner's death closes the port whatever the reason; others' normal exits do not.
-    if (from == p->owner || reason != am::normal) ps.terminate(p, reason == am::kill && !linked ? am::killed : reason);
+    if (from == p->owner || reason != am::normal) ps.terminate(p.get(), reason == am::kill && !linked ? am::killed : reason);
 }
 
 bool port_link(VM& vm, Term port, Term pid) {
     PortSystem& ps = ports_of(vm);
-    std::lock_guard lock(ps.mu);
-    Port* p = ps.find(port);
+    LockedPort p = ps.lock_port(port);
     if (!p) return false;
     if (std::find(p->links.begin(), p->links.end(), pid) == p->links.end()) {
         p->links.push_back(pid);
-        port_trace_event(ps, p, trace_flag::PORTS, atom("getting_linked"), {pid});
+        port_trace_event(ps, p.get(), trace_flag::PORTS, atom("getting_linked"), {pid});
     }
     return true;
 }
 
 void port_unlink(VM& vm, Term port, Term pid) {
     PortSystem& ps = ports_of(vm);
-    std::lock_guard lock(ps.mu);
-    if (Port* p = ps.find(port))
-        if (std::erase(p->links, pid)) port_trace_event(ps, p, trace_flag::PORTS, atom("getting_unlinked"), {pid});
+    if (LockedPort p = ps.lock_port(port))
+        if (std::erase(p->links, pid)) port_trace_event(ps, p.get(), trace_flag::PORTS, atom("getting_unlinked"), {pid});
 }
 
 bool port_monitor(VM& vm, Term port, Term pid, const Word ref[3]) {
     PortSystem& ps = ports_of(vm);
-    std::lock_guard lock(ps.mu);
-    Port* p = ps.find(port);
+    LockedPort p = ps.lock_port(port);
     if (!p) return false;
     MonitorEntry m{};
     std::copy(ref, ref + 3, m.ref);
@@ -344,15 +371,13 @@ bool port_monitor(VM& vm, Term port, Term pid, const Word ref[3]) {
 
 void port_demonitor(VM& vm, Term port, const Word ref[3]) {
     PortSystem& ps = ports_of(vm);
-    std::lock_guard lock(ps.mu);
-    if (Port* p = ps.find(port))
+    if (LockedPort p = ps.lock_port(port))
         std::erase_if(p->monitored_by, [&](const MonitorEntry& m) { return std::equal(ref, ref + 3, m.ref); });
 }
 
 std::optional<Term> port_info_item(VM& vm, Process* proc, Term port, Term item) {
     PortSystem& ps = ports_of(vm);
-    std::lock_guard lock(ps.mu);
-    Port* p = ps.find(port);
+    LockedPort p = ps.lock_port(port);
     if (!p) return std::nullopt;
     Term v;
     if (item == atom("name")) v = make_string(*proc, p->name);
@@ -423,8 +448,7 @@ bool port_set_data(VM& vm, Term port, Term data) {
 
 bool port_is_open(VM& vm, Term port) {
     PortSystem& ps = ports_of(vm);
-    std::lock_guard lock(ps.mu);
-    return ps.find(port) != nullptr;
+    return static_cast<bool>(ps.lock_port(port));
 }
 
 std::optional<Term> port_get_data(VM& vm, Process* proc, Term port) {
