@@ -47,7 +47,9 @@ public:
     void set_timer(int64_t ms) const;
     void cancel_timer() const;
     // Watches `fd` in the VM's poller for this port: on_io(events) is called with the lock
-    // held while the port is open. Interest is one-shot (io/poller.hpp).
+    // held while the port is open. Unlike io/poller.hpp's one-shot interest, what arm() set
+    // stays armed after an event (level-triggered): a socket that stays active costs no
+    // epoll_ctl per packet (a TLS echo made one per record). arm(h, 0) parks it.
     IoHandle watch(int fd) const;
     void arm(IoHandle h, uint32_t events) const;
     void forget(IoHandle h) const;

@@ -80,7 +80,7 @@ void DriverPort::cancel_timer() const {
 IoHandle DriverPort::watch(int fd) const {
     auto w = std::make_shared<DriverWatcher>(ps_, port_.number);
     // register_watcher may take `mu` to start the I/O thread: we hold only the port's lock.
-    IoHandle h = ps_.register_watcher(fd, w);
+    IoHandle h = ps_.register_watcher(fd, w, /*level=*/true);
     w->handle = h;
     return h;
 }

@@ -90,14 +90,14 @@ void PortSystem::unwatch(int fd) {
     epoll_ctl(epoll_, EPOLL_CTL_DEL, fd, nullptr);
 }
 
-IoHandle PortSystem::register_watcher(int fd, std::shared_ptr<IoWatcher> w) {
+IoHandle PortSystem::register_watcher(int fd, std::shared_ptr<IoWatcher> w, bool level) {
     if (!io_started_.load(std::memory_order_acquire)) {  // `mu` is not held here (at most a port's lock)
         std::lock_guard lock(mu);
         start_io();
     }
     std::lock_guard lock(watch_mu_);
     IoHandle h = next_watch_++;
-    watchers_.emplace(h, Watched{fd, std::move(w)});
+    watchers_.emplace(h, Watched{fd, std::move(w), level});
     epoll_event ev{};
     ev.events = EPOLLONESHOT;
     ev.data.u64 = h;
@@ -110,7 +110,9 @@ void PortSystem::arm_watcher(IoHandle h, uint32_t events) {
     auto it = watchers_.find(h);
     if (it == watchers_.end()) return;
     epoll_event ev{};
-    ev.events = events ? (events | EPOLLONESHOT) : EPOLLONESHOT;
+    // A level watcher with nothing wanted is parked as a fired one-shot: a hung-up socket
+    // reports EPOLLHUP whatever the mask, once then, not at every wait.
+    ev.events = events && it->second.level ? events : (events | EPOLLONESHOT);
     ev.data.u64 = h;
     epoll_ctl(epoll_, EPOLL_CTL_MOD, it->second.fd, &ev);
 }

@@ -191,7 +191,9 @@ public:
 
     // Watchers of the VM's poller (io/poller.hpp). Their table has a lock of its own
     // (watch_mu_, never held while calling a watcher), so on_io may take `mu`.
-    IoHandle register_watcher(int fd, std::shared_ptr<IoWatcher> w);
+    // `level`: the interest stays armed after an event (level-triggered) until arm_watcher
+    // changes it; else one-shot, as io/poller.hpp's.
+    IoHandle register_watcher(int fd, std::shared_ptr<IoWatcher> w, bool level = false);
     void arm_watcher(IoHandle h, uint32_t events);
     void forget_watcher(IoHandle h);
 
@@ -224,6 +226,7 @@ private:
     struct Watched {
         int fd;
         std::shared_ptr<IoWatcher> w;
+        bool level;
     };
     std::mutex watch_mu_;
     std::unordered_map<uint64_t, Watched> watchers_;

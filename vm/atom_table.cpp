@@ -1,5 +1,6 @@
 #include "vm/atom_table.hpp"
 
+#include <functional>
 #include <new>
 
 namespace beam {
@@ -18,9 +19,28 @@ AtomTable::AtomTable() {
     for (std::string_view text : predefined) intern(text);
 }
 
+namespace {
+
+// Each thread's last lookups, by hash: the natives that name atoms by their text on every call
+// (erlang:monitor/2's `process`, decode_packet's options, ...) find them here without the
+// table's lock. That lock, shared by every scheduler, was a tenth of the futex calls of a TLS
+// echo (bench/nif_run.sh tls_1k). A slot holds an atom index plus one (0: empty); the text is
+// compared with the atom's own, which never changes once this thread has seen the atom.
+constexpr size_t LOOKUP_CACHE = 512;
+thread_local uint32_t tls_lookup_cache[LOOKUP_CACHE];
+
+uint32_t& cache_slot(std::string_view utf8) { return tls_lookup_cache[std::hash<std::string_view>{}(utf8) % LOOKUP_CACHE]; }
+
+}  // namespace
+
 std::optional<Term> AtomTable::intern(std::string_view utf8) {
+    uint32_t& slot = cache_slot(utf8);
+    if (slot && blocks_[(slot - 1) / BLOCK][(slot - 1) % BLOCK].text == utf8) return make_atom(slot - 1);
     std::lock_guard lock(mutex_);
-    if (auto it = index_.find(utf8); it != index_.end()) return make_atom(it->second);
+    if (auto it = index_.find(utf8); it != index_.end()) {
+        slot = it->second + 1;
+        return make_atom(it->second);
+    }
     size_t n = count_.load(std::memory_order_relaxed);
     if (n >= MAX_ATOMS) return std::nullopt;
     Entry*& block = blocks_[n / BLOCK];
@@ -33,12 +53,18 @@ std::optional<Term> AtomTable::intern(std::string_view utf8) {
     if (e.text.capacity() > std::string().capacity()) name_bytes_ += e.text.capacity() + 1;
     index_.emplace(std::string_view(e.text), uint32_t(n));
     count_.store(n + 1, std::memory_order_release);
+    slot = uint32_t(n) + 1;
     return make_atom(uint32_t(n));
 }
 
 std::optional<Term> AtomTable::find(std::string_view utf8) const {
+    uint32_t& slot = cache_slot(utf8);
+    if (slot && blocks_[(slot - 1) / BLOCK][(slot - 1) % BLOCK].text == utf8) return make_atom(slot - 1);
     std::lock_guard lock(mutex_);
-    if (auto it = index_.find(utf8); it != index_.end()) return make_atom(it->second);
+    if (auto it = index_.find(utf8); it != index_.end()) {
+        slot = it->second + 1;
+        return make_atom(it->second);
+    }
     return std::nullopt;
 }
 

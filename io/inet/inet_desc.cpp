@@ -278,9 +278,23 @@ void InetDesc::adopt(int s, int fam, uint32_t state_flags) {
 }
 
 void InetDesc::want(uint32_t events) {
-    if (io == 0 || events == armed) return;
+    if (io == 0) return;
     armed = events;
+    if (events == polled_) return;
+    // Interest dropped outside an event stays with the poller until the next event (then
+    // EventScope drops it): a passive socket's next recv usually comes before its next data
+    // and would only arm the same again, an epoll_ctl each way per recv.
+    if (!in_event_ && (events & ~polled_) == 0) return;
+    polled_ = events;
     port->arm(io, events);
+}
+
+InetDesc::EventScope::~EventScope() {
+    d.in_event_ = false;
+    if (d.io != 0 && d.polled_ != d.armed) {
+        d.polled_ = d.armed;
+        d.port->arm(d.io, d.armed);
+    }
 }
 
 void InetDesc::reply_async(uint16_t ref, Term to, Term result) {
@@ -322,6 +336,7 @@ void InetDesc::count_active_delivery() {
 void InetDesc::stop() {
     if (io) port->forget(io);
     io = 0;
+    armed = polled_ = 0;
     if (fd >= 0 && !prebound) ::close(fd);
     fd = -1;
     state = INET_STATE_CLOSED;

@@ -116,7 +116,18 @@ public:
     int type;                // SOCK_STREAM, SOCK_DGRAM
     uint32_t state = 0;      // INET_F_* (INET_STATE_* combinations)
     IoHandle io = 0;
-    uint32_t armed = 0;      // the events currently armed
+    uint32_t armed = 0;      // the events the driver wants (want())
+    // The events the poller watches (level-triggered, DriverPort::watch): `armed`, or more
+    // while an interest dropped outside an event waits for the next event.
+    uint32_t polled_ = 0;
+    bool in_event_ = false;
+    // Around a driver's on_io: want() is exact inside, and what the poller watches is `armed`
+    // again when it ends (an unwanted level event would otherwise fire at every wait).
+    struct EventScope {
+        InetDesc& d;
+        explicit EventScope(InetDesc& desc) : d(desc) { d.in_event_ = true; }
+        ~EventScope();
+    };
     bool prebound = false;   // fdopen'ed: the descriptor is not ours to close
     DriverOptions opt;
     Stats stats;

@@ -412,7 +412,10 @@ bool TcpInet::read_large_packet() {
         return true;
     }
     large_have_ += static_cast<size_t>(n);
-    if (large_have_ < large_->size) return true;
+    if (large_have_ < large_->size) {
+        short_read_ = true;  // the socket had less than the packet needs: drained
+        return true;
+    }
     LiteralArea scratch;
     Term payload = make_binary_from_blob(scratch, large_);  // the term's reference now
     large_ = nullptr;
@@ -435,6 +438,7 @@ bool TcpInet::read_socket() {
     size_t chunk = std::max<size_t>(need, opt.buffer);
     chunk = std::min(chunk, std::max<size_t>(need, READ_CHUNK_MAX));
     ssize_t n = ::recv(fd, in_.tail(chunk), chunk, 0);
+    short_read_ = n >= 0 && static_cast<size_t>(n) < chunk;
     if (n < 0) {
         if (errno == EAGAIN || errno == EINTR) return false;
         if (errno == ECONNRESET && !opt.show_econnreset) recv_closed();
@@ -650,7 +654,7 @@ void TcpInet::send_error(Term caller, int err) {
 // Events, timers, options
 
 void TcpInet::on_io(IoHandle, uint32_t events) {
-    armed = 0;  // one-shot: what is still wanted is armed again below
+    EventScope scope(*this);
     if (fd < 0) return;
     if ((state & INET_STATE_CONNECTING) == INET_STATE_CONNECTING && !(state & INET_F_ACTIVE)) {
         finish_connect();
@@ -668,11 +672,15 @@ void TcpInet::on_io(IoHandle, uint32_t events) {
         // After the peer closed (exit_on_close false) only a recv reads again.
         if ((opt.active != INET_PASSIVE && !read_closed_) || has_recv()) {
             // Active sockets read until the socket is drained or the mode turns passive;
-            // bounded so one busy socket shares the poller thread with the others.
+            // bounded so one busy socket shares the poller thread with the others. A read
+            // that got less than it asked for drained the socket, as inet_drv assumes: asking
+            // again only to hear EAGAIN was half of a TLS echo's recv calls. (Data that comes
+            // after it raises the event again once the socket is re-armed.)
             for (int i = 0; i < 16 && fd >= 0 && ((opt.active != INET_PASSIVE && !read_closed_) || has_recv()); ++i) {
+                short_read_ = false;
                 bool got = read_socket();
                 if (fd < 0 || !(state & INET_F_ACTIVE)) return;
-                if (!got) break;  // drained (EAGAIN)
+                if (!got || short_read_) break;  // drained
             }
         }
     }

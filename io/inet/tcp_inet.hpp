@@ -74,6 +74,7 @@ private:
     size_t large_have_ = 0;
     std::string out_;     // output the socket has not taken; from out_at_
     size_t out_at_ = 0;
+    bool short_read_ = false;   // the last read got less than it asked for: the socket is drained
     bool http_header_ = false;  // http packets: header lines expected next
     bool busy_ = false;
     Term busy_caller_ = NIL;     // the send waiting for the queue to drain

@@ -98,7 +98,7 @@ public:
     }
 
     void on_io(IoHandle, uint32_t) override {
-        armed = 0;
+        EventScope scope(*this);
         if (fd < 0) return;
         read_datagrams();
         rearm();
