@@ -175,9 +175,15 @@ Term posix_atom(int err) {
     }
 }
 
-// A port argument: a port, or the registered name of one (beamvm registers no ports, so a
-// name is never one).
+// A port argument: a port, or the registered name of one.
 bool port_arg(Term t) { return is_port(t) || is_atom(t); }
+// The port a port argument names (a name of no port stays an atom, which no port operation
+// finds).
+Term named_port(Process* p, Term t) {
+    if (!is_atom(t)) return t;
+    Term r = p->vm->procs.whereis(p->ns, t);
+    return is_port(r) ? r : t;
+}
 
 Term erts_open_port_2(Process* p, const Term* a) {
     PortSettings s;
@@ -231,7 +237,7 @@ Term erts_port_command_3(Process* p, const Term* a) {
         size = bytes.size();
     }
     Term ref = make_new_ref(*p);
-    switch (port_command(*p->vm, a[0], data, size, p->pid, nosuspend, ref)) {
+    switch (port_command(*p->vm, named_port(p, a[0]), data, size, p->pid, nosuspend, ref)) {
     case PortOpResult::Ok: return am::true_;
     case PortOpResult::Busy: return am::false_;
     case PortOpResult::Queued: return ref;
@@ -241,12 +247,12 @@ Term erts_port_command_3(Process* p, const Term* a) {
 
 Term erts_port_close_1(Process* p, const Term* a) {
     if (!port_arg(a[0])) return am::badarg;
-    return port_close(*p->vm, a[0], NIL, p->pid) == PortOpResult::Ok ? am::true_ : am::badarg;
+    return port_close(*p->vm, named_port(p, a[0]), NIL, p->pid) == PortOpResult::Ok ? am::true_ : am::badarg;
 }
 
 Term erts_port_connect_2(Process* p, const Term* a) {
     if (!port_arg(a[0]) || !is_local_pid(a[1])) return am::badarg;
-    return port_connect(*p->vm, a[0], a[1]) == PortOpResult::Ok ? am::true_ : am::badarg;
+    return port_connect(*p->vm, named_port(p, a[0]), a[1]) == PortOpResult::Ok ? am::true_ : am::badarg;
 }
 
 // A driver port's control operation; the spawn and fd drivers answer none (OTP: badarg).
@@ -255,7 +261,7 @@ Term erts_port_control_3(Process* p, const Term* a) {
     if (!port_arg(a[0]) || !is_small(a[1]) || small_value(a[1]) < 0 || small_value(a[1]) > 0xffffffff) return am::badarg;
     std::vector<uint8_t> bytes;
     if (!iolist_to_bytes(a[2], bytes)) return am::badarg;
-    auto reply = port_control(*p->vm, a[0], p->pid, static_cast<unsigned>(small_value(a[1])),
+    auto reply = port_control(*p->vm, named_port(p, a[0]), p->pid, static_cast<unsigned>(small_value(a[1])),
                               std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
     if (!reply) return am::badarg;
     return make_byte_list(*p, reinterpret_cast<const uint8_t*>(reply->data()), reply->size());
@@ -268,23 +274,25 @@ Term erts_port_call_3(Process* p, const Term* a) {
 
 Term erts_port_info_1(Process* p, const Term* a) {
     if (!port_arg(a[0])) return am::badarg;
-    if (!is_port(a[0])) return am::undefined;
+    Term port = named_port(p, a[0]);
+    if (!is_port(port)) return am::undefined;
     std::vector<Term> items;
-    for (const char* item : {"name", "links", "id", "connected", "input", "output", "os_pid"}) {
-        auto v = port_info_item(*p->vm, p, a[0], atom(item));
+    for (const char* item : {"registered_name", "name", "links", "id", "connected", "input", "output", "os_pid"}) {
+        auto v = port_info_item(*p->vm, p, port, atom(item));
         if (!v) return am::undefined;
-        items.push_back(*v);
+        if (*v != NIL) items.push_back(*v);  // a port without a name lists no registered_name
     }
     return make_list_from(*p, items.data(), items.size());
 }
 
 Term erts_port_info_2(Process* p, const Term* a) {
-    // As erts: something that is neither a port nor a name is badtype; a name is looked up
-    // (no port is registered here); then the item.
+    // As erts: something that is neither a port nor a name is badtype; a name is looked up;
+    // then the item.
     if (!is_port(a[0]) && !is_atom(a[0])) return atom("badtype");
-    if (is_atom(a[0])) return am::undefined;
+    Term port = named_port(p, a[0]);
+    if (!is_port(port)) return am::undefined;
     if (!is_atom(a[1])) return am::badarg;
-    auto v = port_info_item(*p->vm, p, a[0], a[1]);
+    auto v = port_info_item(*p->vm, p, port, a[1]);
     if (!v) return am::undefined;
     if (is_non_value(*v)) return am::badarg;  // an unknown item (erl: badarg, no cause)
     return *v;

@@ -328,17 +328,36 @@ Term exit_2(Process* p, const Term* a) {
     return am::true_;
 }
 
+// badarg with erts' cause for register/2: registered_name when the process or port has a
+// name, notalive for a pid of no live process, none otherwise (a bad name, a name taken).
+Term register_failed(Process* p, Term cause) {
+    p->badarg();
+    p->fcause = cause;
+    return NON_VALUE;
+}
+
 Term register_2(Process* p, const Term* a) {
     Term name = a[0], pid = a[1];
-    if (!is_atom(name) || name == am::undefined || !is_local_pid(pid)) return p->badarg();
+    if (!is_atom(name) || name == am::undefined) return register_failed(p, atom("none"));
+    if (is_local_port(pid)) {
+        if (port_register(*p->vm, p->ns, name, pid)) return am::true_;
+        return register_failed(p, p->vm->procs.port_name(pid) != NIL ? atom("registered_name") : atom("none"));
+    }
+    if (!is_local_pid(pid)) return register_failed(p, atom("none"));
     Process* target = pid == p->pid ? p : p->vm->procs.lookup(pid);
-    if (!target) return p->badarg();
+    if (!target) return register_failed(p, atom("notalive"));
     // A name lives in the namespace of the process it names, and a namespace names only its
     // own processes (docs/namespaces.md).
     bool ok = target->ns == p->ns && p->vm->procs.register_name(name, target);
-    if (ok) trace_procs(target, "register", name);
+    Term cause = atom("none");
+    if (ok) {
+        trace_procs(target, "register", name);
+    } else {
+        std::lock_guard info(target->sched.info_mutex);
+        if (target->sched.registered_name != NIL) cause = atom("registered_name");
+    }
     if (target != p) ProcessTable::release(target);
-    return ok ? am::true_ : p->badarg();
+    return ok ? am::true_ : register_failed(p, cause);
 }
 
 Term unregister_1(Process* p, const Term* a) {

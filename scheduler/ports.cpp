@@ -100,6 +100,7 @@ void PortSystem::post_data(Port* p, Term msg, size_t bytes) {
 
 void PortSystem::terminate(Port* p, Term reason, bool mu_held) {
     p->closed = true;
+    vm.procs.port_closed(p->id);  // under the port's lock, as port_register
     std::unique_lock<std::mutex> m(mu, std::defer_lock);
     if (!mu_held) m.lock();
     table.erase(p->number);  // the caller holds the Port
@@ -392,7 +393,11 @@ std::optional<Term> port_info_item(VM& vm, Process* proc, Term port, Term item) 
     else if (item == atom("memory")) v = make_small(static_cast<SWord>(sizeof(Port) + p->pending.size() + p->partial.size()));
     else if (item == atom("parallelism")) v = am::false_;
     else if (item == atom("locking")) v = atom("port_level");
-    else if (item == atom("registered_name")) return NIL;
+    else if (item == atom("registered_name")) {
+        // An unregistered port's answer is [] (not {registered_name, []}), as erts.
+        v = vm.procs.port_name(port);
+        if (v == NIL) return NIL;
+    }
     else if (item == atom("monitors")) v = NIL;
     else if (item == atom("monitored_by")) {
         std::vector<Term> pids;
@@ -449,6 +454,12 @@ bool port_set_data(VM& vm, Term port, Term data) {
 bool port_is_open(VM& vm, Term port) {
     PortSystem& ps = ports_of(vm);
     return static_cast<bool>(ps.lock_port(port));
+}
+
+bool port_register(VM& vm, const Namespace* ns, Term name, Term port) {
+    // Under the port's lock, which its close (terminate) holds when it drops the name.
+    LockedPort p = ports_of(vm).lock_port(port);
+    return p && vm.procs.register_port(ns, name, port);
 }
 
 std::optional<Term> port_get_data(VM& vm, Process* proc, Term port) {

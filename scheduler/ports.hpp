@@ -28,6 +28,7 @@ namespace beam {
 class VM;
 class Process;
 class PortSystem;
+class Namespace;
 
 // The settings of erlang:open_port/2, checked by bifs/system_ports.cpp.
 struct PortSettings {
@@ -102,6 +103,9 @@ void port_demonitor(VM& vm, Term port, const Word ref[3]);
 // erlang:port_set_data/2, port_get_data/1: false / nullopt when `port` is not open.
 bool port_set_data(VM& vm, Term port, Term data);
 bool port_is_open(VM& vm, Term port);
+// erlang:register(Name, Port) in namespace `ns`: false if the port is not open, the name is
+// taken or the port has a name. The name goes when the port closes.
+bool port_register(VM& vm, const Namespace* ns, Term name, Term port);
 std::optional<Term> port_get_data(VM& vm, Process* proc, Term port);
 std::optional<Term> port_info_item(VM& vm, Process* p, Term port, Term item);
 // erlang:ports/0 and system_info(port_count).

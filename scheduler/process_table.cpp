@@ -70,8 +70,10 @@ bool ProcessTable::unregister_name(const Namespace* ns, Term name, Term only_pid
         if (only_pid != NIL && it->second != only_pid) return false;
         pid = it->second;
         names_.erase(it);
+        if (port_names_.erase(pid.raw)) port_name_count_.fetch_sub(1, std::memory_order_relaxed);
     }
     if (was) *was = pid;
+    if (!is_local_pid(pid)) return true;
     if (Process* p = lookup(pid)) {
         {
             std::lock_guard info(p->sched.info_mutex);
@@ -80,6 +82,33 @@ bool ProcessTable::unregister_name(const Namespace* ns, Term name, Term only_pid
         release(p);
     }
     return true;
+}
+
+bool ProcessTable::register_port(const Namespace* ns, Term name, Term port) {
+    std::lock_guard lock(names_mutex_);
+    NameKey key{ns, name};
+    if (names_.contains(key) || port_names_.contains(port.raw)) return false;
+    names_.emplace(key, port);
+    port_names_.emplace(port.raw, key);
+    port_name_count_.fetch_add(1, std::memory_order_relaxed);
+    return true;
+}
+
+void ProcessTable::port_closed(Term port) {
+    if (port_name_count_.load(std::memory_order_relaxed) == 0) return;
+    std::lock_guard lock(names_mutex_);
+    auto it = port_names_.find(port.raw);
+    if (it == port_names_.end()) return;
+    names_.erase(it->second);
+    port_names_.erase(it);
+    port_name_count_.fetch_sub(1, std::memory_order_relaxed);
+}
+
+Term ProcessTable::port_name(Term port) {
+    if (port_name_count_.load(std::memory_order_relaxed) == 0) return NIL;
+    std::lock_guard lock(names_mutex_);
+    auto it = port_names_.find(port.raw);
+    return it == port_names_.end() ? NIL : it->second.name;
 }
 
 Term ProcessTable::whereis(const Namespace* ns, Term name) {

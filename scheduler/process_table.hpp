@@ -34,9 +34,18 @@ public:
     // Registered names, in p's namespace. register_name fails if the name is taken there or
     // the process has a name.
     bool register_name(Term name, Process* p);
+    // A port registered in `ns` (erlang:register/2 takes ports too, as erts). Ports belong to
+    // no namespace: the name is the registering process's. Fails if the name is taken there
+    // or the port has a name. The caller holds the port's lock and has seen it open, so the
+    // port's close (port_closed, under the same lock) cannot come in between.
+    bool register_port(const Namespace* ns, Term name, Term port);
+    // A closing port drops its name, if it has one.
+    void port_closed(Term port);
+    // The name of a registered port, else NIL.
+    Term port_name(Term port);
     // Removes `name`; with `only_pid`, only while that process holds it.
     bool unregister_name(const Namespace* ns, Term name, Term only_pid = NIL, Term* was = nullptr);
-    // The pid registered as `name` in `ns`, else in the root, else am::undefined.
+    // The pid or port registered as `name` in `ns`, else in the root, else am::undefined.
     Term whereis(const Namespace* ns, Term name);
     std::vector<Term> registered(const Namespace* ns);  // the names registered in `ns` itself
 
@@ -60,7 +69,11 @@ private:
     };
     const Namespace* root_ = nullptr;
     std::mutex names_mutex_;
-    std::unordered_map<NameKey, Term, NameKeyHash> names_;  // (namespace, name) -> pid
+    std::unordered_map<NameKey, Term, NameKeyHash> names_;  // (namespace, name) -> pid or port
+    // Registered ports' names (a process keeps its own in Process::sched), and how many there
+    // are, so that a closing port that has none need not take names_mutex_.
+    std::unordered_map<Word, NameKey> port_names_;
+    std::atomic<size_t> port_name_count_{0};
 };
 
 }  // namespace beam

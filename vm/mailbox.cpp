@@ -64,6 +64,11 @@ Term send_message(Process* p, Term to, Term msg) {
     } else if (!is_pid(to)) {
         return p->badarg();
     }
+    if (is_local_port(dest)) [[unlikely]] {  // a registered port
+        if (p->seq_trace) [[unlikely]] seq_trace_to_port(p, dest, msg);
+        port_send(*p->vm, p, dest, msg);
+        return msg;
+    }
     Term seq_token = NIL;
     if (p->seq_trace) [[unlikely]] seq_token = seq_trace_outgoing(p, dest, dest, msg);
     if (dest == p->pid) {
