@@ -62,8 +62,8 @@ Term monotonic_time_0(Process* p, const Term*) { return int_term(p, monotonic_ns
 Term monotonic_time_1(Process* p, const Term* a) { return time_in_unit(p, monotonic_ns(), a[0]); }
 Term system_time_0(Process* p, const Term*) { return int_term(p, system_ns()); }
 Term system_time_1(Process* p, const Term* a) { return time_in_unit(p, system_ns(), a[0]); }
-Term time_offset_0(Process* p, const Term*) { return int_term(p, system_ns() - monotonic_ns()); }
-Term time_offset_1(Process* p, const Term* a) { return time_in_unit(p, system_ns() - monotonic_ns(), a[0]); }
+Term time_offset_0(Process* p, const Term*) { return int_term(p, time_offset_ns()); }
+Term time_offset_1(Process* p, const Term* a) { return time_in_unit(p, time_offset_ns(), a[0]); }
 Term timestamp_term(Process* p, int64_t us) {
     return make_tuple(*p, {make_small(us / 1'000'000'000'000), make_small(us / 1'000'000 % 1'000'000),
                            make_small(us % 1'000'000)});

@@ -50,7 +50,7 @@ ErlNifTime enif_monotonic_time(ErlNifTimeUnit unit) {
 ErlNifTime enif_time_offset(ErlNifTimeUnit unit) {
     int64_t parts = unit_parts(unit);
     if (!parts || !on_scheduler()) return ERL_NIF_TIME_ERROR;
-    return floor_in_unit(system_ns() - monotonic_ns(), parts);
+    return floor_in_unit(time_offset_ns(), parts);
 }
 
 // erts' conversion, overflow included: a finer unit multiplies (wrapping as erts' int64

@@ -21,6 +21,15 @@ inline int64_t system_ns() {
     return duration_cast<nanoseconds>(system_clock::now().time_since_epoch()).count();
 }
 
+// erlang:time_offset/0 in nanoseconds. The VM runs in no_time_warp mode (its time offset is
+// `final`), where erts fixes the offset once, at start: read here on first use, so that every
+// call (the BIFs' and enif_time_offset's) answers the same value, as on erl, instead of a
+// difference of two clock readings taken a few nanoseconds apart.
+inline int64_t time_offset_ns() {
+    static const int64_t offset = system_ns() - monotonic_ns();
+    return offset;
+}
+
 // erlang:now/0 in microseconds: unique and strictly increasing across the whole VM (OTP:
 // get_now in erl_time_sup.c): a call in the same microsecond as the last one answers the last
 // value + 1. Trace timestamps (the `timestamp` flag) use the same clock.
