@@ -74,7 +74,11 @@ int enif_is_tuple(ErlNifEnv*, ERL_NIF_TERM t) { return is_tuple(T(t)); }
 int enif_is_empty_list(ErlNifEnv*, ERL_NIF_TERM t) { return is_nil(T(t)); }
 int enif_is_map(ErlNifEnv*, ERL_NIF_TERM t) { return is_map(T(t)); }
 int enif_is_number(ErlNifEnv*, ERL_NIF_TERM t) { return is_number(T(t)); }
-int enif_is_exception(ErlNifEnv* env, ERL_NIF_TERM t) { return T(t) == NON_VALUE; }
+// As erts: the non-value is an exception only once one was raised in this environment
+// (enif_schedule_nif answers the non-value too, and is no exception).
+int enif_is_exception(ErlNifEnv* env, ERL_NIF_TERM t) {
+    return env && is_value(env->exception) && T(t) == NON_VALUE;
+}
 int enif_is_identical(ERL_NIF_TERM a, ERL_NIF_TERM b) { return eq_exact(T(a), T(b)); }
 int enif_compare(ERL_NIF_TERM a, ERL_NIF_TERM b) { return compare_terms(T(a), T(b)); }
 
