@@ -40,6 +40,7 @@ private:
         size_t entry_pos;  // code index of the first instruction of the body
         Term name;
         uint32_t arity;
+        bool declared_nif = false;  // its body starts with nif_start
     };
     std::vector<PendingFunction> functions_;
     struct PendingLine {
@@ -106,6 +107,7 @@ Result<void> Transformer::run() {
     const Word* base = mc_.code.data();
     for (const PendingFunction& f : functions_) {
         mc_.functions.push_back({base + f.info_pos, base + f.entry_pos, base + f.entry_pos, f.name, f.arity});
+        mc_.functions.back().declared_nif = f.declared_nif;
     }
     if (on_load_function_) mc_.on_load = mc_.functions[*on_load_function_].entry;
     for (size_t i = 0; i < mc_.functions.size(); ++i)
@@ -337,7 +339,10 @@ void Transformer::instr(const GenericInstr& gi) {
     case op_on_load:  // follows the entry label of the module's on_load function
         if (!functions_.empty()) on_load_function_ = functions_.size() - 1;
         break;
-    case op_nif_start: break;
+    case op_nif_start:  // OTP 25's compiler starts each function a -nifs attribute names with it
+        if (!functions_.empty()) functions_.back().declared_nif = true;
+        mc_.declares_nifs = true;
+        break;
     default:
         if (!transform_bits(gi, pm_, mc_, em_)) {
             not_implemented(fmt::format("instruction {}/{}", generic_op_name(gi.opcode), gi.args.size()));

@@ -83,22 +83,9 @@ const FunctionInfo* find_function(const ModuleCode& mc, Term name, unsigned arit
     return nullptr;
 }
 
-// The functions a module allows to be NIFs: those of its -nifs attributes, or all when it has none.
-bool declared_nif(const ModuleCode& mc, Term name, unsigned arity, bool& any_declared) {
-    any_declared = false;
-    bool found = false;
-    for (Term l = mc.attributes; is_list(l); l = tail(l)) {
-        Term a = head(l);
-        if (!is_tuple(a) || tuple_arity(a) != 2 || tuple_elem(a, 0) != atom("nifs")) continue;
-        any_declared = true;
-        for (Term fl = tuple_elem(a, 1); is_list(fl); fl = tail(fl)) {
-            Term fa = head(fl);
-            if (is_tuple(fa) && tuple_arity(fa) == 2 && tuple_elem(fa, 0) == name && tuple_elem(fa, 1) == make_small(arity))
-                found = true;
-        }
-    }
-    return found || !any_declared;
-}
+// The functions a module allows to be NIFs: those its -nifs attributes name, or all when it
+// has none (erts' check_is_nifable).
+bool declared_nif(const ModuleCode& mc, const FunctionInfo& f) { return !mc.declares_nifs || f.declared_nif; }
 
 std::vector<Term>& taints() {
     static std::vector<Term>* t = new std::vector<Term>;  // guarded by load_mutex()
@@ -125,8 +112,7 @@ std::string bind_functions(NifModule& nm, const ModuleCode& mc, Term mod) {
         const FunctionInfo* fi = name ? find_function(mc, *name, f.arity) : nullptr;
         std::string modname(atom_name(mod));
         if (!fi) return format("Function not found %s:%s/%u", modname.c_str(), f.name, f.arity);
-        bool any = false;
-        if (!declared_nif(mc, *name, f.arity, any))
+        if (!declared_nif(mc, *fi))
             return format("Function not declared as nif %s:%s/%u", modname.c_str(), f.name, f.arity);
         if (f.flags != 0 && f.flags != ERL_NIF_DIRTY_JOB_IO_BOUND && f.flags != ERL_NIF_DIRTY_JOB_CPU_BOUND)
             return format("Illegal flags field value %d for NIF %s:%s/%u", int(f.flags), modname.c_str(), f.name, f.arity);

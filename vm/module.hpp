@@ -96,6 +96,7 @@ struct FunctionInfo {
     // Its call-tracing breakpoint once it has been traced (vm/breakpoints.hpp), owned by
     // ModuleCode::breakpoints; read and set through std::atomic_ref.
     Breakpoint* bp = nullptr;
+    bool declared_nif = false;  // named by a -nifs attribute (ModuleCode::declares_nifs)
 };
 struct NifModule;
 
@@ -127,6 +128,9 @@ struct ModuleCode {
     std::shared_ptr<NifModule> nif;
     // It imports erlang:load_nif/2, so each function starts with a nif_slot instruction.
     bool nif_slots = false;
+    // It has -nifs attributes (the compiler left no trace of them but a nif_start instruction
+    // at the start of each function they name): load_nif/2 then binds only those functions.
+    bool declares_nifs = false;
     // Operand tables of complex instructions (bit syntax), owned here, pointed to by the code.
     std::vector<std::shared_ptr<void>> side_tables;
     // Call-tracing breakpoints of its functions (vm/breakpoints.hpp), made under the VM's
