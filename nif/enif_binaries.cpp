@@ -25,6 +25,25 @@ void count_offheap(ErlNifEnv* env, size_t bytes) {
     env->proc->note_growth_outside_heap();
 }
 
+// An ErlNifBinary is written field by field, size, data and ref_bin only, never as a whole
+// struct: a library built against an API older than 2.7 (nif_SUITE's 2.0 and 2.4 variants)
+// has a 32-byte ErlNifBinary (size, data, bin_term, ref_bin) where today's header has 40
+// (size, data, ref_bin, 2 spare words), and writing the spare words overruns its stack. erts
+// writes the same three fields.
+void set_fields(ErlNifBinary* bin, const ErlNifBinary& from) {
+    bin->size = from.size;
+    bin->data = from.data;
+    bin->ref_bin = from.ref_bin;
+}
+
+ErlNifBinary fresh_of(BinaryBlob* blob, size_t size) {
+    ErlNifBinary b{};
+    b.size = size;
+    b.data = blob->data;
+    b.ref_bin = blob;
+    return b;
+}
+
 }  // namespace
 
 extern "C" {
@@ -37,10 +56,7 @@ int enif_alloc_binary(size_t size, ErlNifBinary* bin) {
         return 0;
     }
     blob->size = size;
-    bin->size = size;
-    bin->data = blob->data;
-    bin->ref_bin = blob;
-    bin->__spare__[0] = bin->__spare__[1] = nullptr;
+    set_fields(bin, fresh_of(blob, size));
     return 1;
 }
 
@@ -50,7 +66,7 @@ int enif_realloc_binary(ErlNifBinary* bin, size_t size) {
         ErlNifBinary fresh;
         if (!enif_alloc_binary(size, &fresh)) return 0;
         std::memcpy(fresh.data, bin->data, std::min(size, bin->size));
-        *bin = fresh;
+        set_fields(bin, fresh);
         return 1;
     }
     if (size <= old->capacity) {
@@ -62,7 +78,7 @@ int enif_realloc_binary(ErlNifBinary* bin, size_t size) {
     if (!enif_alloc_binary(size, &fresh)) return 0;
     std::memcpy(fresh.data, old->data, old->size);
     old->release();
-    *bin = fresh;
+    set_fields(bin, fresh);
     return 1;
 }
 
@@ -110,7 +126,6 @@ int enif_inspect_binary(ErlNifEnv* env, ERL_NIF_TERM term, ErlNifBinary* bin) {
         bin->data = data;
     }
     bin->ref_bin = nullptr;
-    bin->__spare__[0] = bin->__spare__[1] = nullptr;
     return 1;
 }
 

@@ -58,7 +58,6 @@ int enif_map_iterator_create(ErlNifEnv* env, ERL_NIF_TERM map, ErlNifMapIterator
     if (!is_map(m) || (entry != ERL_NIF_MAP_ITERATOR_FIRST && entry != ERL_NIF_MAP_ITERATOR_LAST)) return 0;
     it->map = map;
     it->size = map_size(m);
-    it->__spare__[0] = it->__spare__[1] = nullptr;
     if (is_flat_map(m)) {
         it->u.flat.ks = reinterpret_cast<ERL_NIF_TERM*>(flat_map_keys(m));
         it->u.flat.vs = reinterpret_cast<ERL_NIF_TERM*>(flat_map_values(m));
