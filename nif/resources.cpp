@@ -105,38 +105,22 @@ std::shared_ptr<NifModule> enif_resource_type_t::current_owner() {
     return owner_.lock();
 }
 
-// With owner_mu_ held: what the type holds while it has live resources, for owner m. What it
-// held before goes to let_go*, freed by the caller after the lock (the module's release may
-// run its unload callback, the library's its dlclose).
-void enif_resource_type_t::hold_owner(const std::shared_ptr<NifModule>& m, std::shared_ptr<NifModule>& let_go,
-                                      std::shared_ptr<NifLibrary>& let_go_library) {
-    let_go = std::exchange(held_owner_, has_dtor() ? m : nullptr);
-    let_go_library = std::exchange(held_library_, has_callbacks() && m ? m->library : nullptr);
-}
-
 void enif_resource_type_t::set_owner(const std::shared_ptr<NifModule>& m) {
-    std::shared_ptr<NifModule> old;  // let go after the lock
-    std::shared_ptr<NifLibrary> old_library;
+    std::shared_ptr<NifModule> old;  // let go after the lock: it may run an unload callback
     std::lock_guard lock(owner_mu_);
     owner_ = m;
-    if (live_ > 0) hold_owner(m, old, old_library);
+    if (live_ > 0) old = std::exchange(held_owner_, has_callbacks() ? m : nullptr);
 }
 
 void enif_resource_type_t::resource_made() {
-    std::shared_ptr<NifModule> none;
-    std::shared_ptr<NifLibrary> no_library;
     std::lock_guard lock(owner_mu_);
-    if (live_++ == 0) hold_owner(owner_.lock(), none, no_library);
+    if (live_++ == 0 && has_callbacks()) held_owner_ = owner_.lock();
 }
 
 void enif_resource_type_t::resource_gone() {
     std::shared_ptr<NifModule> last;
-    std::shared_ptr<NifLibrary> last_library;
     std::lock_guard lock(owner_mu_);
-    if (--live_ == 0) {
-        last = std::move(held_owner_);
-        last_library = std::move(held_library_);
-    }
+    if (--live_ == 0) last = std::move(held_owner_);
 }
 
 bool enif_resource_type_t::abandoned() {

@@ -27,12 +27,11 @@ struct enif_resource_type_t {
 
     // The module version that owns it (erts' type->owner): the one whose load or upgrade
     // opened or took over the type; its priv_data is what the callbacks see, its library
-    // (NifModule::library) holds their code. As in erts, a type with a destructor and live
-    // resources keeps its owner (so a purged module's unload waits for the last of them: erts
-    // counts only types with a dtor, rt_have_callbacks, and nif_SUITE's resource_takeover
-    // checks that unload follows that destructor at once), and a type taken over lets its old
-    // owner go. The shared object itself stays open while any type with a callback (dtor,
-    // stop, down, dyncall) has live resources, so that no callback runs unmapped code.
+    // (NifModule::library) holds their code. As in erts, a type with a callback (dtor, stop,
+    // down or dyncall) and live resources keeps its owner, so a purged module's unload, and
+    // its library's dlclose, wait for the last of them (and come right after its destructor,
+    // as nif_SUITE's resource_takeover checks); a type without callbacks does not hold it; a
+    // type taken over lets its old owner go.
     std::shared_ptr<beam::NifModule> current_owner();
     void set_owner(const std::shared_ptr<beam::NifModule>& m);
     void resource_made();
@@ -41,15 +40,11 @@ struct enif_resource_type_t {
     bool abandoned();
 
 private:
-    bool has_dtor() const { return init.dtor != nullptr; }
     bool has_callbacks() const { return init.dtor || init.stop || init.down || init.dyncall; }
-    void hold_owner(const std::shared_ptr<beam::NifModule>& m, std::shared_ptr<beam::NifModule>& let_go,
-                    std::shared_ptr<beam::NifLibrary>& let_go_library);
 
     std::mutex owner_mu_;
     std::weak_ptr<beam::NifModule> owner_;
-    std::shared_ptr<beam::NifModule> held_owner_;      // while live_ > 0, if it has a dtor
-    std::shared_ptr<beam::NifLibrary> held_library_;  // while live_ > 0, if it has callbacks
+    std::shared_ptr<beam::NifModule> held_owner_;  // while live_ > 0, if it has callbacks
     size_t live_ = 0;
 };
 
