@@ -39,7 +39,7 @@ std::span<const BifSpec> distribution_bifs();  // bifs/distribution.cpp
 std::span<const BifSpec> debug_bifs();         // bifs/debug.cpp
 std::span<const BifSpec> decode_packet_bifs(); // bifs/decode_packet.cpp
 std::span<const BifSpec> atomics_bifs();       // bifs/atomics.cpp
-std::span<const BifSpec> erl_ddll_bifs();      // bifs/erl_ddll.cpp
+std::span<const BifSpec> erl_ddll_bifs();      // bifs/system_ddll.cpp
 
 // The families above that need only a process and term services (library beam_bifs).
 inline constexpr std::span<const BifSpec> (*sequential_bif_families[])() = {

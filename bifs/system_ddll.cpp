@@ -1,9 +1,15 @@
-// erl_ddll's natives. beamvm runs no C drivers (it has no driver interface; its ports, when
-// they come, are built in), so no driver is ever loaded: try_load/3 fails as erl does for a
-// library it cannot open ({open_error, Code}), try_unload/2 finds nothing loaded, monitors
-// never fire. Arguments are checked as erl checks them, so bad ones raise badarg.
+// erl_ddll's natives. beamvm's own drivers are built in (io/drivers.hpp); C drivers load
+// through io/c_drivers.hpp, which serves the small part of the erl_driver API that simple
+// drivers use: try_load/3 opens one ({ok, loaded}, {ok, already_loaded}, or {open_error, Code}
+// whose text format_error_int/1 gives), a loaded driver stays loaded (try_unload/2: permanent),
+// monitors never fire. Arguments are checked as erl checks them, so bad ones raise badarg.
+#include <mutex>
+#include <string>
+#include <vector>
+
 #include "bifs/bif_families.hpp"
 #include "bifs/bif_util.hpp"
+#include "io/c_drivers.hpp"
 #include "vm/atom_table.hpp"
 #include "vm/term_refs.hpp"
 
@@ -11,8 +17,16 @@ namespace beam {
 
 namespace {
 
-// The error code try_load/3 returns: format_error_int/1 explains it.
-constexpr SWord NO_DRIVERS = -10;
+// try_load/3's error codes: FIRST_OPEN_ERROR - i for the i-th text in open_errors(), which
+// format_error_int/1 gives back (dlerror's text, or what was wrong with the driver).
+constexpr SWord FIRST_OPEN_ERROR = -100;
+std::mutex open_errors_mutex;
+std::vector<std::string>& open_errors() {
+    static auto* e = new std::vector<std::string>;
+    return *e;
+}
+
+std::string name_text(Term t) { return is_atom(t) ? std::string(atom_name(t)) : *char_list_to_utf8(t); }
 
 bool is_name(Term t) { return is_atom(t) || char_list_to_utf8(t).has_value(); }
 
@@ -53,11 +67,22 @@ bool unload_options_ok(Term opts) {
 
 Term try_load_3(Process* p, const Term* a) {
     if (!is_name(a[0]) || !is_name(a[1]) || !load_options_ok(a[2])) return p->badarg();
-    return make_tuple(*p, {am::error, make_tuple(*p, {atom("open_error"), make_small(NO_DRIVERS)})});
+    bool already = false;
+    std::optional<std::string> err = load_c_driver(name_text(a[0]), name_text(a[1]), already);
+    if (!err) return make_tuple(*p, {am::ok, atom(already ? "already_loaded" : "loaded")});
+    SWord code;
+    {
+        std::lock_guard lock(open_errors_mutex);
+        open_errors().push_back(*err);
+        code = FIRST_OPEN_ERROR - SWord(open_errors().size() - 1);
+    }
+    return make_tuple(*p, {am::error, make_tuple(*p, {atom("open_error"), make_small(code)})});
 }
 
 Term try_unload_2(Process* p, const Term* a) {
     if (!is_name(a[0]) || !unload_options_ok(a[1])) return p->badarg();
+    for (const std::string& n : loaded_c_drivers())
+        if (n == name_text(a[0])) return make_tuple(*p, {am::error, atom("permanent")});
     return make_tuple(*p, {am::error, atom("not_loaded")});
 }
 
@@ -83,10 +108,12 @@ Term demonitor_1(Process* p, const Term* a) {
 Term format_error_int_1(Process* p, const Term* a) {
     Term e = a[0];
     const char* text = nullptr;
-    if (is_tuple(e) && tuple_arity(e) == 2 && tuple_elem(e, 0) == atom("open_error") &&
-        tuple_elem(e, 1) == make_small(NO_DRIVERS))
-        text = "beamvm loads no C drivers";
-    else if (e == atom("not_loaded")) text = "Driver is not loaded";
+    if (is_tuple(e) && tuple_arity(e) == 2 && tuple_elem(e, 0) == atom("open_error") && is_small(tuple_elem(e, 1))) {
+        SWord i = FIRST_OPEN_ERROR - small_value(tuple_elem(e, 1));
+        std::lock_guard lock(open_errors_mutex);
+        if (i >= 0 && size_t(i) < open_errors().size()) return make_string(*p, open_errors()[size_t(i)]);
+    }
+    if (e == atom("not_loaded")) text = "Driver is not loaded";
     else if (e == atom("inconsistent")) text = "Driver name or options are inconsistent with the loaded driver";
     else if (e == atom("linked_in_driver")) text = "Driver is linked in and cannot be unloaded";
     else if (e == atom("permanent")) text = "Driver is permanent and cannot be unloaded";

@@ -10,6 +10,7 @@
 #include "bifs/bif_util.hpp"
 #include "bifs/iolist.hpp"
 #include "bifs/system_monitors.hpp"
+#include "io/c_drivers.hpp"
 #include "io/drivers.hpp"
 #include "vm/term_refs.hpp"
 #include "scheduler/ports.hpp"
@@ -85,9 +86,16 @@ Parse parse_name(Term name, PortSettings& s) {
     // A driver beamvm does not link in is badarg, as erl answers for one it does not have.
     if (kind == atom("spawn_driver")) {
         s.driver = find_port_driver(*text);
+        if (!s.driver) s.driver = find_c_driver(*text);
         if (!s.driver) return Parse::Badarg;
         s.kind = PortSettings::Kind::Driver;
         s.command = text->substr(0, text->find(' '));
+        return Parse::Ok;
+    }
+    // {spawn, Command} opens a loaded driver of that name before it runs a program, as erts.
+    if (kind == atom("spawn") && (s.driver = find_c_driver(*text))) {
+        s.kind = PortSettings::Kind::Driver;
+        s.command = *text;  // the driver's start gets the whole command line
         return Parse::Ok;
     }
     if (kind == atom("spawn")) s.kind = PortSettings::Kind::Spawn;

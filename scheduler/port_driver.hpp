@@ -26,6 +26,7 @@ class PortSystem;
 struct Port;
 
 class PortDriver;
+struct PortSettings;
 
 // What a driver may do to its port. Valid while the port's lock is held; a driver
 // keeps the DriverPort it was given at attach() for its whole life (the port owns the driver).
@@ -66,6 +67,8 @@ private:
 class PortDriver {
 public:
     virtual ~PortDriver() = default;
+    // open_port/2's options, before attach() (io/c_drivers.hpp follows `binary`).
+    virtual void configure(const PortSettings&) {}
     // Called once, when the port exists; `port` stays valid until stop().
     virtual void attach(const DriverPort& port) = 0;
     // erlang:port_control/3 from `caller`: the reply bytes (a list for the caller), or

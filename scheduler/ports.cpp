@@ -164,6 +164,7 @@ std::optional<Term> port_open(VM& vm, Process* owner, const PortSettings& s, int
             *posix_error = EINVAL;
             return std::nullopt;
         }
+        d->configure(s);
         return ps.open_driver_port(owner->pid, std::move(d), s.command);
     }
     auto port = std::make_shared<Port>();
