@@ -4,6 +4,8 @@
 #include "nif/nif_env.hpp"
 #include "nif/nif_text.hpp"
 #include "nif/resources.hpp"
+#include "vm/binary.hpp"
+#include "vm/binary_owner.hpp"
 
 using namespace beam;
 using beam::nif::N;
@@ -56,20 +58,30 @@ ERL_NIF_TERM enif_make_resource(ErlNifEnv* env, void* data) {
 }
 
 int enif_get_resource(ErlNifEnv*, ERL_NIF_TERM term, ErlNifResourceType* type, void** objp) {
-    ResourceObject* obj = magic_cast<ResourceObject>(T(term));
+    Term t = T(term);
+    ResourceObject* obj = magic_cast<ResourceObject>(t);
+    // A binary enif_make_resource_binary made (a whole one, not a slice of it, as erts
+    // accepts only the binary itself).
+    if (!obj && is_boxed_sub(t, Sub::RefcBin))
+        obj = dynamic_cast<ResourceObject*>(blob_owner(reinterpret_cast<const BinaryBlob*>(boxed_ptr(t)[2].raw)));
     if (!obj || obj->type() != type) return 0;
     *objp = obj->data();
     return 1;
 }
 
-// A binary of `size` bytes at `data`. erts makes a binary that points into the resource and
-// keeps it alive; beamvm copies the bytes (docs/nif.md): the same term, but later writes
-// through `data` do not show in it.
+// A binary of `size` bytes at `data` that keeps the resource `obj` alive and gives it back to
+// enif_get_resource, as erts' does. erts' binary points into the resource; beamvm's holds a
+// copy of the bytes made now (its binaries keep their bytes inline, vm/binary.hpp), so writes
+// through `data` afterwards do not show in it. Always an off-heap binary, whatever its size,
+// since only those can carry the resource.
 ERL_NIF_TERM enif_make_resource_binary(ErlNifEnv* env, void* obj, const void* data, size_t size) {
-    ERL_NIF_TERM t;
-    unsigned char* dst = enif_make_new_binary(env, size, &t);
-    if (size) std::memcpy(dst, data, size);
-    return t;
+    BinaryBlob* blob = BinaryBlob::create(size);
+    blob->size = size;
+    if (size) std::memcpy(blob->data, data, size);
+    ResourceObject* res = ResourceObject::of(obj);
+    res->retain();
+    set_blob_owner(blob, res);
+    return N(make_binary_from_blob(nif::heap(env), blob));
 }
 
 int enif_dynamic_resource_call(ErlNifEnv* env, ERL_NIF_TERM module, ERL_NIF_TERM name, ERL_NIF_TERM rsrc, void* call_data) {

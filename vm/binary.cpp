@@ -1,4 +1,5 @@
 #include "vm/binary.hpp"
+#include "vm/binary_owner.hpp"
 
 #include <cstddef>
 #include <cstdlib>
@@ -29,6 +30,7 @@ BinaryBlob* BinaryBlob::create(size_t capacity) {
 void BinaryBlob::release() {
     // acq_rel: the last owner must see every write other owners made before releasing.
     if (refc.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+        if (detail::owned_blobs.load(std::memory_order_relaxed) != 0) [[unlikely]] detail::drop_blob_owner(this);
         blob_bytes.fetch_sub(blob_size(capacity), std::memory_order_relaxed);
         refc.~atomic();
         std::free(this);

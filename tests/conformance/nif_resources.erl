@@ -78,16 +78,26 @@ lifetimes() ->
         in_process(fun() -> R = new(13), ok = keep(R), ok = release(R), value(R) end),
         settle() - Before end),
     show(release_not_kept, fun() -> release(new(14)) end),
-    % Whether the binary keeps its resource alive is not compared: erts' binary points into the
-    % resource, beamvm's is a copy (docs/nif.md, "Where beamvm differs from erts").
+    % The binary keeps its resource alive, and enif_get_resource finds the resource through it
+    % (beamvm's binary holds a copy of the bytes: docs/nif.md, "Where beamvm differs from erts").
+    show(resource_binary_lifetime, fun() ->
+        Before = settle(),
+        Held = in_process(fun() -> Bin = resource_binary(new(17)), {settle() - Before, byte_size(Bin)} end),
+        {Held, settle() - Before} end),
+    show(resource_binary_get_resource, fun() ->
+        in_process(fun() ->
+            Bin = resource_binary(new(18)),
+            <<_:8, Sub/binary>> = Bin,
+            {value(Bin), catch value(Sub), catch value(binary:copy(Bin))} end) end),
     show(resource_binary, fun() ->
         Bin = in_process(fun() -> resource_binary(new(15)) end),
-        {Bin, binary:copy(Bin)} end),
+        % Its bytes, not the binary: the io server would hold the resource until it collects.
+        {binary_to_list(Bin), Bin =:= binary:copy(Bin)} end),
     show(resource_binary_dropped, fun settle/0),
     show(sub_of_resource_binary, fun() ->
         Before = settle(),
         Part = in_process(fun() -> <<_:3/binary, P:4/binary, _/binary>> = resource_binary(new(16)), P end),
-        {Part, settle() - Before} end),
+        {binary_to_list(Part), settle() - Before} end),
     show(all_dropped, fun settle/0).
 
 monitors() ->
