@@ -41,12 +41,13 @@ int send_signal(int pidfd, int sig) { return static_cast<int>(syscall(SYS_pidfd_
 PortSystem::PortSystem(VM& v) : vm(v) {}
 
 PortSystem::~PortSystem() {
+    if (vm.scheds) vm.scheds->set_pollset(nullptr);
     if (thread_.joinable()) {
         stop_ = true;
         wake();
         thread_.join();
     }
-    for (int fd : {epoll_, wake_fd_})
+    for (int fd : {epoll_, sched_epoll_, wake_fd_})
         if (fd >= 0) ::close(fd);
 }
 
@@ -59,6 +60,11 @@ void PortSystem::start_io() {
     epoll_ = epoll_create1(EPOLL_CLOEXEC);
     wake_fd_ = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
     watch(wake_fd_, KEY_WAKE, EPOLLIN);
+    // Armed from the start: the schedulers may all be asleep already (a NIF thread's
+    // enif_select or a dirty scheduler can start the poller).
+    sched_epoll_ = epoll_create1(EPOLL_CLOEXEC);
+    watch(sched_epoll_, KEY_SCHED, EPOLLIN | EPOLLONESHOT);
+    if (vm.scheds) vm.scheds->set_pollset(this);
     thread_ = std::thread([this] { run(); });
     io_started_.store(true, std::memory_order_release);
 }
@@ -101,7 +107,7 @@ IoHandle PortSystem::register_watcher(int fd, std::shared_ptr<IoWatcher> w, bool
     epoll_event ev{};
     ev.events = EPOLLONESHOT;
     ev.data.u64 = h;
-    epoll_ctl(epoll_, EPOLL_CTL_ADD, fd, &ev);
+    epoll_ctl(level ? sched_epoll_ : epoll_, EPOLL_CTL_ADD, fd, &ev);
     return h;
 }
 
@@ -114,14 +120,14 @@ void PortSystem::arm_watcher(IoHandle h, uint32_t events) {
     // reports EPOLLHUP whatever the mask, once then, not at every wait.
     ev.events = events && it->second.level ? events : (events | EPOLLONESHOT);
     ev.data.u64 = h;
-    epoll_ctl(epoll_, EPOLL_CTL_MOD, it->second.fd, &ev);
+    epoll_ctl(it->second.level ? sched_epoll_ : epoll_, EPOLL_CTL_MOD, it->second.fd, &ev);
 }
 
 void PortSystem::forget_watcher(IoHandle h) {
     std::lock_guard lock(watch_mu_);
     auto it = watchers_.find(h);
     if (it == watchers_.end()) return;
-    epoll_ctl(epoll_, EPOLL_CTL_DEL, it->second.fd, nullptr);
+    epoll_ctl(it->second.level ? sched_epoll_ : epoll_, EPOLL_CTL_DEL, it->second.fd, nullptr);
     watchers_.erase(it);
 }
 
@@ -139,6 +145,19 @@ void PortSystem::dispatch_watchers(const epoll_event* evs, int n) {
         }
         w->on_io(evs[i].events);
     }
+}
+
+void PortSystem::poll_now() {
+    epoll_event evs[64];
+    int n = epoll_wait(sched_epoll_, evs, 64, 0);
+    if (n > 0) dispatch_watchers(evs, n);
+}
+
+void PortSystem::hand_to_io_thread() {
+    epoll_event ev{};
+    ev.events = EPOLLIN | EPOLLONESHOT;
+    ev.data.u64 = KEY_SCHED;
+    epoll_ctl(epoll_, EPOLL_CTL_MOD, sched_epoll_, &ev);
 }
 
 IoHandle io_register(VM& vm, int fd, std::shared_ptr<IoWatcher> w) { return ports_of(vm).register_watcher(fd, std::move(w)); }
@@ -209,7 +228,12 @@ void PortSystem::handle_port_events(const epoll_event* evs, int n) {
     for (const epoll_event& ev : ready) {
         uint64_t key = ev.data.u64;
         uint64_t kind = key >> 62, id = key & ((1ull << 62) - 1);
-        if (key == KEY_WAKE) {
+        if (key == KEY_SCHED) {
+            // The schedulers were all asleep: this thread serves the set until one is awake
+            // (the messages posted here wake one), then it is theirs again.
+            poll_now();
+            if (!vm.scheds || vm.scheds->all_asleep()) hand_to_io_thread();
+        } else if (key == KEY_WAKE) {
             uint64_t count;
             [[maybe_unused]] ssize_t r = ::read(wake_fd_, &count, sizeof count);
         } else if (kind == 1 || kind == 2) {
