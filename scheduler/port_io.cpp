@@ -96,18 +96,19 @@ void PortSystem::unwatch(int fd) {
     epoll_ctl(epoll_, EPOLL_CTL_DEL, fd, nullptr);
 }
 
-IoHandle PortSystem::register_watcher(int fd, std::shared_ptr<IoWatcher> w, bool level) {
+IoHandle PortSystem::register_watcher(int fd, std::shared_ptr<IoWatcher> w, bool level, bool sched) {
     if (!io_started_.load(std::memory_order_acquire)) {  // `mu` is not held here (at most a port's lock)
         std::lock_guard lock(mu);
         start_io();
     }
     std::lock_guard lock(watch_mu_);
     IoHandle h = next_watch_++;
-    watchers_.emplace(h, Watched{fd, std::move(w), level});
+    sched = sched || level;
+    watchers_.emplace(h, Watched{fd, std::move(w), level, sched});
     epoll_event ev{};
     ev.events = EPOLLONESHOT;
     ev.data.u64 = h;
-    epoll_ctl(level ? sched_epoll_ : epoll_, EPOLL_CTL_ADD, fd, &ev);
+    epoll_ctl(sched ? sched_epoll_ : epoll_, EPOLL_CTL_ADD, fd, &ev);
     return h;
 }
 
@@ -120,14 +121,14 @@ void PortSystem::arm_watcher(IoHandle h, uint32_t events) {
     // reports EPOLLHUP whatever the mask, once then, not at every wait.
     ev.events = events && it->second.level ? events : (events | EPOLLONESHOT);
     ev.data.u64 = h;
-    epoll_ctl(it->second.level ? sched_epoll_ : epoll_, EPOLL_CTL_MOD, it->second.fd, &ev);
+    epoll_ctl(it->second.sched ? sched_epoll_ : epoll_, EPOLL_CTL_MOD, it->second.fd, &ev);
 }
 
 void PortSystem::forget_watcher(IoHandle h) {
     std::lock_guard lock(watch_mu_);
     auto it = watchers_.find(h);
     if (it == watchers_.end()) return;
-    epoll_ctl(it->second.level ? sched_epoll_ : epoll_, EPOLL_CTL_DEL, it->second.fd, nullptr);
+    epoll_ctl(it->second.sched ? sched_epoll_ : epoll_, EPOLL_CTL_DEL, it->second.fd, nullptr);
     watchers_.erase(it);
 }
 
@@ -160,7 +161,9 @@ void PortSystem::hand_to_io_thread() {
     epoll_ctl(epoll_, EPOLL_CTL_MOD, sched_epoll_, &ev);
 }
 
-IoHandle io_register(VM& vm, int fd, std::shared_ptr<IoWatcher> w) { return ports_of(vm).register_watcher(fd, std::move(w)); }
+IoHandle io_register(VM& vm, int fd, std::shared_ptr<IoWatcher> w, bool scheduler_polled) {
+    return ports_of(vm).register_watcher(fd, std::move(w), false, scheduler_polled);
+}
 void io_arm(VM& vm, IoHandle h, uint32_t events) { ports_of(vm).arm_watcher(h, events); }
 void io_forget(VM& vm, IoHandle h) { ports_of(vm).forget_watcher(h); }
 

@@ -202,8 +202,9 @@ public:
     // Watchers of the VM's poller (io/poller.hpp). Their table has a lock of its own
     // (watch_mu_, never held while calling a watcher), so on_io may take `mu`.
     // `level`: the interest stays armed after an event (level-triggered) until arm_watcher
-    // changes it; else one-shot, as io/poller.hpp's.
-    IoHandle register_watcher(int fd, std::shared_ptr<IoWatcher> w, bool level = false);
+    // changes it; else one-shot, as io/poller.hpp's. `sched` (implied by `level`): in the
+    // scheduler pollset.
+    IoHandle register_watcher(int fd, std::shared_ptr<IoWatcher> w, bool level = false, bool sched = false);
     void arm_watcher(IoHandle h, uint32_t events);
     void forget_watcher(IoHandle h);
 
@@ -237,7 +238,8 @@ private:
     struct Watched {
         int fd;
         std::shared_ptr<IoWatcher> w;
-        bool level;  // in the scheduler pollset
+        bool level;
+        bool sched;  // in the scheduler pollset
     };
     std::mutex watch_mu_;
     std::unordered_map<uint64_t, Watched> watchers_;
