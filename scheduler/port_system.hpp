@@ -236,12 +236,12 @@ private:
     int next_timeout_ms();
     void dispatch_watchers(const struct epoll_event* evs, int n);
     struct Watched {
-        int fd;
+        int fd = -1;
         std::shared_ptr<IoWatcher> w;
-        bool level;
-        bool sched;  // in the scheduler pollset
+        bool level = false;
+        bool sched = false;  // in the scheduler pollset
     };
-    std::mutex watch_mu_;
+    WordLock watch_mu_;  // a leaf lock: held for a map lookup, never across a syscall
     std::unordered_map<uint64_t, Watched> watchers_;
     uint64_t next_watch_ = 1;
     int epoll_ = -1;
