@@ -1,7 +1,9 @@
 // The VM's one I/O poller (design notes §12): every descriptor the VM waits on (socket ports,
-// prim_socket sockets, port pipes, later enif_select and tty_sl) is in one epoll set, watched
-// by one thread per VM. A descriptor that is not ready costs nothing: the thread sleeps in
-// epoll_wait and no scheduler polls.
+// prim_socket sockets, port pipes, enif_select, later tty_sl) is watched by one thread per VM
+// in one epoll set. A descriptor that is not ready costs nothing: the thread sleeps in
+// epoll_wait. Sockets sit in a second set inside the first, the scheduler pollset, which awake
+// schedulers poll without blocking between processes; the thread watches it only while every
+// scheduler sleeps (scheduler/scheduler.hpp), so a busy VM's packets wake no thread.
 //
 // Interest is one-shot, as enif_select's: io_arm(h, EPOLLIN) asks for one event; when it has
 // fired (on_io), the descriptor is disarmed until it is armed again. A watcher that wants
@@ -21,7 +23,7 @@ class VM;
 class IoWatcher {
 public:
     virtual ~IoWatcher() = default;
-    // On the poller thread, with no lock held: the epoll events that fired (EPOLLIN,
+    // On the poller thread (or a scheduler, see io_register), with no lock held: the epoll events that fired (EPOLLIN,
     // EPOLLOUT, EPOLLERR, EPOLLHUP, EPOLLRDHUP). May be called once more after io_forget
     // (an event already taken from epoll): a watcher checks its own closed state.
     virtual void on_io(uint32_t events) = 0;
@@ -29,8 +31,11 @@ public:
 
 using IoHandle = uint64_t;  // never 0
 
-// Adds `fd` (non-blocking; the caller keeps owning it) to the poller, not armed.
-IoHandle io_register(VM& vm, int fd, std::shared_ptr<IoWatcher> w);
+// Adds `fd` (non-blocking; the caller keeps owning it) to the poller, not armed. With
+// `scheduler_polled`, it goes in the scheduler pollset (scheduler/scheduler.hpp): its events
+// are then taken by whichever scheduler polls (or the poller thread while all sleep), so
+// on_io runs on any of those threads.
+IoHandle io_register(VM& vm, int fd, std::shared_ptr<IoWatcher> w, bool scheduler_polled = false);
 // Arms the one-shot interest `events` (EPOLLIN | EPOLLOUT ...); 0 disarms.
 void io_arm(VM& vm, IoHandle h, uint32_t events);
 // Removes the descriptor; call before closing it. The poller drops its reference to the

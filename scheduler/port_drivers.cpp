@@ -17,20 +17,27 @@ namespace {
 // Events for a descriptor of a driver port: the port is looked up by number, so an event
 // that arrives after the port closed finds nothing and is dropped. Only this port's lock is
 // held during the driver's call: other ports' calls go on meanwhile.
+//
+// Level-triggered (the scheduler pollset): two schedulers polling at once both see a socket
+// that is ready, so one whose port is busy leaves it; the event is still there at the next
+// poll if nobody took it (a TLS echo read EAGAIN a third of the time without this).
 class DriverWatcher final : public IoWatcher {
 public:
-    DriverWatcher(PortSystem& ps, uint64_t port) : ps_(ps), port_(port) {}
+    DriverWatcher(PortSystem& ps, std::weak_ptr<Port> port) : ps_(ps), port_(std::move(port)) {}
     IoHandle handle = 0;
     void on_io(uint32_t events) override {
-        LockedPort p = ps_.lock_port_number(port_);
-        if (!p || !p->driver) return;
+        std::shared_ptr<Port> p = port_.lock();
+        if (!p) return;
+        std::unique_lock<WordLock> guard(p->lock, std::try_to_lock);
+        if (!guard.owns_lock()) return;
+        if (p->closed || !p->driver) return;
         p->driver->on_io(handle, events);
         ps_.finish_driver_call(p.get());
     }
 
 private:
     PortSystem& ps_;
-    uint64_t port_;
+    std::weak_ptr<Port> port_;
 };
 
 }  // namespace
@@ -78,7 +85,7 @@ void DriverPort::cancel_timer() const {
 }
 
 IoHandle DriverPort::watch(int fd) const {
-    auto w = std::make_shared<DriverWatcher>(ps_, port_.number);
+    auto w = std::make_shared<DriverWatcher>(ps_, port_.weak_from_this());
     // register_watcher may take `mu` to start the I/O thread: we hold only the port's lock.
     IoHandle h = ps_.register_watcher(fd, w, /*level=*/true);
     w->handle = h;

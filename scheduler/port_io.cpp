@@ -41,12 +41,13 @@ int send_signal(int pidfd, int sig) { return static_cast<int>(syscall(SYS_pidfd_
 PortSystem::PortSystem(VM& v) : vm(v) {}
 
 PortSystem::~PortSystem() {
+    if (vm.scheds) vm.scheds->set_pollset(nullptr);
     if (thread_.joinable()) {
         stop_ = true;
         wake();
         thread_.join();
     }
-    for (int fd : {epoll_, wake_fd_})
+    for (int fd : {epoll_, sched_epoll_, wake_fd_})
         if (fd >= 0) ::close(fd);
 }
 
@@ -59,6 +60,11 @@ void PortSystem::start_io() {
     epoll_ = epoll_create1(EPOLL_CLOEXEC);
     wake_fd_ = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
     watch(wake_fd_, KEY_WAKE, EPOLLIN);
+    // Armed from the start: the schedulers may all be asleep already (a NIF thread's
+    // enif_select or a dirty scheduler can start the poller).
+    sched_epoll_ = epoll_create1(EPOLL_CLOEXEC);
+    watch(sched_epoll_, KEY_SCHED, EPOLLIN | EPOLLONESHOT);
+    if (vm.scheds) vm.scheds->set_pollset(this);
     thread_ = std::thread([this] { run(); });
     io_started_.store(true, std::memory_order_release);
 }
@@ -90,39 +96,54 @@ void PortSystem::unwatch(int fd) {
     epoll_ctl(epoll_, EPOLL_CTL_DEL, fd, nullptr);
 }
 
-IoHandle PortSystem::register_watcher(int fd, std::shared_ptr<IoWatcher> w, bool level) {
+IoHandle PortSystem::register_watcher(int fd, std::shared_ptr<IoWatcher> w, bool level, bool sched) {
     if (!io_started_.load(std::memory_order_acquire)) {  // `mu` is not held here (at most a port's lock)
         std::lock_guard lock(mu);
         start_io();
     }
-    std::lock_guard lock(watch_mu_);
-    IoHandle h = next_watch_++;
-    watchers_.emplace(h, Watched{fd, std::move(w), level});
+    sched = sched || level;
+    IoHandle h;
+    {
+        std::lock_guard lock(watch_mu_);
+        h = next_watch_++;
+        watchers_.emplace(h, Watched{fd, std::move(w), level, sched});
+    }
     epoll_event ev{};
     ev.events = EPOLLONESHOT;
     ev.data.u64 = h;
-    epoll_ctl(epoll_, EPOLL_CTL_ADD, fd, &ev);
+    epoll_ctl(sched ? sched_epoll_ : epoll_, EPOLL_CTL_ADD, fd, &ev);
     return h;
 }
 
+// The epoll_ctl calls are made after the table's lock: schedulers polling at once met on it
+// (a 1 KiB TCP echo's most frequent futex calls). A handle's arm and forget never run at
+// once (its owner calls them under its own lock: a port's, a socket's, a select state's).
 void PortSystem::arm_watcher(IoHandle h, uint32_t events) {
-    std::lock_guard lock(watch_mu_);
-    auto it = watchers_.find(h);
-    if (it == watchers_.end()) return;
+    Watched found;
+    {
+        std::lock_guard lock(watch_mu_);
+        auto it = watchers_.find(h);
+        if (it == watchers_.end()) return;
+        found = Watched{it->second.fd, nullptr, it->second.level, it->second.sched};
+    }
     epoll_event ev{};
     // A level watcher with nothing wanted is parked as a fired one-shot: a hung-up socket
     // reports EPOLLHUP whatever the mask, once then, not at every wait.
-    ev.events = events && it->second.level ? events : (events | EPOLLONESHOT);
+    ev.events = events && found.level ? events : (events | EPOLLONESHOT);
     ev.data.u64 = h;
-    epoll_ctl(epoll_, EPOLL_CTL_MOD, it->second.fd, &ev);
+    epoll_ctl(found.sched ? sched_epoll_ : epoll_, EPOLL_CTL_MOD, found.fd, &ev);
 }
 
 void PortSystem::forget_watcher(IoHandle h) {
-    std::lock_guard lock(watch_mu_);
-    auto it = watchers_.find(h);
-    if (it == watchers_.end()) return;
-    epoll_ctl(epoll_, EPOLL_CTL_DEL, it->second.fd, nullptr);
-    watchers_.erase(it);
+    Watched gone;
+    {
+        std::lock_guard lock(watch_mu_);
+        auto it = watchers_.find(h);
+        if (it == watchers_.end()) return;
+        gone = std::move(it->second);
+        watchers_.erase(it);
+    }
+    epoll_ctl(gone.sched ? sched_epoll_ : epoll_, EPOLL_CTL_DEL, gone.fd, nullptr);
 }
 
 // Watchers' events, before the port system's lock is taken: a watcher may take it itself.
@@ -141,7 +162,22 @@ void PortSystem::dispatch_watchers(const epoll_event* evs, int n) {
     }
 }
 
-IoHandle io_register(VM& vm, int fd, std::shared_ptr<IoWatcher> w) { return ports_of(vm).register_watcher(fd, std::move(w)); }
+void PortSystem::poll_now() {
+    epoll_event evs[64];
+    int n = epoll_wait(sched_epoll_, evs, 64, 0);
+    if (n > 0) dispatch_watchers(evs, n);
+}
+
+void PortSystem::hand_to_io_thread() {
+    epoll_event ev{};
+    ev.events = EPOLLIN | EPOLLONESHOT;
+    ev.data.u64 = KEY_SCHED;
+    epoll_ctl(epoll_, EPOLL_CTL_MOD, sched_epoll_, &ev);
+}
+
+IoHandle io_register(VM& vm, int fd, std::shared_ptr<IoWatcher> w, bool scheduler_polled) {
+    return ports_of(vm).register_watcher(fd, std::move(w), false, scheduler_polled);
+}
 void io_arm(VM& vm, IoHandle h, uint32_t events) { ports_of(vm).arm_watcher(h, events); }
 void io_forget(VM& vm, IoHandle h) { ports_of(vm).forget_watcher(h); }
 
@@ -209,7 +245,12 @@ void PortSystem::handle_port_events(const epoll_event* evs, int n) {
     for (const epoll_event& ev : ready) {
         uint64_t key = ev.data.u64;
         uint64_t kind = key >> 62, id = key & ((1ull << 62) - 1);
-        if (key == KEY_WAKE) {
+        if (key == KEY_SCHED) {
+            // The schedulers were all asleep: this thread serves the set until one is awake
+            // (the messages posted here wake one), then it is theirs again.
+            poll_now();
+            if (!vm.scheds || vm.scheds->all_asleep()) hand_to_io_thread();
+        } else if (key == KEY_WAKE) {
             uint64_t count;
             [[maybe_unused]] ssize_t r = ::read(wake_fd_, &count, sizeof count);
         } else if (kind == 1 || kind == 2) {

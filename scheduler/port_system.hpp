@@ -22,6 +22,7 @@
 #include "io/poller.hpp"
 #include "scheduler/port_driver.hpp"
 #include "scheduler/process_sched.hpp"
+#include "scheduler/scheduler.hpp"
 #include "scheduler/word_lock.hpp"
 #include "scheduler/ports.hpp"
 #include "vm/trace.hpp"
@@ -63,7 +64,7 @@ struct FlowCredit {
 // `child`) are changed with both held. A Port lives as long as a shared_ptr to it: an
 // operation that found it in the table may still hold it after it closed, so every operation
 // checks `closed` under the lock (PortSystem::lock_port does).
-struct Port {
+struct Port : std::enable_shared_from_this<Port> {
     WordLock lock;
     bool closed = false;
     uint64_t number = 0;
@@ -127,15 +128,24 @@ struct LockedPort {
     Port* get() const { return port.get(); }
 };
 
-class PortSystem {
+class PortSystem final : public SchedulerPollset {
 public:
     explicit PortSystem(VM& vm);
-    ~PortSystem();
+    ~PortSystem() override;
+
+    // The scheduler pollset (scheduler/scheduler.hpp): driver ports' sockets, level-triggered,
+    // in an epoll set of their own that awake schedulers poll; the I/O thread's set holds it
+    // as one descriptor, armed one-shot while every scheduler sleeps.
+    void poll_now() override;
+    void hand_to_io_thread() override;
 
     VM& vm;
     // Guards the table, the children, drains, driver timers and the pipes' epoll state below
     // (not the ports themselves: each has its own lock, taken before this one).
     std::mutex mu;
+    // The open ports by number: changed with `mu` and table_mu held, read with either.
+    // Lookups (every port_command and port_control) take only table_mu, a leaf lock.
+    WordLock table_mu;
     std::map<uint64_t, std::shared_ptr<Port>> table;
     std::vector<std::unique_ptr<Child>> children;  // not yet reaped
     std::map<uint64_t, Drain> drains;              // by the closed port's number
@@ -192,8 +202,9 @@ public:
     // Watchers of the VM's poller (io/poller.hpp). Their table has a lock of its own
     // (watch_mu_, never held while calling a watcher), so on_io may take `mu`.
     // `level`: the interest stays armed after an event (level-triggered) until arm_watcher
-    // changes it; else one-shot, as io/poller.hpp's.
-    IoHandle register_watcher(int fd, std::shared_ptr<IoWatcher> w, bool level = false);
+    // changes it; else one-shot, as io/poller.hpp's. `sched` (implied by `level`): in the
+    // scheduler pollset.
+    IoHandle register_watcher(int fd, std::shared_ptr<IoWatcher> w, bool level = false, bool sched = false);
     void arm_watcher(IoHandle h, uint32_t events);
     void forget_watcher(IoHandle h);
 
@@ -201,6 +212,7 @@ public:
     static constexpr uint32_t READ_EVENTS = 0x001;   // EPOLLIN
     static constexpr uint32_t WRITE_EVENTS = 0x004;  // EPOLLOUT
     static constexpr uint64_t KEY_WAKE = 0;  // kind 0 with another id: a watcher's handle
+    static constexpr uint64_t KEY_SCHED = ~0ull;  // the scheduler pollset's descriptor
     static uint64_t key_read(uint64_t n) { return (1ull << 62) | n; }
     static uint64_t key_write(uint64_t n) { return (2ull << 62) | n; }
     static uint64_t key_child(int pidfd) { return (3ull << 62) | static_cast<uint64_t>(pidfd); }
@@ -224,14 +236,16 @@ private:
     int next_timeout_ms();
     void dispatch_watchers(const struct epoll_event* evs, int n);
     struct Watched {
-        int fd;
+        int fd = -1;
         std::shared_ptr<IoWatcher> w;
-        bool level;
+        bool level = false;
+        bool sched = false;  // in the scheduler pollset
     };
-    std::mutex watch_mu_;
+    WordLock watch_mu_;  // a leaf lock: held for a map lookup, never across a syscall
     std::unordered_map<uint64_t, Watched> watchers_;
     uint64_t next_watch_ = 1;
     int epoll_ = -1;
+    int sched_epoll_ = -1;  // the scheduler pollset
     int wake_fd_ = -1;
     // Descriptors epoll refuses (regular files, /dev/null: EPERM) are always ready: fd ->
     // {key, events}; run() polls instead of sleeping while one of them is wanted.

@@ -45,7 +45,7 @@ PortSystem& ports_of(VM& vm) {
 LockedPort PortSystem::lock_port_number(uint64_t number) {
     LockedPort lp;
     {
-        std::lock_guard lock(mu);
+        std::lock_guard lock(table_mu);
         auto it = table.find(number);
         if (it == table.end()) return lp;
         lp.port = it->second;
@@ -64,7 +64,7 @@ LockedPort PortSystem::lock_port(Term port) {
 }
 
 std::vector<std::shared_ptr<Port>> PortSystem::all_ports() {
-    std::lock_guard lock(mu);
+    std::lock_guard lock(table_mu);
     std::vector<std::shared_ptr<Port>> v;
     v.reserve(table.size());
     for (auto& [n, p] : table) v.push_back(p);
@@ -73,7 +73,10 @@ std::vector<std::shared_ptr<Port>> PortSystem::all_ports() {
 
 void PortSystem::add_port(std::shared_ptr<Port> port) {
     uint64_t n = port->number;
-    table.emplace(n, std::move(port));
+    {
+        std::lock_guard lock(table_mu);
+        table.emplace(n, std::move(port));
+    }
     std::lock_guard data_lock(data_mu);
     port_data.try_emplace(n);
 }
@@ -103,7 +106,10 @@ void PortSystem::terminate(Port* p, Term reason, bool mu_held) {
     vm.procs.port_closed(p->id);  // under the port's lock, as port_register
     std::unique_lock<std::mutex> m(mu, std::defer_lock);
     if (!mu_held) m.lock();
-    table.erase(p->number);  // the caller holds the Port
+    {
+        std::lock_guard lock(table_mu);
+        table.erase(p->number);  // the caller holds the Port
+    }
     decltype(port_data)::node_type data;  // freed after the locks (its area may be large)
     {
         std::lock_guard data_lock(data_mu);
@@ -410,15 +416,17 @@ std::optional<Term> port_info_item(VM& vm, Process* proc, Term port, Term item) 
 
 Term port_list(VM& vm, Process* proc) {
     PortSystem& ps = ports_of(vm);
-    std::lock_guard lock(ps.mu);
     std::vector<Term> ids;
-    for (auto& [n, p] : ps.table) ids.push_back(p->id);
+    {
+        std::lock_guard lock(ps.table_mu);
+        for (auto& [n, p] : ps.table) ids.push_back(p->id);
+    }
     return make_list_from(*proc, ids.data(), ids.size());
 }
 
 size_t port_count(VM& vm) {
     PortSystem& ps = ports_of(vm);
-    std::lock_guard lock(ps.mu);
+    std::lock_guard lock(ps.table_mu);
     return ps.table.size();
 }
 

@@ -335,6 +335,7 @@ Process* Schedulers::next(Scheduler& s) {
         // stay here, and nothing is stolen.
         bool offline = s.index >= online();
         if (offline) hand_over(s);
+        poll_io(s, false);
         {
             std::lock_guard lock(s.mutex);
             if (halting()) return nullptr;
@@ -358,7 +359,10 @@ Process* Schedulers::next(Scheduler& s) {
             continue;
         }
         s.sleeping = true;
-        sleepers_.fetch_add(1, std::memory_order_acq_rel);
+        // The last one asleep: the I/O thread takes over the scheduler pollset (an event
+        // that came since this scheduler's last poll fires there at once).
+        if (sleepers_.fetch_add(1, std::memory_order_acq_rel) + 1 == count())
+            if (SchedulerPollset* ps = pollset_.load(std::memory_order_acquire)) ps->hand_to_io_thread();
         s.wake.wait(lock, [&] { return s.queued > 0 || s.steal_hint || s.rebalance || halting(); });
         sleepers_.fetch_sub(1, std::memory_order_acq_rel);
         s.sleeping = false;
@@ -392,7 +396,10 @@ Process* Schedulers::spin(Scheduler& s) {
             break;
         }
         if ((found = steal(s, true))) break;  // looks at each queue without its lock first
-        if (i % 32 == 0 && monotonic_ns() > until) break;
+        if (i % 32 == 0) {
+            if (monotonic_ns() > until) break;
+            poll_io(s, true);  // a packet for a process here is work found
+        }
 #if defined(__x86_64__) || defined(__i386__)
         __builtin_ia32_pause();
 #endif
@@ -402,6 +409,15 @@ Process* Schedulers::spin(Scheduler& s) {
     tls_spin_budget_ns = found_work || found ? std::min(tls_spin_budget_ns * 2, SPIN_MAX_NS)
                                              : std::max(tls_spin_budget_ns / 2, SPIN_MIN_NS);
     return found;
+}
+
+void Schedulers::poll_io(Scheduler& s, bool now) {
+    SchedulerPollset* ps = pollset_.load(std::memory_order_acquire);
+    if (!ps) return;
+    int64_t t = monotonic_ns();
+    if (!now && t - s.polled_ns < POLL_EVERY_NS) return;
+    s.polled_ns = t;
+    ps->poll_now();
 }
 
 void Schedulers::loop(Scheduler& s) {

@@ -20,6 +20,20 @@ namespace beam {
 
 class VM;
 
+// The VM's scheduler pollset (scheduler/port_io.cpp): the sockets of driver ports. Awake
+// schedulers poll it themselves, between processes and while they look for work, so a
+// packet arriving while they are busy wakes no thread (erts' scheduler polling; waking the
+// I/O thread for every packet was most of a TLS echo's context switches). The last scheduler
+// to fall asleep hands it to the I/O thread, which then waits on it with everything else.
+class SchedulerPollset {
+public:
+    virtual ~SchedulerPollset() = default;
+    // Without blocking: dispatches the events that are ready. Any thread, no lock held.
+    virtual void poll_now() = 0;
+    // Every scheduler is asleep: the I/O thread watches the set until one of its events.
+    virtual void hand_to_io_thread() = 0;
+};
+
 class Schedulers {
 public:
     Schedulers(VM* vm, int count);
@@ -78,6 +92,10 @@ public:
     // The dirty CPU and dirty I/O schedulers (NIF steps flagged dirty).
     DirtySchedulers& dirty() { return *dirty_; }
 
+    // Set once, when the port system's poller starts; it outlives the scheduler threads.
+    void set_pollset(SchedulerPollset* ps) { pollset_.store(ps, std::memory_order_release); }
+    bool all_asleep() const { return sleepers_.load(std::memory_order_acquire) == count(); }
+
     // Index of the scheduler running on this thread, or -1 on other threads.
     static int current_index();
     // Returns once every other scheduler has finished the time slice it was running when
@@ -117,6 +135,7 @@ private:
         bool steal_hint = false;  // woken because another scheduler has queued work
         bool rebalance = false;   // woken because the number of schedulers online changed
         unsigned low_credit = 0;  // lets low priority run now and then while normal is busy
+        int64_t polled_ns = 0;    // when this scheduler last polled the scheduler pollset
     };
 
     void loop(Scheduler& s);
@@ -127,6 +146,9 @@ private:
     // busy wait): a process queued meanwhile, here or on a busy scheduler, is taken without
     // the futex wake-up that a sleeping scheduler needs. Null if none came (or s has its own).
     Process* spin(Scheduler& s);
+    // Polls the scheduler pollset if `s` has not for POLL_EVERY_NS (or `now`).
+    void poll_io(Scheduler& s, bool now);
+    static constexpr int64_t POLL_EVERY_NS = 100'000;
     // An offline scheduler's queued processes that are not bound to it go to the online ones.
     void hand_over(Scheduler& s);
     // Queues p on s. A sleeping scheduler is woken to steal only when s, busy, has more than
@@ -149,6 +171,7 @@ private:
     std::atomic<int> sleepers_{0};
     std::atomic<int> spinners_{0};  // schedulers spinning in next(): they find queued work unwoken
     std::atomic<int> online_{0};
+    std::atomic<SchedulerPollset*> pollset_{nullptr};
     std::mutex done_mutex_;
     std::condition_variable done_cv_;
     bool joining_ = false;  // run_until_done is about to join the threads (under done_mutex_)

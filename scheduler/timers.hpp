@@ -15,6 +15,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "scheduler/word_lock.hpp"
 #include "vm/copy_term.hpp"
 #include "vm/term.hpp"
 
@@ -57,8 +58,11 @@ private:
     void fire(uint64_t id, Entry& e);
 
     VM* vm_;
-    std::mutex mutex_;
-    std::condition_variable cv_;
+    // Held for a map and heap update: schedulers starting and cancelling timers at once
+    // (a gen_statem timeout per call) met here, and std::mutex sleeps at the first
+    // contention (a tenth of a TLS echo's futex calls); a WordLock spins a little first.
+    WordLock mutex_;
+    std::condition_variable_any cv_;
     std::unordered_map<uint64_t, Entry> entries_;
     std::unordered_multimap<Term, uint64_t> by_pid_;  // message timers addressed to a pid
     // by_pid_.size(), read without the lock: a process that exits while no message timer is

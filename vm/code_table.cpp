@@ -10,8 +10,27 @@
 
 namespace beam {
 
+namespace {
+
+// Each thread's last export lookups. apply/3 and every call M:F(...) with a variable module
+// (ssl calls its transport so, per record) find their entry here instead of under the
+// namespace tree's lock, which two schedulers took in turns (the largest share of a TLS
+// echo's futex calls). Entries are never freed while their namespace lives, and a
+// namespace's uid is never reused, so a slot that matches is still right.
+struct ExportMemo {
+    uint64_t ns_uid;
+    Word module, function;
+    uint32_t arity;
+    Export* entry;
+};
+constexpr size_t EXPORT_MEMO = 512;
+thread_local ExportMemo tls_export_memo[EXPORT_MEMO];
+std::atomic<uint64_t> g_next_ns_uid{1};
+
+}  // namespace
+
 Namespace::Namespace(VM* vm, Namespace* parent, Term name, uint64_t id)
-    : vm_(vm), parent_(parent), name_(name), id_(id), mutex_(parent ? parent->mutex_ : own_mutex_) {
+    : vm_(vm), parent_(parent), name_(name), id_(id), uid_(g_next_ns_uid.fetch_add(1)), mutex_(parent ? parent->mutex_ : own_mutex_) {
     if (parent_) {
         std::lock_guard lock(mutex_);
         parent_->children_.push_back(this);
@@ -29,8 +48,20 @@ void Namespace::leave_parent() {
 }
 
 Export* Namespace::export_entry(Term module, Term function, uint32_t arity) {
-    std::lock_guard lock(mutex_);
     MfaKey key{module, function, arity};
+    ExportMemo& memo = tls_export_memo[(MfaKeyHash{}(key) ^ uid_) % EXPORT_MEMO];
+    if (memo.entry && memo.ns_uid == uid_ && memo.module == module.raw && memo.function == function.raw &&
+        memo.arity == arity)
+        return memo.entry;
+    Export* found = export_entry_locked(key);
+    memo = ExportMemo{uid_, module.raw, function.raw, arity, found};
+    return found;
+}
+
+Export* Namespace::export_entry_locked(const MfaKey& key) {
+    Term module = key.module, function = key.function;
+    uint32_t arity = key.arity;
+    std::lock_guard lock(mutex_);
     auto it = exports_.find(key);
     if (it != exports_.end()) return it->second.get();
     auto e = std::make_unique<Export>();

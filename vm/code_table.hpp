@@ -102,6 +102,7 @@ private:
     // Points the export entries of `module` here, and in the namespaces that inherit it from
     // here, at the version now current for them (or back to their stubs).
     void refresh_exports(Term module);
+    Export* export_entry_locked(const MfaKey& key);  // export_entry without its memo
     void point_export(Export* e, ModuleCode* mc);
     void leave_parent();
 
@@ -123,6 +124,7 @@ private:
     std::vector<Namespace*> children_;  // namespaces whose parent this is
     Term name_;
     uint64_t id_;
+    const uint64_t uid_;  // unique in the OS process, never reused (export_entry's memo)
     std::atomic<bool> destroyed_{false};
     // One lock for a namespace and all that descend from its root: a change in one reaches
     // into its children's export tables.

@@ -167,7 +167,7 @@ Term new_socket(Process* p, int fd, int domain, int type, int protocol, bool use
 bool select_arm(Socket& s, Term sockref, bool write, Term pid, Term ref) {
     (void)sockref;
     if (s.fd < 0) return false;
-    if (s.io == 0) s.io = io_register(s.vm, s.fd, s.link);
+    if (s.io == 0) s.io = io_register(s.vm, s.fd, s.link, /*scheduler_polled=*/true);
     Select& sel = write ? s.wsel : s.rsel;
     sel.armed = true;
     sel.pid = pid;
