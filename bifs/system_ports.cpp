@@ -307,12 +307,14 @@ Term erts_port_info_2(Process* p, const Term* a) {
 }
 
 Term port_set_data_2(Process* p, const Term* a) {
-    if (!is_port(a[0]) || !port_set_data(*p->vm, a[0], a[1])) return p->badarg();
+    Term port = named_port(p, a[0]);
+    if (!is_port(port) || !port_set_data(*p->vm, port, a[1])) return p->badarg();
     return am::true_;
 }
 
 Term port_get_data_1(Process* p, const Term* a) {
-    auto v = is_port(a[0]) ? port_get_data(*p->vm, p, a[0]) : std::nullopt;
+    Term port = named_port(p, a[0]);
+    auto v = is_port(port) ? port_get_data(*p->vm, p, port) : std::nullopt;
     if (!v) return p->badarg();
     return *v;
 }
@@ -323,15 +325,21 @@ Term port_get_data_1(Process* p, const Term* a) {
 // it closes; a closed port gets {'DOWN', Ref, port, Port, noproc} at once, as in OTP.
 Term monitor_port(Process* p, Term target, const MonitorOpts& opts) {
     if (!is_port(target) && !is_atom(target)) return p->badarg();
+    Term name = NIL;  // monitored by a registered name
+    if (is_atom(target)) {
+        name = target;
+        target = named_port(p, target);
+    }
     uint64_t n = next_ref_number();
     Term ref = make_ref_from_number(*p, n);
     MonitorEntry m{};
     const Term* w = boxed_ptr(ref);
     m.ref[0] = w[1].raw, m.ref[1] = w[2].raw, m.ref[2] = w[3].raw;
     m.pid = target;
-    if (!is_port(target) || !port_monitor(*p->vm, target, p->pid, m.ref)) {
+    m.name = name;
+    if (!is_port(target) || !port_monitor(*p->vm, target, p->pid, m.ref, name)) {
         Term tag = is_value(opts.tag) ? opts.tag : am::DOWN;
-        Term who = is_atom(target) ? make_tuple(*p, {target, am::nonode_at_nohost}) : target;
+        Term who = name != NIL ? make_tuple(*p, {name, am::nonode_at_nohost}) : target;
         p->mailbox_push(make_tuple(*p, {tag, ref, atom("port"), who, am::noproc}));
         return ref;
     }

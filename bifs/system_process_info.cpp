@@ -45,9 +45,10 @@ template <class List>
 Term monitors_list(Process* p, const List& ms, bool by) {
     std::vector<Term> items;
     for (const MonitorEntry& m : ms) {
+        Term kind = is_port(m.pid) ? atom("port") : am::process;  // a port monitor's `pid` is the port
         if (by) items.push_back(m.pid);
-        else if (m.name != NIL) items.push_back(make_tuple(*p, {am::process, make_tuple(*p, {m.name, am::nonode_at_nohost})}));
-        else items.push_back(make_tuple(*p, {am::process, m.pid}));
+        else if (m.name != NIL) items.push_back(make_tuple(*p, {kind, make_tuple(*p, {m.name, am::nonode_at_nohost})}));
+        else items.push_back(make_tuple(*p, {kind, m.pid}));
     }
     return make_list_from(*p, items.data(), items.size());
 }

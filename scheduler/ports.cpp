@@ -136,7 +136,8 @@ void PortSystem::terminate(Port* p, Term reason, bool mu_held) {
         auto* s = new Signal{SignalKind::Down};
         s->from = p->id;
         std::copy(mon.ref, mon.ref + 3, s->ref);
-        s->data = copy_to_buffer(make_tuple(scratch, {am::DOWN, ref_of(scratch, mon.ref), atom("port"), p->id, reason}));
+        Term who = mon.name != NIL ? make_tuple(scratch, {mon.name, am::nonode_at_nohost}) : p->id;
+        s->data = copy_to_buffer(make_tuple(scratch, {am::DOWN, ref_of(scratch, mon.ref), atom("port"), who, reason}));
         if (!deliver_signal(vm, mon.pid, s)) release_signal(s);
     }
     if (p->from_child < 0 && p->to_child < 0 && !p->child) return;  // a driver port
@@ -366,13 +367,14 @@ void port_unlink(VM& vm, Term port, Term pid) {
         if (std::erase(p->links, pid)) port_trace_event(ps, p.get(), trace_flag::PORTS, atom("getting_unlinked"), {pid});
 }
 
-bool port_monitor(VM& vm, Term port, Term pid, const Word ref[3]) {
+bool port_monitor(VM& vm, Term port, Term pid, const Word ref[3], Term name) {
     PortSystem& ps = ports_of(vm);
     LockedPort p = ps.lock_port(port);
     if (!p) return false;
     MonitorEntry m{};
     std::copy(ref, ref + 3, m.ref);
     m.pid = pid;
+    m.name = name;
     p->monitored_by.push_back(m);
     return true;
 }

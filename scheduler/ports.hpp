@@ -96,7 +96,8 @@ void port_exit_signal(VM& vm, Term from, Term port, Term reason, bool linked);
 bool port_link(VM& vm, Term port, Term pid);
 void port_unlink(VM& vm, Term port, Term pid);
 // erlang:monitor(port, Port): false if the port is gone (the caller sends DOWN noproc).
-bool port_monitor(VM& vm, Term port, Term pid, const Word ref[3]);
+// `name`: monitored by its registered name (the DOWN message names it {Name, Node}), or NIL.
+bool port_monitor(VM& vm, Term port, Term pid, const Word ref[3], Term name = NIL);
 void port_demonitor(VM& vm, Term port, const Word ref[3]);
 
 // port_info/1,2 items, built on `p`'s heap; nullopt if the port is gone.

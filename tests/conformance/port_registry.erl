@@ -1,7 +1,9 @@
 %% Registered ports: register/2 with a port, whereis/1 and registered/0 answering it, sending
-%% and port operations by the name, port_info's registered_name, unregister/1, and the name
-%% freed when the port closes or is killed. register/2's error causes (erl_erts_errors reads
-%% them from the error_info) for ports and processes. Names start with preg_port_.
+%% and port operations by the name (port data, monitors: DOWN names {Name, Node}), port_info's
+%% registered_name, unregister/1, and the name freed when the port closes or is killed.
+%% register/2's error causes (erl_erts_errors reads them from the error_info) for ports and
+%% processes; process_info's monitors list a port monitor as {port, _}. Names start with
+%% preg_port_.
 -module(port_registry).
 -export([main/0]).
 
@@ -38,7 +40,23 @@ main() ->
         echo(P, fun() -> {preg_port_a, node()} ! {self(), {command, <<"two\n">>}} end) end),
     t(command_by_name, fun() -> echo(P, fun() -> port_command(preg_port_a, <<"three\n">>) end) end),
     t(connect_by_name, fun() -> port_connect(preg_port_a, self()) end),
+    t(data_by_name, fun() -> true = erlang:port_set_data(preg_port_a, kept), erlang:port_get_data(preg_port_a) end),
+    t(monitor_by_name, fun() ->
+        R = monitor(port, preg_port_a),
+        {monitors, Ms} = process_info(self(), monitors),
+        {Ms, demonitor(R, [info])} end),
+    t(monitor_by_pid_listed, fun() ->
+        R = monitor(port, P),
+        {monitors, Ms} = process_info(self(), monitors),
+        demonitor(R),
+        [M =:= {port, P} || M <- Ms] end),
+    t(monitor_unknown_name, fun() ->
+        R = monitor(port, preg_port_none),
+        receive {'DOWN', R, port, Who, Why} -> {Who, Why} after 5000 -> timeout end end),
+    NameMon = monitor(port, preg_port_a),
     t(close_by_name, fun() -> port_close(preg_port_a) end),
+    t(down_by_name, fun() ->
+        receive {'DOWN', NameMon, port, Who, Why} -> {Who, Why} after 5000 -> timeout end end),
     t(after_close, fun() -> {whereis(preg_port_a), ours(), erlang:port_info(P, registered_name)} end),
     t(closed_port, fun() -> cause(fun() -> register(preg_port_c, P) end) end),
     Q = cat(),
