@@ -39,7 +39,6 @@ std::span<const BifSpec> distribution_bifs();  // bifs/distribution.cpp
 std::span<const BifSpec> debug_bifs();         // bifs/debug.cpp
 std::span<const BifSpec> decode_packet_bifs(); // bifs/decode_packet.cpp
 std::span<const BifSpec> atomics_bifs();       // bifs/atomics.cpp
-std::span<const BifSpec> erl_ddll_bifs();      // bifs/system_ddll.cpp
 
 // The families above that need only a process and term services (library beam_bifs).
 inline constexpr std::span<const BifSpec> (*sequential_bif_families[])() = {
@@ -49,7 +48,7 @@ inline constexpr std::span<const BifSpec> (*sequential_bif_families[])() = {
     hash_bifs,        phash_bifs,       map_iter_bifs,     ext_iovec_bifs,   binary_search_bifs,
     unicode_bifs,     string_prefix_bifs, convert_ids_bifs,  md5_bifs,         checksums_bifs,   calendar_bifs,
     dtrace_tags_bifs, iolist_iovec_bifs, reductions_bifs,  distribution_bifs,
-    debug_bifs,       decode_packet_bifs, atomics_bifs,     erl_ddll_bifs,
+    debug_bifs,       decode_packet_bifs, atomics_bifs,
 };
 // The natives of OTP's NIF module zlib (its stubs are replaced at load time). crypto's are
 // OTP's own crypto.so, loaded by erlang:load_nif/2 (nif/).
@@ -93,6 +92,7 @@ std::span<const BifSpec> erts_internal_bifs(); // bifs/system_erts_internal.cpp 
 std::span<const BifSpec> ets_bifs();           // ets/ets_admin.cpp (beam_runtime): every ets native
 std::span<const BifSpec> match_spec_bifs();    // bifs/system_match_spec.cpp (beam_runtime)
 std::span<const BifSpec> port_bifs();          // bifs/system_ports.cpp (beam_runtime)
+std::span<const BifSpec> erl_ddll_bifs();      // bifs/system_ddll.cpp (beam_runtime: loads C drivers)
 std::span<const BifSpec> trace_bifs();         // bifs/system_trace.cpp (beam_runtime)
 std::span<const BifSpec> seq_trace_bifs();     // bifs/system_seq_trace.cpp (beam_runtime)
 std::span<const BifSpec> system_monitor_bifs(); // bifs/system_sysmon.cpp (beam_runtime)

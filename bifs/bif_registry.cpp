@@ -58,6 +58,7 @@ struct Registry {
         add(erts_internal_bifs());
         add(match_spec_bifs());
         add(port_bifs());  // ports (issue 9)
+        add(erl_ddll_bifs());
         add(ets_bifs());
         add(re_bifs());
         add(trace_bifs());
