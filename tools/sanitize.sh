@@ -12,8 +12,9 @@
 # the same .so files, and an ASan-instrumented library cannot be opened by an uninstrumented erl.
 # An uninstrumented library in an ASan beamvm is fine: its malloc/free go through ASan's.
 #
-# Sanitizer reports go to build-asan/sanitizer-logs/ (one file per reporting process) and are
-# summarised at the end; the script fails if there is one, or if a test fails.
+# ASan reports go to build-asan/sanitizer-logs/ (one file per reporting process), UBSan's to the
+# tests' output; both are summarised at the end. The script fails if there is one, or if a test
+# fails.
 # Leak checking is off: module code, atoms and resource types live until exit by design. A
 # per-object leak is caught by tests that count objects instead (nif_resource_churn).
 set -euo pipefail
@@ -54,13 +55,18 @@ ctest_args=(--test-dir "$build" --output-on-failure -j"$jobs")
 if [ -n "$regex" ]; then ctest_args+=(-R "$regex"); fi
 ctest "${ctest_args[@]}" || status=1
 
+# ASan writes its reports to $logs; UBSan's (with -fno-sanitize-recover) go to the process's
+# stderr whatever log_path says, so they are found in the tests' output (the conformance and net
+# scripts show the beamvm side's stderr on failure).
 reports=$(find "$logs" -type f | sort)
-if [ -n "$reports" ]; then
-  echo "sanitizer reports ($(echo "$reports" | wc -l)):"
+ub=$(grep -hE 'runtime error:|ERROR: AddressSanitizer' "$build/Testing/Temporary/LastTest.log" | sed 's/^[<> ]*//' | sort | uniq -c || true)
+if [ -n "$reports" ] || [ -n "$ub" ]; then
+  echo "sanitizer reports:"
   for f in $reports; do
     echo "== $f"
     grep -m1 -E 'ERROR: AddressSanitizer|runtime error|SUMMARY' "$f" || head -n 3 "$f"
   done
+  if [ -n "$ub" ]; then echo "$ub"; fi
   status=1
 else
   echo "no sanitizer reports"
