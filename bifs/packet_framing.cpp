@@ -105,6 +105,9 @@ int http_length(const uint8_t* d, size_t n, const PacketOptions& o, bool header_
 }  // namespace
 
 int packet_length(PacketType type, const uint8_t* d, size_t n, const PacketOptions& o, bool& header_state) {
+    // Every type needs a byte at least. An empty buffer may have no storage (d null: tcp_inet's
+    // empty input buffer), and memchr or d + 0 on null is undefined (UBSan found it).
+    if (n == 0) return MORE;
     switch (type) {
     case PacketType::Raw: return n == 0 ? MORE : int(n);
     case PacketType::One: return n < 1 ? MORE : header_and_body(1, d[0], o);

@@ -9,7 +9,8 @@
 //                   whole, free space inside a heap included. Heap fragments (allocations
 //                   made while a heap was full, merged at the next collection) are not counted.
 //   atom, atom_used the atom table: its entry blocks, names and index; the part its atoms use
-//   binary          off-heap (reference-counted) binaries, headers included
+//   binary          off-heap (reference-counted) binaries, headers included, and NIF resource
+//                   objects (erts allocates them as magic binaries)
 //   code            loaded code and literals of every module version, in every namespace
 //   ets             0: beamvm has no ETS tables yet
 //   system          atom + binary + code + ets + persistent terms
@@ -45,7 +46,7 @@ Figures measure(Process* p) {
     AtomTable::Memory atoms = AtomTable::instance().memory();
     f.atom = atoms.allocated;
     f.atom_used = atoms.used;
-    f.binary = BinaryBlob::live_bytes();
+    f.binary = BinaryBlob::live_bytes() + nif::resource_bytes();
     f.code = vm->code_words() * WORD_BYTES;
     f.ets = ets_total_words() * sizeof(Term);
     size_t persistent;

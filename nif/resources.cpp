@@ -1,6 +1,7 @@
 // Resource types and objects (nif/resources.hpp).
 #include "nif/resources.hpp"
 
+#include <atomic>
 #include <cstring>
 #include <map>
 #include <mutex>
@@ -13,6 +14,7 @@
 #include "nif/nif_text.hpp"
 #include "nif/resource_monitors.hpp"
 #include "vm/atom_table.hpp"
+#include "vm/memory_stats.hpp"
 
 using namespace beam;
 
@@ -130,10 +132,17 @@ bool enif_resource_type_t::abandoned() {
 
 namespace beam::nif {
 
+namespace {
+std::atomic<size_t> live_resource_bytes{0};  // vm/memory_stats.hpp
+}  // namespace
+
+size_t resource_bytes() { return live_resource_bytes.load(std::memory_order_relaxed); }
+
 ResourceObject* ResourceObject::create(ErlNifResourceType* type, size_t size, VM* vm) {
     void* mem = ::operator new(sizeof(ResourceObject) + size);
     auto* obj = new (mem) ResourceObject(type, size, vm);
     type->resource_made();
+    live_resource_bytes.fetch_add(obj->byte_size(), std::memory_order_relaxed);
     if (type->init.down) obj->monitors_ = std::make_shared<ResourceMonitors>(obj);
     return obj;
 }
@@ -148,6 +157,7 @@ ResourceObject::~ResourceObject() {
         type_->init.dtor(&cb.env, data_);
     }
     type_->resource_gone();
+    live_resource_bytes.fetch_sub(byte_size(), std::memory_order_relaxed);
 }
 
 }  // namespace beam::nif

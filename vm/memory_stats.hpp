@@ -14,3 +14,12 @@ size_t heap_block_words_allocated();
 size_t heap_block_words_in_use();
 
 }  // namespace beam::gc
+
+namespace beam::nif {
+
+// NIF resource objects alive (nif/resources.cpp): their bytes, the library's data included.
+// erts allocates resources as magic binaries in binary_alloc, so erlang:memory(binary) counts
+// them; beamvm's does too.
+size_t resource_bytes();
+
+}  // namespace beam::nif

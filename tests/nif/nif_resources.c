@@ -182,4 +182,11 @@ static ErlNifFunc funcs[] = {
     {"monitor_process", 2, monitor, 0}, {"demonitor_process", 1, demonitor, 0}, {"monitor_term", 1, monitor_term, 0},
 };
 
-ERL_NIF_INIT(nif_resources, funcs, load, NULL, NULL, NULL)
+/* Built once per test module (NIF_MODULE: nif_resources by default, nif_resource_churn): a
+ * library names the module that loads it. INIT_FOR expands NIF_MODULE before ERL_NIF_INIT
+ * quotes it. */
+#ifndef NIF_MODULE
+#define NIF_MODULE nif_resources
+#endif
+#define INIT_FOR(MODULE) ERL_NIF_INIT(MODULE, funcs, load, NULL, NULL, NULL)
+INIT_FOR(NIF_MODULE)
