@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "bifs/bif_util.hpp"
+#include "bifs/posix_errors.hpp"
 #include "scheduler/port_system.hpp"
 #include "scheduler/ports.hpp"
 #include "vm/atom_table.hpp"
@@ -170,4 +171,12 @@ std::vector<std::string> loaded_c_drivers() {
 extern "C" int driver_output(ErlDrvPort port, char* buf, ErlDrvSizeT len) {
     beam::CDriverPort::of(port)->deliver(buf, len);
     return 0;
+}
+
+// erl_driver.h's errno name ("enoent", "unknown" for a number without one), which NIF libraries
+// call too (Debian's bitcask.so reports file errors with it). The text is an atom's, which
+// lives as long as the program.
+extern "C" char* erl_errno_id(int error) {
+    std::string_view name = beam::atom_name(beam::posix_error_atom(error));
+    return const_cast<char*>(name.data());
 }

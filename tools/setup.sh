@@ -10,12 +10,12 @@ cd "$(dirname "$0")/.."
 # pkg-config); erlang-idna and erlang-uuid, whose gzip-compressed .beam files the
 # prepare_otp_ebin test loads (tests/loading/); OTP's NIF applications (crypto.so and what stands
 # on it: public_key, ssl, ssh) and erlang-dev's erl_nif.h, which nif/ and the NIF test
-# libraries (tests/nif/) are compiled against; erlang-jiffy, a third-party NIF library
-# (tests/conformance/nif_jiffy).
+# libraries (tests/nif/) are compiled against; erlang-jiffy and erlang-bitcask, third-party NIF
+# libraries (tests/conformance/nif_jiffy, nif_bitcask).
 # OpenSSH's client, which tests/net/openssh.sh runs against OTP's ssh daemon.
 PACKAGES=(build-essential cmake python3 erlang-base erlang-dev erlang-eunit erlang-common-test
           erlang-runtime-tools erlang-syntax-tools erlang-inets erlang-idna erlang-uuid
-          erlang-jiffy
+          erlang-jiffy erlang-bitcask
           zlib1g-dev libfmt-dev
           libmimalloc-dev catch2 libgmp-dev libpcre2-dev pkg-config
           erlang-crypto erlang-asn1 erlang-public-key erlang-ssl erlang-ssh openssh-client)
