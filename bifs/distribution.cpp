@@ -5,14 +5,18 @@
 #include "bifs/bif_families.hpp"
 #include "bifs/bif_util.hpp"
 #include "vm/map.hpp"
+#include "vm/vm.hpp"
 
 namespace beam {
+
+const NodeIdentity& this_node(const Process* p) { return p->vm ? p->vm->node : not_alive_identity(); }
+
 namespace {
 
 // nodes(Types[, Options]): Types is one type or a proper list of them; Options a map whose
 // only keys are connection_id and node_type, each true or false.
 Term nodes(Process* p, Term types, Term options) {
-    bool this_node = false;
+    bool want_this = false;
     Term one[2];
     if (is_atom(types)) {
         one[0] = types;
@@ -21,7 +25,7 @@ Term nodes(Process* p, Term types, Term options) {
     }
     for (; is_list(types); types = tail(types)) {
         Term t = head(types);
-        if (t == atom("this") || t == atom("known")) this_node = true;
+        if (t == atom("this") || t == atom("known")) want_this = true;
         else if (t != atom("visible") && t != atom("hidden") && t != atom("connected")) return p->badarg();
     }
     if (!is_nil(types)) return p->badarg();
@@ -38,14 +42,14 @@ Term nodes(Process* p, Term types, Term options) {
         }
         if (known != map_size(options)) return p->badarg();
     }
-    if (!this_node) return NIL;
-    Term entry = am::nonode_at_nohost;
+    if (!want_this) return NIL;
+    Term entry = this_node(p).name();
     if (info) {
         std::vector<std::pair<Term, Term>> pairs;
         // This node has no connection, so no connection id.
         if (connection_id) pairs.emplace_back(atom("connection_id"), am::undefined);
         if (node_type) pairs.emplace_back(atom("node_type"), atom("this"));
-        entry = make_tuple(*p, {am::nonode_at_nohost, map_from_pairs(*p, std::move(pairs))});
+        entry = make_tuple(*p, {this_node(p).name(), map_from_pairs(*p, std::move(pairs))});
     }
     return make_list_from(*p, &entry, 1);
 }
@@ -59,7 +63,7 @@ Term monitor_node(Process* p, const Term* a, unsigned arity) {
         if (head(opts) != atom("allow_passive_connect")) return badarg_with_cause(p, "monitor_node", a, arity, atom("badopt"));
     if (!is_nil(opts)) return badarg_with_cause(p, "monitor_node", a, arity, atom("badopt"));
     if (!is_atom(a[0])) return p->badarg();
-    if (a[0] != am::nonode_at_nohost) return p->error(atom("notalive"));
+    if (a[0] != this_node(p).name()) return p->error(atom("notalive"));
     if (!is_boolean_atom(a[1])) return p->badarg();
     return am::true_;
 }

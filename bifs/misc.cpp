@@ -8,6 +8,7 @@
 #include "bifs/bif_families.hpp"
 #include "bifs/bif_util.hpp"
 #include "vm/bignum.hpp"
+#include "vm/ext_ids.hpp"
 #include "vm/term_refs.hpp"
 #include "vm/term_print.hpp"
 
@@ -93,13 +94,13 @@ Term error_3(Process* p, const Term* a) {
 Term exit_1(Process* p, const Term* a) { return p->raise(ErrorClass::Exit, a[0]); }
 Term throw_1(Process* p, const Term* a) { return p->raise(ErrorClass::Throw, a[0]); }
 
-Term node_0(Process*, const Term*) { return am::nonode_at_nohost; }
+Term node_0(Process* p, const Term*) { return this_node(p).name(); }
 
-// Without distribution every pid, port and reference is local.
+// This node's name for a local id, its own node for an external one (vm/ext_ids.hpp).
 Term node_1(Process* p, const Term* a) {
     Term t = a[0];
     if (!is_pid(t) && !is_port(t) && !is_ref(t)) return p->badarg();
-    return am::nonode_at_nohost;
+    return id_node(t, this_node(p));
 }
 
 Term unique_integer(Process* p, Term options) {

@@ -56,7 +56,7 @@ Term monitor_process(Process* p, Term target, const MonitorOpts& opts) {
     if (is_tuple(target) && tuple_arity(target) == 2) {
         if (!is_atom(tuple_elem(target, 0)) || !is_atom(tuple_elem(target, 1))) return p->badarg();
         // This node is never alive (no distribution): OTP refuses another node then.
-        if (tuple_elem(target, 1) != am::nonode_at_nohost) return p->badarg();
+        if (tuple_elem(target, 1) != p->vm->node.name()) return p->badarg();
         target = tuple_elem(target, 0);
     }
     if (is_atom(target)) {
@@ -76,7 +76,7 @@ Term monitor_process(Process* p, Term target, const MonitorOpts& opts) {
     auto noproc = [&] {
         // The monitor ends as it starts: a demonitor-kind alias is never active.
         if (opts.alias && opts.alias_kind == AliasKind::Explicit) alias_activate(p, n, opts.alias_kind);
-        Term who = name != NIL ? make_tuple(*p, {name, am::nonode_at_nohost}) : target;
+        Term who = name != NIL ? make_tuple(*p, {name, p->vm->node.name()}) : target;
         Term tag = is_value(opts.tag) ? opts.tag : am::DOWN;
         p->mailbox_push(make_tuple(*p, {tag, ref, am::process, who, am::noproc}));
         return ref;

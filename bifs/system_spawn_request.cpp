@@ -58,7 +58,7 @@ Term erts_spawn_request_4(Process* p, const Term* a) {
 Term erts_dist_spawn_request_4(Process* p, const Term* a) {
     Term mfa = a[1];
     if (a[3] != atom("spawn_request")) return p->error(make_tuple(*p, {atom("not_implemented"), atom("distribution")}));
-    if (!is_atom(a[0]) || a[0] == am::nonode_at_nohost || !is_tuple(mfa) || tuple_arity(mfa) != 3 ||
+    if (!is_atom(a[0]) || a[0] == p->vm->node.name() || !is_tuple(mfa) || tuple_arity(mfa) != 3 ||
         !is_atom(tuple_elem(mfa, 0)) || !is_atom(tuple_elem(mfa, 1)) || !proper_list_length(tuple_elem(mfa, 2)))
         return am::badarg;
     SpawnOpts o;

@@ -51,7 +51,7 @@ Term send_message(Process* p, Term to, Term msg) {
         if (dest == am::undefined) return p->badarg();
     } else if (is_tuple(to) && tuple_arity(to) == 2 && is_atom(tuple_elem(to, 0)) && is_atom(tuple_elem(to, 1))) {
         // {Name, Node}: only the local node exists.
-        if (tuple_elem(to, 1) != am::nonode_at_nohost) return msg;
+        if (tuple_elem(to, 1) != p->vm->node.name()) return msg;
         dest = p->vm->procs.whereis(p->ns, tuple_elem(to, 0));
         if (dest == am::undefined) return msg;
     } else if (is_boxed_sub(to, Sub::Ref)) {

@@ -21,6 +21,7 @@
 #include "scheduler/timers.hpp"
 #include "vm/code_table.hpp"
 #include "vm/namespace_registry.hpp"
+#include "vm/node_identity.hpp"
 #include "vm/result.hpp"
 #include "vm/seq_trace.hpp"
 #include "vm/system_monitor.hpp"
@@ -136,6 +137,10 @@ public:
     // table first; unless a port was opened, whose OS processes get their orderly shutdown
     // (vm/runner.cpp). An embedding program leaves it false.
     bool exit_process_when_done = false;
+
+    // This node's name and creation (vm/node_identity.hpp): nonode@nohost/0 until
+    // erlang:setnode/2. Its scheduler threads take it as their thread's identity.
+    NodeIdentity node;
 
     ProcessTable procs;
     AliasRoutes aliases;  // alias reference -> owner (scheduler/aliases.hpp)
