@@ -4,11 +4,11 @@
 #include <cstdio>
 #include <string>
 
-#include "vm/vm.hpp"
 #include "bifs/bif.hpp"
 #include "bifs/bif_families.hpp"
 #include "bifs/bif_util.hpp"
 #include "vm/bignum.hpp"
+#include "vm/ext_ids.hpp"
 #include "vm/term_refs.hpp"
 #include "vm/term_print.hpp"
 
@@ -94,14 +94,13 @@ Term error_3(Process* p, const Term* a) {
 Term exit_1(Process* p, const Term* a) { return p->raise(ErrorClass::Exit, a[0]); }
 Term throw_1(Process* p, const Term* a) { return p->raise(ErrorClass::Throw, a[0]); }
 
-Term node_0(Process* p, const Term*) { return p->vm->node.name(); }
+Term node_0(Process* p, const Term*) { return this_node(p).name(); }
 
+// This node's name for a local id, its own node for an external one (vm/ext_ids.hpp).
 Term node_1(Process* p, const Term* a) {
     Term t = a[0];
     if (!is_pid(t) && !is_port(t) && !is_ref(t)) return p->badarg();
-    if (is_boxed_sub(t, Sub::ExtPid) || is_boxed_sub(t, Sub::ExtPort) || is_boxed_sub(t, Sub::ExtRef))
-        return boxed_ptr(t)[1];  // placeholder until the extids branch lands
-    return p->vm->node.name();
+    return id_node(t, this_node(p));
 }
 
 Term unique_integer(Process* p, Term options) {

@@ -62,7 +62,7 @@ bool erase_if_first(Vec& v, Pred pred) {
 // {'DOWN', Ref, process, Who, Reason}, built on `p`'s heap (the dying process, or the
 // monitoring process itself for noproc).
 Term down_message(Process* p, const MonitorEntry& m, Term dead_pid, Term reason) {
-    Term who = m.name != NIL ? make_tuple(*p, {m.name, am::nonode_at_nohost}) : dead_pid;
+    Term who = m.name != NIL ? make_tuple(*p, {m.name, p->vm->node.name()}) : dead_pid;
     return make_tuple(*p, {am::DOWN, ref_from_words(*p, m.ref), am::process, who, reason});
 }
 
