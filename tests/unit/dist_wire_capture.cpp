@@ -20,46 +20,6 @@ using namespace beam::test;
 
 namespace {
 
-Bytes read_file(const std::string& name) {
-    std::ifstream in(std::string(DIST_CAPTURE_DIR) + "/" + name, std::ios::binary);
-    REQUIRE(in.good());
-    return Bytes(std::istreambuf_iterator<char>(in), {});
-}
-
-Bytes gunzip(const Bytes& gz) {
-    z_stream z{};
-    REQUIRE(inflateInit2(&z, 16 + MAX_WBITS) == Z_OK);
-    Bytes out;
-    uint8_t buf[1 << 16];
-    z.next_in = const_cast<Bytef*>(gz.data());
-    z.avail_in = uInt(gz.size());
-    int rc;
-    do {
-        z.next_out = buf;
-        z.avail_out = sizeof buf;
-        rc = inflate(&z, Z_NO_FLUSH);
-        REQUIRE((rc == Z_OK || rc == Z_STREAM_END));
-        out.insert(out.end(), buf, buf + (sizeof buf - z.avail_out));
-    } while (rc != Z_STREAM_END);
-    inflateEnd(&z);
-    return out;
-}
-
-// The packets of a capture: 4-byte length, packet, as on the wire.
-std::vector<Bytes> captured_packets(const std::string& name) {
-    Bytes stream = gunzip(read_file(name));
-    std::vector<Bytes> packets;
-    for (size_t at = 0; at < stream.size();) {
-        REQUIRE(stream.size() - at >= 4);
-        size_t len = size_t(stream[at]) << 24 | size_t(stream[at + 1]) << 16 | size_t(stream[at + 2]) << 8 | stream[at + 3];
-        at += 4;
-        REQUIRE(stream.size() - at >= len);
-        packets.emplace_back(stream.begin() + at, stream.begin() + at + len);
-        at += len;
-    }
-    return packets;
-}
-
 // How many references of a 131 68 packet's header are new entries (their text included).
 size_t new_entries(const Bytes& p) {
     size_t n = p[2], fresh = 0;
@@ -69,37 +29,6 @@ size_t new_entries(const Bytes& p) {
 
 bool has_atom(const std::vector<Term>& atoms, std::string_view name) {
     return std::find(atoms.begin(), atoms.end(), atom(name)) != atoms.end();
-}
-
-// The control and payload terms of a message through decode_external with the message's atom
-// list, once vm/ext_term.hpp's DecodeOptions has atom_cache and versionless (issue 25's codec
-// options, another branch); nullopt before, so this file builds on both sides of that merge.
-// Each element is the decoded term or nullopt when decode_external refused it.
-template <class Opts = DecodeOptions>
-std::optional<std::vector<std::optional<Term>>> decode_terms(TermAllocator& a, const Delivered& m) {
-    if constexpr (requires(Opts o) {
-                      o.atom_cache;
-                      o.versionless;
-                  }) {
-        std::vector<std::optional<Term>> terms;
-        std::span<const uint8_t> rest(m.data);
-        Opts opts;
-        opts.atom_cache = m.atoms;
-        opts.versionless = m.versionless;
-        while (!rest.empty()) {
-            size_t used = 0;
-            auto t = decode_external(a, rest, &used, opts);
-            if (!t.ok()) {
-                terms.push_back(std::nullopt);
-                break;
-            }
-            terms.push_back(*t);
-            rest = rest.subspan(used);
-        }
-        return terms;
-    } else {
-        return std::nullopt;
-    }
 }
 
 }  // namespace
