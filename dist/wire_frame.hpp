@@ -58,7 +58,7 @@ class ReceiveState {
 public:
     // header_mode: DIST_HDR_ATOM_CACHE or FRAGMENTS was agreed in the handshake (OTP then sends
     // every message with a 131 68/69/70 header, never 112). fragments: FRAGMENTS was agreed
-    // (131 69/70 accepted). max_buffered: bound on the bytes of partial messages (their data and
+    // (131 69/70 accepted; it implies header mode, as in erts). max_buffered: bound on the bytes of partial messages (their data and
     // their atom lists) held at once; a packet that would exceed it is an Error.
     explicit ReceiveState(bool header_mode, bool fragments, size_t max_buffered = wire::DEFAULT_MAX_BUFFERED);
 

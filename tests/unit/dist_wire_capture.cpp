@@ -146,3 +146,30 @@ TEST_CASE("dist wire: erl's packets from node b to node a", "[dist]") {
         for (auto& t : *terms) CHECK(t.has_value());
     }
 }
+
+TEST_CASE("dist wire: frame_message cuts a message where erl cut its 2 MiB one", "[dist]") {
+    std::vector<Bytes> packets = captured_packets("a_to_b.dist.gz");
+    std::vector<Bytes> erl_frags;
+    for (const Bytes& p : packets)
+        if (p.size() >= 18 && (p[1] == 69 || p[1] == 70)) erl_frags.push_back(p);
+    REQUIRE(erl_frags.size() == 33);
+    dist::ReceiveState st(true, true);  // the whole stream: the first fragment uses cached atoms
+    auto got = feed_all(st, packets);
+    auto big = std::find_if(got.begin(), got.end(), [](const Delivered& d) { return d.data.size() > (2u << 20); });
+    REQUIRE(big != got.end());
+    const Bytes& data = big->data;
+    // The same bytes framed here (split anywhere inside the first 64 KiB: where the control term
+    // ends does not move the cuts), with erl's sequence id. erl's first fragment has an atom
+    // cache part where ours has none; every later packet must be erl's byte for byte.
+    Bytes control{131}, payload{131};
+    control.insert(control.end(), data.begin(), data.begin() + 100);
+    payload.insert(payload.end(), data.begin() + 100, data.end());
+    uint64_t seq = 0;
+    for (int i = 2; i < 10; ++i) seq = seq << 8 | erl_frags[0][i];
+    std::vector<Bytes> ours;
+    REQUIRE(dist::frame_message(control, payload, true, true, seq, dist::wire::DEFAULT_FRAGMENT_SIZE, ours).ok());
+    REQUIRE(ours.size() == erl_frags.size());
+    CHECK(Bytes(ours[0].begin(), ours[0].begin() + 18) == Bytes(erl_frags[0].begin(), erl_frags[0].begin() + 18));
+    CHECK(ours[0].size() - 19 == dist::wire::DEFAULT_FRAGMENT_SIZE);
+    for (size_t i = 1; i < ours.size(); ++i) CHECK(ours[i] == erl_frags[i]);
+}
