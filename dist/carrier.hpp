@@ -8,6 +8,7 @@
 #include <span>
 
 #include "dist/dist_entry.hpp"
+#include "dist/wire_frame.hpp"
 #include "scheduler/port_driver.hpp"
 
 namespace beam {
@@ -18,7 +19,7 @@ class DistSystem;
 
 class Carrier final : public DistChannel {
 public:
-    Carrier(DistSystem& d, std::shared_ptr<DistEntry> e, uint32_t conn_id, Port* port);
+    Carrier(DistSystem& d, std::shared_ptr<DistEntry> e, uint32_t conn_id, Port* port, uint64_t flags);
     bool received(const uint8_t* data, size_t size) override;
     void port_closed(Term reason) override;
 
@@ -36,6 +37,8 @@ private:
     std::shared_ptr<DistEntry> entry_;
     uint32_t conn_id_;
     Port* port_;
+    ReceiveState rx_;       // the atom cache and fragments being reassembled
+    ReceivedMessage msg_;   // reused for each packet
 };
 
 }  // namespace dist

@@ -42,8 +42,8 @@ inline constexpr uint64_t MANDATORY = EXTENDED_REFERENCES | FUN_TAGS | EXTENDED_
                                       BIT_BINARIES | HANDSHAKE_23;
 // What this node offers: everything OTP 25 offers by default.
 inline constexpr uint64_t DEFAULT = MANDATORY | DIST_MONITOR | DIST_MONITOR_NAME | UNICODE_IO |
-                                    SMALL_ATOM_TAGS | SEND_SENDER | BIG_SEQTRACE_LABELS |
-                                    EXIT_PAYLOAD | UNLINK_ID | MANDATORY_25_DIGEST | SPAWN | V4_NC |
+                                    DIST_HDR_ATOM_CACHE | SMALL_ATOM_TAGS | SEND_SENDER | BIG_SEQTRACE_LABELS |
+                                    EXIT_PAYLOAD | FRAGMENTS | UNLINK_ID | MANDATORY_25_DIGEST | SPAWN | V4_NC |
                                     ALIAS;
 // What a connection may drop (erts' DFLAG_DIST_ADDABLE / REJECTABLE / STRICT_ORDER).
 inline constexpr uint64_t ADDABLE = DEFAULT;
