@@ -12,6 +12,7 @@
 #include "dist/dist_system.hpp"
 #include "scheduler/port_system.hpp"
 #include "scheduler/signals.hpp"
+#include "vm/binary.hpp"
 #include "vm/copy_term.hpp"
 #include "vm/ext_term.hpp"
 #include "vm/term_refs.hpp"
@@ -65,6 +66,18 @@ void Carrier::port_closed(Term) {
 bool Carrier::received(const uint8_t* data, size_t size) {
     if (size == 0) return true;  // a tick
     HoldMarker hold(port_);
+    if (decode(data, size)) return true;
+    // As erts: the connection is closed (the driver ends its port) and the packet logged.
+    LiteralArea area;
+    size_t shown = std::min<size_t>(size, 256);
+    Term args[2] = {entry_->node, make_binary(area, data, shown)};
+    send_to_system_logger(dist_.vm, NIL, port_->id, "error",
+                          "** Got invalid data on distribution channel from ~w, offending packet (first bytes): ~w~n",
+                          make_list_from(area, args, 2));
+    return false;
+}
+
+bool Carrier::decode(const uint8_t* data, size_t size) {
     auto kind = parse_packet(std::span(data, size), rx_, msg_);
     if (!kind) return false;
     if (*kind != PacketKind::Complete) return true;

@@ -28,6 +28,7 @@ public:
     static Port* port_held();
 
 private:
+    bool decode(const uint8_t* data, size_t size);
     // One control message (and its payload, NON_VALUE for none), decoded.
     bool dispatch(LiteralArea& area, Term control, Term payload);
     bool handle_spawn_request(LiteralArea& area, Term control, Term args);
