@@ -95,6 +95,12 @@ main() ->
     io:format("minor 2: ~p~n", [[term_to_binary(X, [{minor_version, 2}]) || X <- lists:sublist(All, 3)]]),
     io:format("external_size: ~p~n", [[erlang:external_size(X) || X <- All]]),
     io:format("flat_size: ~p~n", [[erts_debug:flat_size(X) || X <- All]]),
+    %% Copied between heaps (a message) and through garbage collections, words unchanged.
+    Self = self(),
+    spawn(fun() -> garbage_collect(), Self ! {copy, All} end),
+    Copy = receive {copy, C} -> C end,
+    garbage_collect(),
+    io:format("copied: ~p~n", [Copy =:= All andalso term_to_binary(Copy) =:= term_to_binary(All)]),
     io:format("in a tuple: ~p~n", [binary_to_term(term_to_binary(list_to_tuple(All))) =:= list_to_tuple(All)]),
     Unknown = list_to_binary("extids_" ++ "never_made@nowhere"),
     Safe = <<131, 88, 100, (byte_size(Unknown)):16, Unknown/binary, 0:32, 0:32, 1:32>>,
