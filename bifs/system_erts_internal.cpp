@@ -91,8 +91,11 @@ Term get_dflags_0(Process* p, const Term*) {
                            make_integer_u(*p, 55966662588ull), make_small(8396866), make_small(8192)});
 }
 
-// Not distributed: no creation yet.
-Term get_creation_0(Process*, const Term*) { return am::undefined; }
+// This node's creation; undefined while it is 0 (not alive), as erts.
+Term get_creation_0(Process* p, const Term*) {
+    uint32_t creation = this_node(p).creation();
+    return creation == 0 ? am::undefined : make_integer_u(*p, creation);
+}
 
 // erlang:system_flag(scheduler_wall_time, Bool) goes through here in OTP: previous value.
 // erlang.erl checks the boolean; erts takes anything but `true` as false.
