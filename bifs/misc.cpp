@@ -48,9 +48,10 @@ Term display_nl_0(Process*, const Term*) {
     return am::true_;
 }
 
-// erlang:pid_to_list/1: "<0.N.0>", as display/1 and io_lib write pids.
+// erlang:pid_to_list/1: "<0.Id.Serial>" ("<N.Id.Serial>" for another node's), as display/1
+// and io_lib write pids.
 Term pid_to_list_1(Process* p, const Term* a) {
-    if (!is_local_pid(a[0])) return p->badarg();
+    if (!is_pid(a[0])) return p->badarg();
     return make_string(*p, display_string(a[0]));
 }
 

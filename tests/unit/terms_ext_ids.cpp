@@ -201,3 +201,36 @@ TEST_CASE("node identity", "[terms][dist]") {
     }
     CHECK(thread_node_identity().name() == am::nonode_at_nohost);
 }
+
+TEST_CASE("order and printing of ids depend on the thread's node", "[terms][dist][order]") {
+    LiteralArea a;
+    Term local = make_local_pid(5 | uint64_t(1) << PID_ID_BITS);
+    Term remote = make_ext_pid(a, atom("m@h"), 1, 5, 1);  // same id and serial: the node decides
+    uint32_t ids[] = {1, 2, 3};
+    Term remote_ref = make_ext_ref(a, atom("m@h"), 1, ids);
+    Term* hp = a.alloc(REF_WORDS);
+    hp[0] = make_header(Sub::Ref, 3);
+    hp[1] = Term{9}, hp[2] = Term{9}, hp[3] = Term{9};
+    Term local_ref = make_boxed(hp);
+    // Not alive: nonode@nohost > m@h.
+    CHECK(compare_terms(remote, local) < 0);
+    CHECK(compare_terms(remote_ref, local_ref) < 0);
+    NodeIdentity low(atom("a@h"), 1), high(atom("z@h"), 1), same_name(atom("m@h"), 2);
+    {
+        ThreadNodeScope scope(low);
+        CHECK(compare_terms(local, remote) < 0);
+        CHECK(compare_terms(local_ref, remote_ref) < 0);
+    }
+    {
+        ThreadNodeScope scope(high);
+        CHECK(compare_terms(local, remote) > 0);
+    }
+    {
+        // Same name: the creation decides (2 > 1); an external id of this node's name prints
+        // node number 0, as erts' this dist entry.
+        ThreadNodeScope scope(same_name);
+        CHECK(compare_terms(local, remote) > 0);
+        CHECK(display_string(remote) == "<0.5.1>");
+    }
+    CHECK(display_string(remote) == "<" + std::to_string(atom_index(atom("m@h"))) + ".5.1>");
+}
