@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <string>
 
+#include "vm/vm.hpp"
 #include "bifs/bif.hpp"
 #include "bifs/bif_families.hpp"
 #include "bifs/bif_util.hpp"
@@ -93,13 +94,14 @@ Term error_3(Process* p, const Term* a) {
 Term exit_1(Process* p, const Term* a) { return p->raise(ErrorClass::Exit, a[0]); }
 Term throw_1(Process* p, const Term* a) { return p->raise(ErrorClass::Throw, a[0]); }
 
-Term node_0(Process*, const Term*) { return am::nonode_at_nohost; }
+Term node_0(Process* p, const Term*) { return p->vm->node.name(); }
 
-// Without distribution every pid, port and reference is local.
 Term node_1(Process* p, const Term* a) {
     Term t = a[0];
     if (!is_pid(t) && !is_port(t) && !is_ref(t)) return p->badarg();
-    return am::nonode_at_nohost;
+    if (is_boxed_sub(t, Sub::ExtPid) || is_boxed_sub(t, Sub::ExtPort) || is_boxed_sub(t, Sub::ExtRef))
+        return boxed_ptr(t)[1];  // placeholder until the extids branch lands
+    return p->vm->node.name();
 }
 
 Term unique_integer(Process* p, Term options) {

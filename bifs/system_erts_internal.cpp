@@ -84,16 +84,6 @@ Term no_aux_work_threads_0(Process* p, const Term*) {
 // Exact term order (1 < 1.0), -1, 0 or 1.
 Term cmp_term_2(Process*, const Term* a) { return make_small(compare_terms_exact(a[0], a[1])); }
 
-// The distribution flags this node would offer: the values of OTP 25's protocol (its
-// erts_dflags record: default, mandatory, addable, rejectable, strict order).
-Term get_dflags_0(Process* p, const Term*) {
-    return make_tuple(*p, {atom("erts_dflags"), make_integer_u(*p, 55966662588ull), make_small(17239956),
-                           make_integer_u(*p, 55966662588ull), make_small(8396866), make_small(8192)});
-}
-
-// Not distributed: no creation yet.
-Term get_creation_0(Process*, const Term*) { return am::undefined; }
-
 // erlang:system_flag(scheduler_wall_time, Bool) goes through here in OTP: previous value.
 // erlang.erl checks the boolean; erts takes anything but `true` as false.
 Term scheduler_wall_time_1(Process*, const Term* a) {
@@ -144,8 +134,6 @@ const BifSpec table[] = {
     {"erts_internal", "is_system_process", 1, &is_system_process_1},
     {"erts_internal", "no_aux_work_threads", 0, &no_aux_work_threads_0},
     {"erts_internal", "cmp_term", 2, &cmp_term_2},
-    {"erts_internal", "get_dflags", 0, &get_dflags_0},
-    {"erts_internal", "get_creation", 0, &get_creation_0},
     {"erts_internal", "scheduler_wall_time", 1, &scheduler_wall_time_1},
     {"erts_internal", "system_check", 1, &system_check_1},
     {"erts_internal", "is_process_executing_dirty", 1, &is_process_executing_dirty_1},

@@ -8,6 +8,7 @@
 #include "bifs/bif_families.hpp"
 #include "bifs/bif_util.hpp"
 #include "bifs/system_monitors.hpp"
+#include "dist/dist_system.hpp"
 #include "scheduler/aliases.hpp"
 #include "scheduler/signals.hpp"
 #include "vm/interp_support.hpp"
@@ -53,13 +54,24 @@ namespace {
 // a target that does not exist (or a name not registered) gets a DOWN with noproc at once.
 Term monitor_process(Process* p, Term target, const MonitorOpts& opts) {
     Term name = NIL;
+    RemoteSignals* remote = nullptr;
     if (is_tuple(target) && tuple_arity(target) == 2) {
         if (!is_atom(tuple_elem(target, 0)) || !is_atom(tuple_elem(target, 1))) return p->badarg();
-        // This node is never alive (no distribution): OTP refuses another node then.
-        if (tuple_elem(target, 1) != am::nonode_at_nohost) return p->badarg();
-        target = tuple_elem(target, 0);
+        if (tuple_elem(target, 1) != p->vm->node.name()) {
+            // Another node's registered name: OTP refuses it on a node that is not alive.
+            if (!p->vm->node.is_alive()) return p->badarg();
+            remote = &dist::dist_of(*p->vm);
+            name = tuple_elem(target, 0);
+            target = remote->stable_id(target);  // signals to {Name, Node} are routed by name
+        } else {
+            target = tuple_elem(target, 0);
+        }
+    } else if (is_boxed_sub(target, Sub::ExtPid) && p->vm->node.is_alive()) {
+        remote = &dist::dist_of(*p->vm);
+        target = remote->stable_id(target);
     }
-    if (is_atom(target)) {
+    if (remote) {
+    } else if (is_atom(target)) {
         name = target;
         target = p->vm->procs.whereis(p->ns, name);
     } else if (!is_pid(target)) {  // a pid of an old incarnation: noproc below
@@ -76,7 +88,7 @@ Term monitor_process(Process* p, Term target, const MonitorOpts& opts) {
     auto noproc = [&] {
         // The monitor ends as it starts: a demonitor-kind alias is never active.
         if (opts.alias && opts.alias_kind == AliasKind::Explicit) alias_activate(p, n, opts.alias_kind);
-        Term who = name != NIL ? make_tuple(*p, {name, am::nonode_at_nohost}) : target;
+        Term who = name != NIL ? make_tuple(*p, {name, p->vm->node.name()}) : target;
         Term tag = is_value(opts.tag) ? opts.tag : am::DOWN;
         p->mailbox_push(make_tuple(*p, {tag, ref, am::process, who, am::noproc}));
         return ref;

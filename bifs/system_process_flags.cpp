@@ -1,4 +1,5 @@
 // erlang:process_flag/2 and erts_internal:process_flag/3 (save_calls of another process).
+#include "dist/dist_system.hpp"
 #include "bifs/bif_families.hpp"
 #include "bifs/bif_util.hpp"
 #include "bifs/system_heap_options.hpp"
@@ -47,6 +48,7 @@ Term monitor_nodes_flag(Process* p, Term flag, Term on) {
         if (bad) return p->badarg();
         key = 1 + bits;
     }
+    dist::dist_of(*p->vm).subscribe_nodes(p->pid, key, on == am::true_);
     auto& subscriptions = p->rare().node_monitors;
     for (auto& [k, n] : subscriptions) {
         if (k != key) continue;

@@ -4,6 +4,7 @@
 // (scheduler/signals.cpp); a BIF only changes its own process's tables directly.
 #include <algorithm>
 
+#include "dist/dist_system.hpp"
 #include "bifs/bif_families.hpp"
 #include "bifs/bif_util.hpp"
 #include "vm/trace.hpp"
@@ -259,6 +260,8 @@ Term link_1(Process* p, const Term* a) {
     }
     if (!is_pid(other)) return p->badarg();
     if (other == p->pid) return am::true_;
+    // Another node's pid: links keep it outside the heap.
+    if (!is_local_pid(other) && p->vm->node.is_alive()) other = dist::dist_of(*p->vm).stable_id(other);
     // erl traces `link` whether or not the link existed, before the other side hears of it.
     // set_on_link is not applied here: OTP 25 applies it to spawn_link only (do_spawn).
     trace_procs(p, "link", other);
@@ -288,6 +291,7 @@ Term unlink_1(Process* p, const Term* a) {
         return am::true_;
     }
     if (!is_pid(other)) return p->badarg();
+    if (!is_local_pid(other) && p->vm->node.is_alive()) other = dist::dist_of(*p->vm).stable_id(other);
     trace_procs(p, "unlink", other);  // whether or not they were linked, as erl
     auto& links = p->sched.links;
     auto it = std::find(links.begin(), links.end(), other);
@@ -424,6 +428,14 @@ Term send_3(Process* p, const Term* a) {
 // badarg for a process that does not exist. Another process's group leader is only ever
 // changed by that process (it is a GC root, read without locks): always through a signal.
 Term erts_group_leader_2(Process* p, const Term* a) {
+    if (is_boxed_sub(a[1], Sub::ExtPid) && is_pid(a[0]) && p->vm->node.is_alive()) {
+        // Another node's process: a GROUP_LEADER signal, answered by nobody.
+        auto* s = new Signal{SignalKind::GroupLeader};
+        s->from = p->pid;
+        s->data = copy_to_buffer(a[0]);
+        if (!deliver_signal(*p->vm, a[1], s)) release_signal(s);
+        return am::true_;
+    }
     if (!is_pid(a[0]) || !is_local_pid(a[1])) return am::badarg;  // erts answers, erlang.erl raises
     if (a[1] == p->pid) {
         p->group_leader = a[0];

@@ -6,8 +6,7 @@
 // On this node the spawn completes inside the call, so the reply is already in the caller's
 // mailbox when spawn_request returns, ahead of any DOWN or EXIT from the child, and no
 // request is ever outstanding: spawn_request_abandon/1 answers false, as OTP does for a
-// local request. There is no distribution: a request to another node fails with
-// noconnection.
+// local request. A request to another node is dist/spawn_remote.cpp's.
 #include "bifs/bif_families.hpp"
 #include "bifs/bif_util.hpp"
 #include "bifs/system_spawn.hpp"
@@ -52,41 +51,6 @@ Term erts_spawn_request_4(Process* p, const Term* a) {
     return ref;
 }
 
-// erts_internal:dist_spawn_request(Node, {M, F, Args}, Opts, spawn_request): the node cannot
-// be reached (no distribution), so the reply is {error, noconnection} once the arguments
-// and the reply options check out.
-Term erts_dist_spawn_request_4(Process* p, const Term* a) {
-    Term mfa = a[1];
-    if (a[3] != atom("spawn_request")) return p->error(make_tuple(*p, {atom("not_implemented"), atom("distribution")}));
-    if (!is_atom(a[0]) || a[0] == am::nonode_at_nohost || !is_tuple(mfa) || tuple_arity(mfa) != 3 ||
-        !is_atom(tuple_elem(mfa, 0)) || !is_atom(tuple_elem(mfa, 1)) || !proper_list_length(tuple_elem(mfa, 2)))
-        return am::badarg;
-    SpawnOpts o;
-    bool badopt = false;
-    Term opts = a[2];
-    // Only the options this node acts on are checked here; the others are the remote
-    // node's to check.
-    for (; is_list(opts); opts = tail(opts)) {
-        Term opt = head(opts);
-        if (!is_tuple(opt) || tuple_arity(opt) != 2) continue;
-        Term k = tuple_elem(opt, 0), v = tuple_elem(opt, 1);
-        if (k == atom("reply_tag")) o.reply_tag = v;
-        else if (k == atom("reply")) {
-            Term one = make_list_from(*p, &opt, 1);
-            SpawnOpts r;
-            if (parse_spawn_opts(one, &r, true) != 0) badopt = true;
-            else o.reply_success = r.reply_success, o.reply_error = r.reply_error;
-        } else if (k == atom("monitor")) {
-            MonitorOpts mo;
-            if (!parse_monitor_opts(v, &mo)) badopt = true;
-        }
-    }
-    if (!is_nil(opts)) return am::badarg;
-    Term ref = make_new_ref(*p);
-    if (o.reply_error) reply(p, o, ref, atom("error"), badopt ? atom("badopt") : atom("noconnection"));
-    return ref;
-}
-
 Term spawn_request_abandon_1(Process* p, const Term* a) {
     if (!is_boxed_sub(a[0], Sub::Ref)) return p->badarg();
     return am::false_;  // a request on this node has always completed (see the top)
@@ -94,7 +58,6 @@ Term spawn_request_abandon_1(Process* p, const Term* a) {
 
 const BifSpec table[] = {
     {"erts_internal", "spawn_request", 4, &erts_spawn_request_4},
-    {"erts_internal", "dist_spawn_request", 4, &erts_dist_spawn_request_4},
     {"erlang", "spawn_request_abandon", 1, &spawn_request_abandon_1},
 };
 

@@ -28,6 +28,19 @@ struct Port;
 class PortDriver;
 struct PortSettings;
 
+// A port that carries a connection to another node (erlang:setnode/3; dist/carrier.hpp):
+// what the driver reads is the distribution layer's, not the owner's. Called with the port's
+// lock held.
+class DistChannel {
+public:
+    virtual ~DistChannel() = default;
+    // One whole packet, its framing removed (an empty one is a tick). False if it is
+    // malformed: the driver then ends the port, which ends the connection.
+    virtual bool received(const uint8_t* data, size_t size) = 0;
+    // The port is closing: the connection is lost.
+    virtual void port_closed(Term reason) = 0;
+};
+
 // What a driver may do to its port. Valid while the port's lock is held; a driver
 // keeps the DriverPort it was given at attach() for its whole life (the port owns the driver).
 class DriverPort {
@@ -58,6 +71,8 @@ public:
     // false and other senders wait until the driver clears it.
     void set_busy(bool busy) const;
     Port& port() const { return port_; }
+    // The connection this port carries (erlang:setnode/3), or null for an ordinary port.
+    DistChannel* dist() const;
 
 private:
     PortSystem& ps_;

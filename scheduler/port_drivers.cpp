@@ -44,6 +44,7 @@ private:
 
 VM& DriverPort::vm() const { return ps_.vm; }
 Term DriverPort::id() const { return port_.id; }
+DistChannel* DriverPort::dist() const { return port_.dist.get(); }
 Term DriverPort::owner() const { return port_.owner; }
 
 void DriverPort::send(Term to, Term msg) const {

@@ -109,6 +109,8 @@ struct Port : std::enable_shared_from_this<Port> {
         Term ref = NIL;
     };
     std::deque<WaitingCommand> waiting_commands;
+    // Set by erlang:setnode/3: the port carries a connection to another node.
+    std::shared_ptr<DistChannel> dist;
 };
 
 // A closed port's commands still being written to its child's stdin.

@@ -121,6 +121,10 @@ void PortSystem::terminate(Port* p, Term reason, bool mu_held) {
     }
     if (!mu_held) m.unlock();
     port_trace_event(*this, p, trace_flag::PORTS, atom("closed"), {reason});
+    if (p->dist) {  // a connection to another node ends with its carrier
+        std::shared_ptr<DistChannel> d = std::move(p->dist);
+        d->port_closed(reason);
+    }
     if (p->driver) {
         p->driver->stop();
         p->retired_driver = std::move(p->driver);

@@ -26,6 +26,7 @@ enum class SignalKind : uint8_t {
     Timeout,     // timer_id: a receive ... after expired
     GroupLeader, // data: the new group leader pid; ref: answered {Ref, true | badarg}
     IsAlive,     // ref: answered {Ref, true}, or {Ref, false} once the process has exited
+    Monitoring,  // ref: the process now monitors `from` (a remote spawn_request's monitor)
 };
 
 struct FlowCredit;  // scheduler/port_system.hpp

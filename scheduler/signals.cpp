@@ -1,4 +1,5 @@
 #include "scheduler/signals.hpp"
+#include "scheduler/remote_signals.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -112,6 +113,10 @@ void refuse(VM& vm, Process* dead, Signal* s, Term reason) {
 void release_signal(Signal* s) { free_signal(s); }
 
 bool deliver_signal(VM& vm, Term to, Signal* s) {
+    if (!is_local_pid(to)) [[unlikely]] {
+        RemoteSignals* r = vm.remote.load(std::memory_order_acquire);
+        return r && r->route(to, s);
+    }
     Process* p = vm.procs.lookup(to);
     if (!p) return false;
     bool ok = p->sched.inbox.push(s);
@@ -121,6 +126,12 @@ bool deliver_signal(VM& vm, Term to, Signal* s) {
 }
 
 bool post_message(VM& vm, Term to, Term msg, uint8_t seq) {
+    if (!is_local_pid(to)) [[unlikely]] {
+        RemoteSignals* r = vm.remote.load(std::memory_order_acquire);
+        if (!r || !is_pid(to)) return false;
+        r->send(nullptr, to, msg, NIL);
+        return true;
+    }
     Process* p = vm.procs.lookup(to);
     if (!p) return false;
     Signal* s = new_signal(SignalKind::Message, NIL);
@@ -284,12 +295,21 @@ SignalResult handle_signals(VM& vm, Process* p) {
             }
             break;
         case SignalKind::GroupLeader:
-            p->group_leader = s->data.term;  // an immediate pid
+            p->group_leader = s->data.term;  // an immediate pid, or another node's kept for good
+            if (s->from == NIL) break;  // from another node: nobody waits for an answer
             reply(vm, p, s, am::true_);
             break;
         case SignalKind::IsAlive:
             reply(vm, p, s, am::true_);
             break;
+        case SignalKind::Monitoring: {
+            MonitorEntry m{};
+            std::copy(s->ref, s->ref + 3, m.ref);
+            m.pid = s->from;
+            std::lock_guard lock(ps.info_mutex);
+            ps.monitors.push_back(m);
+            break;
+        }
         }
         free_signal(s);
     }

@@ -8,6 +8,7 @@
 #include "vm/heap.hpp"
 #include "vm/result.hpp"
 #include "vm/term.hpp"
+#include "vm/node_identity.hpp"
 
 namespace beam {
 
@@ -26,6 +27,9 @@ struct FunRef {
 };
 
 struct DecodeOptions {
+    const NodeIdentity* node = nullptr;  // placeholder (extids)
+    std::span<const Term> atom_cache;
+    bool versionless = false;
     bool safe = false;  // refuse to create new atoms
     // Finds the export entry an EXPORT_EXT fun refers to (the runtime's export table of the
     // decoding process's namespace). When null, entries come from a process-wide table of
@@ -60,6 +64,7 @@ Result<Term> decode_external(TermAllocator& a, std::span<const uint8_t> bytes, s
                              DecodeOptions opts = {});
 
 struct EncodeOptions {
+    const NodeIdentity* node = nullptr;  // placeholder (extids)
     int compressed = 0;  // 0 = off, 1..9 = zlib level
     int minor_version = 1;  // OTP 25's default: NEW_FLOAT_EXT, Latin-1 atoms as ATOM_EXT
     bool deterministic = false;

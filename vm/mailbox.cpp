@@ -4,6 +4,7 @@
 #include "bifs/bif_util.hpp"
 #include "scheduler/aliases.hpp"
 #include "scheduler/ports.hpp"
+#include "scheduler/remote_signals.hpp"
 #include "scheduler/signals.hpp"
 #include "vm/interp_support.hpp"
 #include "vm/seq_trace.hpp"
@@ -50,12 +51,18 @@ Term send_message(Process* p, Term to, Term msg) {
         dest = p->vm->procs.whereis(p->ns, to);
         if (dest == am::undefined) return p->badarg();
     } else if (is_tuple(to) && tuple_arity(to) == 2 && is_atom(tuple_elem(to, 0)) && is_atom(tuple_elem(to, 1))) {
-        // {Name, Node}: only the local node exists.
-        if (tuple_elem(to, 1) != am::nonode_at_nohost) return msg;
+        if (tuple_elem(to, 1) != p->vm->node.name()) {  // another node's registered name
+            if (RemoteSignals* r = p->vm->remote.load(std::memory_order_acquire)) r->send(p, to, msg, NIL);
+            return msg;
+        }
         dest = p->vm->procs.whereis(p->ns, tuple_elem(to, 0));
         if (dest == am::undefined) return msg;
     } else if (is_boxed_sub(to, Sub::Ref)) {
         send_to_alias(p, to, msg);
+        return msg;
+    } else if (is_boxed_sub(to, Sub::ExtRef) || is_boxed_sub(to, Sub::ExtPid)) [[unlikely]] {
+        // Another node's alias or process.
+        if (RemoteSignals* r = p->vm->remote.load(std::memory_order_acquire)) r->send(p, to, msg, NIL);
         return msg;
     } else if (is_local_port(to)) {
         if (p->seq_trace) [[unlikely]] seq_trace_to_port(p, to, msg);

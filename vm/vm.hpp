@@ -21,6 +21,7 @@
 #include "scheduler/timers.hpp"
 #include "vm/code_table.hpp"
 #include "vm/namespace_registry.hpp"
+#include "vm/node_identity.hpp"
 #include "vm/result.hpp"
 #include "vm/seq_trace.hpp"
 #include "vm/system_monitor.hpp"
@@ -31,6 +32,7 @@
 namespace beam {
 
 class PortSystem;
+class RemoteSignals;
 
 class VM {
 public:
@@ -163,6 +165,13 @@ public:
     std::unique_ptr<PortSystem> ports;   // scheduler/ports.hpp: created on first use
     std::once_flag ports_once;
     std::atomic<bool> ports_started{false};  // set as `ports` is created: safe to read anywhere
+    // This node's name and creation (nonode@nohost and 0 until erlang:setnode/2).
+    NodeIdentity node;
+    // The distribution layer (dist/dist_system.hpp), created on first use by dist_of(); the
+    // layers below reach it only as `remote`, null until then.
+    std::shared_ptr<RemoteSignals> dist_layer;
+    std::once_flag dist_once;
+    std::atomic<RemoteSignals*> remote{nullptr};
 
     // Dirty scheduler threads (scheduler/dirty_schedulers.hpp), set before start(): erl's
     // defaults are as many dirty CPU schedulers as schedulers (0 here) and 10 dirty I/O ones.

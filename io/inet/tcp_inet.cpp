@@ -348,6 +348,15 @@ void TcpInet::deliver_packet(size_t len) {
     const auto* p = reinterpret_cast<const uint8_t*>(in_.data());
     PacketType t = packet_type_of(opt.packet);
     stats.received(len);
+    if (DistChannel* d = port->dist(); d && opt.active != INET_PASSIVE && !is_http(t)) {
+        // A distribution connection's packet: the distribution layer's, not the owner's.
+        size_t off, body;
+        packet_body(t, p, len, off, body);
+        bool ok = d->received(p + off, body);
+        in_.consume(len);
+        if (!ok) port->exit(atom("dist_bad_packet"));
+        return;
+    }
     LiteralArea scratch;
     Term payload;
     bool http = is_http(t);
@@ -414,6 +423,17 @@ bool TcpInet::read_large_packet() {
     large_have_ += static_cast<size_t>(n);
     if (large_have_ < large_->size) {
         short_read_ = true;  // the socket had less than the packet needs: drained
+        return true;
+    }
+    if (DistChannel* d = port->dist(); d && opt.active != INET_PASSIVE) {
+        BinaryBlob* blob = std::exchange(large_, nullptr);
+        bool ok = d->received(reinterpret_cast<const uint8_t*>(blob->data), blob->size);
+        blob->release();
+        if (!ok) {
+            port->exit(atom("dist_bad_packet"));
+            return true;
+        }
+        deliver();
         return true;
     }
     LiteralArea scratch;

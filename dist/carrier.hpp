@@ -1,0 +1,42 @@
+// The receiving end of a connection: the port that carries it hands each packet here (with
+// the port's lock held), and each control message becomes a signal to a local process,
+// exactly as if a local process had sent it (dist/control_in.cpp).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+
+#include "dist/dist_entry.hpp"
+#include "scheduler/port_driver.hpp"
+
+namespace beam {
+class LiteralArea;
+namespace dist {
+
+class DistSystem;
+
+class Carrier final : public DistChannel {
+public:
+    Carrier(DistSystem& d, std::shared_ptr<DistEntry> e, uint32_t conn_id, Port* port);
+    bool received(const uint8_t* data, size_t size) override;
+    void port_closed(Term reason) override;
+
+    // The carrier port whose reader runs on this thread, if any: a reply written while a
+    // packet is being handled goes out on that port without taking its lock again.
+    static Port* port_held();
+
+private:
+    // One control message (and its payload, NON_VALUE for none), decoded.
+    bool dispatch(LiteralArea& area, Term control, Term payload);
+    bool handle_spawn_request(LiteralArea& area, Term control, Term args);
+    bool handle_spawn_reply(Term control);
+
+    DistSystem& dist_;
+    std::shared_ptr<DistEntry> entry_;
+    uint32_t conn_id_;
+    Port* port_;
+};
+
+}  // namespace dist
+}  // namespace beam

@@ -1,0 +1,209 @@
+// The node table and the life of a connection: pending (net_kernel is setting it up), up
+// (a port carries it), lost. See dist/dist_system.hpp.
+#include "bifs/bif_util.hpp"
+#include "dist/dist_system.hpp"
+
+#include <algorithm>
+
+#include "dist/carrier.hpp"
+#include "scheduler/port_system.hpp"
+#include "scheduler/ports.hpp"
+#include "scheduler/signals.hpp"
+#include "vm/copy_term.hpp"
+#include "vm/ext_term.hpp"
+#include "vm/vm.hpp"
+
+namespace beam::dist {
+
+DistSystem::DistSystem(VM& v) : vm(v) {}
+DistSystem::~DistSystem() = default;
+
+DistSystem& dist_of(VM& vm) {
+    std::call_once(vm.dist_once, [&] {
+        auto d = std::make_shared<DistSystem>(vm);
+        vm.dist_layer = d;
+        vm.remote.store(d.get(), std::memory_order_release);
+    });
+    return static_cast<DistSystem&>(*vm.remote.load(std::memory_order_acquire));
+}
+
+std::shared_ptr<DistEntry> DistSystem::find(Term node) {
+    std::lock_guard lock(table_mu_);
+    auto it = table_.find(node.raw);
+    return it == table_.end() ? nullptr : it->second;
+}
+
+std::shared_ptr<DistEntry> DistSystem::find_or_insert(Term node) {
+    std::lock_guard lock(table_mu_);
+    auto& e = table_[node.raw];
+    if (!e) e = std::make_shared<DistEntry>(node);
+    return e;
+}
+
+std::vector<std::shared_ptr<DistEntry>> DistSystem::connected(bool visible, bool hidden) {
+    std::vector<std::shared_ptr<DistEntry>> out;
+    std::lock_guard lock(table_mu_);
+    for (auto& [_, e] : table_) {
+        std::lock_guard el(e->mu);
+        if (e->state == ConnState::Up && (e->hidden ? hidden : visible)) out.push_back(e);
+    }
+    // erts lists the most recently connected first; the table has no order, so by name.
+    std::sort(out.begin(), out.end(), [](auto& a, auto& b) { return atom_name(a->node) < atom_name(b->node); });
+    return out;
+}
+
+Term DistSystem::stable_id(Term id) {
+    std::string key;
+    std::vector<uint8_t> bytes;
+    EncodeOptions o;
+    o.node = &vm.node;
+    if (!encode_external(id, bytes, o)) return id;
+    key.assign(bytes.begin(), bytes.end());
+    std::lock_guard lock(stable_mu_);
+    auto [it, fresh] = stable_.try_emplace(key, NIL);
+    if (fresh) it->second = copy_term(id, stable_area_);
+    return it->second;
+}
+
+uint32_t DistSystem::new_connection(DistEntry& e) {
+    std::lock_guard lock(e.mu);
+    if (e.state == ConnState::Idle) {
+        e.state = ConnState::Pending;
+        e.conn_id = (e.conn_id + 1) & 0xFFFFFF;  // erts' connection ids are 24 bits
+    }
+    return e.conn_id;
+}
+
+bool DistSystem::abort_pending(DistEntry& e, uint32_t conn_id) {
+    {
+        std::lock_guard lock(e.mu);
+        if (e.state != ConnState::Pending || e.conn_id != conn_id) return false;
+    }
+    connection_lost(e, conn_id);
+    return true;
+}
+
+void DistSystem::auto_connect(DistEntry& e) {
+    // erts asks net_kernel with {auto_connect, Node, DHandle}; without a net_kernel this
+    // node is not alive and the connection is refused at once.
+    Term nk = vm.procs.whereis(&vm.root(), atom("net_kernel"));
+    if (!is_local_pid(nk)) {
+        connection_lost(e, e.conn_id);
+        return;
+    }
+    LiteralArea scratch;
+    Term handle = make_tuple(scratch, {make_small(SWord(e.conn_id)), e.node});
+    post_message(vm, nk, make_tuple(scratch, {atom("auto_connect"), e.node, handle}));
+}
+
+bool DistSystem::transmit(DistEntry& e, Term control, Term payload, bool connect) {
+    Queued q;
+    std::vector<uint8_t> bytes;
+    EncodeOptions o;
+    o.node = &vm.node;
+    if (!encode_external(control, bytes, o)) return false;
+    q.control.assign(bytes.begin(), bytes.end());
+    if (is_value(payload)) {
+        bytes.clear();
+        if (!encode_external(payload, bytes, o)) return false;
+        q.payload.assign(bytes.begin(), bytes.end());
+    }
+    return transmit_encoded(e, std::move(q), connect);
+}
+
+bool DistSystem::transmit_encoded(DistEntry& e, Queued&& q, bool connect) {
+    std::shared_ptr<Port> port;
+    uint64_t flags;
+    {
+        std::unique_lock lock(e.mu);
+        switch (e.state) {
+        case ConnState::Idle: {
+            if (!connect || !vm.node.is_alive()) return false;
+            e.state = ConnState::Pending;
+            e.conn_id = (e.conn_id + 1) & 0xFFFFFF;
+            e.pending.push_back(std::move(q));
+            lock.unlock();
+            auto_connect(e);
+            return true;
+        }
+        case ConnState::Pending:
+            e.pending.push_back(std::move(q));
+            return true;
+        case ConnState::Up:
+            port = e.port;
+            flags = e.flags;
+            break;
+        }
+    }
+    if (Port* held = Carrier::port_held(); held == port.get()) {
+        write_frames(e, *port, q, flags);  // a reply from the carrier's own reader
+        return true;
+    }
+    std::lock_guard pl(port->lock);
+    if (port->closed) return false;
+    write_frames(e, *port, q, flags);
+    return true;
+}
+
+void DistSystem::write_frames(DistEntry&, Port& port, const Queued& q, uint64_t flags) {
+    if (!port.driver) return;
+    std::string frame;
+    frame.reserve(q.control.size() + q.payload.size() + 3);
+    if (flags & flag::DIST_HDR_ATOM_CACHE) {
+        // A distribution header that references no atom cache entries; the terms then
+        // follow without their version bytes.
+        frame.append("\x83\x44\x00", 3);
+        frame.append(q.control, 1);
+        if (!q.payload.empty()) frame.append(q.payload, 1);
+    } else {
+        frame.push_back('\x70');  // pass through: both terms as they are
+        frame.append(q.control);
+        frame.append(q.payload);
+    }
+    port.driver->output(NIL, frame);
+}
+
+bool DistSystem::attach_port(Process*, DistEntry& e, Term port_id, uint64_t flags, uint32_t creation) {
+    LockedPort lp = ports_of(vm).lock_port(port_id);
+    if (!lp || !lp->driver || lp->dist) return false;
+    std::vector<Queued> queued;
+    {
+        std::lock_guard lock(e.mu);
+        if (e.state != ConnState::Pending) return false;
+        e.state = ConnState::Up;
+        e.flags = flags;
+        e.creation = creation;
+        e.hidden = !(flags & flag::PUBLISHED);
+        e.port = lp.port;
+        queued.swap(e.pending);
+        auto carrier = std::make_shared<Carrier>(*this, find(e.node), e.conn_id, lp.get());
+        lp->dist = carrier;
+    }
+    // What was sent while the connection was pending goes first, in order; the port's lock
+    // is held, so nothing sent from now on overtakes it.
+    for (const Queued& q : queued) write_frames(e, *lp.port, q, flags);
+    return true;
+}
+
+bool DistSystem::monitor_node(Term pid, DistEntry& e, bool on) {
+    std::unique_lock lock(e.mu);
+    auto it = std::find_if(e.node_monitors.begin(), e.node_monitors.end(), [&](auto& m) { return m.first == pid; });
+    if (!on) {
+        if (it != e.node_monitors.end() && --it->second == 0) e.node_monitors.erase(it);
+        return true;
+    }
+    bool connect = e.state == ConnState::Idle;
+    if (connect) {
+        // As erts: monitoring a node sets up a connection to it.
+        if (!vm.node.is_alive()) return false;
+        e.state = ConnState::Pending;
+        e.conn_id = (e.conn_id + 1) & 0xFFFFFF;
+    }
+    if (it != e.node_monitors.end()) ++it->second;
+    else e.node_monitors.emplace_back(pid, 1);
+    lock.unlock();
+    if (connect) auto_connect(e);
+    return true;
+}
+
+}  // namespace beam::dist

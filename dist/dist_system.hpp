@@ -1,0 +1,88 @@
+// The distribution layer of one VM (design notes §12): the table of other nodes, the
+// connections net_kernel sets up, and the control messages that carry signals between this
+// node's processes and theirs. OTP's own Erlang code (net_kernel, dist_util, inet_tcp_dist)
+// makes the connections; it hands each finished one to erlang:setnode/3, after which the
+// tcp_inet port is this layer's carrier (PortDriver's DistChannel): this layer writes control
+// messages to it and reads what comes from it.
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "dist/dist_entry.hpp"
+#include "scheduler/remote_signals.hpp"
+#include "vm/heap.hpp"
+
+namespace beam {
+class VM;
+class Process;
+namespace dist {
+
+class DistSystem final : public RemoteSignals {
+public:
+    explicit DistSystem(VM& vm);
+    ~DistSystem() override;
+
+    // ---- RemoteSignals (scheduler/remote_signals.hpp) ----
+    bool route(Term to, Signal* s) override;
+    void send(Process* from, Term to, Term msg, Term token) override;
+    Term stable_id(Term external_id) override;
+    bool route_named(Term node, Term name, Signal* s) override;
+
+    // ---- the node table ----
+    std::shared_ptr<DistEntry> find(Term node);
+    std::shared_ptr<DistEntry> find_or_insert(Term node);
+    // Nodes with a connection up, hidden or visible as asked.
+    std::vector<std::shared_ptr<DistEntry>> connected(bool visible, bool hidden);
+
+    // ---- what net_kernel and dist_util call (dist/dist_bifs.cpp) ----
+    // erts_internal:new_connection/1: Pending (a new connection id) unless one is pending or up.
+    uint32_t new_connection(DistEntry& e);
+    // erts_internal:abort_pending_connection/2: true if it was pending with that id.
+    bool abort_pending(DistEntry& e, uint32_t conn_id);
+    // erts_internal:create_dist_channel/3 with a port carrier: false (badarg) unless pending
+    // and the port is an open tcp_inet-like driver port that carries no other connection.
+    bool attach_port(Process* caller, DistEntry& e, Term port, uint64_t flags, uint32_t creation);
+    // The connection is gone (its port closed, or net_kernel gave up): every link and monitor
+    // across it ends with noconnection; monitor_node's callers get {nodedown, Node}.
+    void connection_lost(DistEntry& e, uint32_t conn_id);
+    // monitor_node(Node, Flag) from `pid`. False if the node is unreachable now (the caller
+    // then gets {nodedown, Node} at once).
+    bool monitor_node(Term pid, DistEntry& e, bool on);
+    // process_flag(monitor_nodes | {monitor_nodes, Opts}, Bool): `key` is the option set
+    // (bifs/system_process_flags.cpp's encoding: 0 plain, else 1 + option bits).
+    void subscribe_nodes(Term pid, uint32_t key, bool on);
+    // {nodeup, ...} / {nodedown, ...} to every subscriber whose options take it.
+    void node_event(Term node, bool hidden, uint32_t conn_id, bool up, Term reason);
+
+    // A control message (and payload, NON_VALUE for none) to the node: framed and written on
+    // the connection, queued if pending, auto-connected if idle and `connect`. False when
+    // the node cannot be reached (not alive, or auto-connect refused).
+    bool transmit(DistEntry& e, Term control, Term payload, bool connect = true);
+
+    VM& vm;
+
+private:
+    friend class Receiver;
+    bool transmit_encoded(DistEntry& e, Queued&& q, bool connect);
+    void write_frames(DistEntry& e, Port& port, const Queued& q, uint64_t flags);
+    void auto_connect(DistEntry& e);
+
+    std::mutex subs_mu_;
+    std::vector<std::pair<Term, uint32_t>> subs_;  // one entry per subscription
+    std::mutex table_mu_;
+    std::unordered_map<Word, std::shared_ptr<DistEntry>> table_;
+    std::mutex stable_mu_;
+    LiteralArea stable_area_;  // other nodes' ids kept in link and monitor tables
+    std::unordered_map<std::string, Term> stable_;  // by encoding
+};
+
+// The VM's distribution layer, created (and made the VM's RemoteSignals) on first use.
+DistSystem& dist_of(VM& vm);
+
+}  // namespace dist
+}  // namespace beam
