@@ -13,6 +13,7 @@
 #include "scheduler/ports.hpp"
 #include "vm/code_watch.hpp"
 #include "tools/escript_args.hpp"
+#include "tools/node_start.hpp"
 #include "tools/otp_boot.hpp"
 #include "vm/runner.hpp"
 #include "vm/vm.hpp"
@@ -43,7 +44,20 @@ boot script (kernel, stdlib), then the -s, -run and -eval commands in order.
   -env Var Value      set an environment variable
   -s erlang halt, -s init stop
                       end the VM (as on erl)
-  -sname, -name       refused: beamvm has no distribution yet
+  -sname Name, -name Name
+                      start a distributed node, as erl (OTP's net_kernel, auth and
+                      erl_distribution read these and the flags below); epmd is started
+                      with `epmd -daemon` from the OTP installation's erts bin directory
+                      first, as erlexec does (not with -no_epmd or -start_epmd false;
+                      -epmd Cmd runs Cmd instead); ERL_EPMD_PORT is passed on as -epmd_port
+  -setcookie C, -hidden, -connect_all false, -proto_dist P, -epmd_module M, -no_epmd,
+  -kernel inet_dist_listen_min N ...
+                      passed to init as erl passes them (~/.erlang.cookie: OTP's auth)
+  -detached           as erl: the command returns at once and the node runs on in the
+                      background (its own session, stdin/stdout/stderr on /dev/null); implies
+                      -noshell -noinput. init's progname is this beamvm's path, so OTP's peer
+                      (and slave, test_server) start beamvm nodes by default
+  -remsh, -heart      refused: beamvm has no remote shell or heart yet
   --no-boot           beamvm's own quick start-up instead of OTP's init (no kernel: no
                       application controller, no logger; modules load from the code path)
   --otp-root Dir      the OTP installation to boot and load from
@@ -78,12 +92,17 @@ struct Command {
     bool eval = false;     // -eval: args[0] is the text
 };
 
-std::string exe_dir() {
+std::string exe_path() {
     char buf[4096];
     ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
-    if (n <= 0) return ".";
+    if (n <= 0) return {};
     buf[n] = 0;
-    return fs::path(buf).parent_path().string();
+    return buf;
+}
+
+std::string exe_dir() {
+    std::string exe = exe_path();
+    return exe.empty() ? "." : fs::path(exe).parent_path().string();
 }
 
 std::string find_otp_root() {
@@ -97,9 +116,12 @@ std::string find_otp_root() {
             fs::path erl = fs::path(p.substr(start, end - start)) / "erl";
             std::error_code ec;
             if (fs::exists(erl, ec)) {
-                fs::path real = fs::canonical(erl, ec);  // /usr/lib/erlang/bin/erl
-                if (!ec && fs::exists(real.parent_path().parent_path() / "lib", ec))
-                    return real.parent_path().parent_path().string();
+                // /usr/lib/erlang/bin/erl; under erl (os:cmd, open_port, peer) PATH starts
+                // with erts-V/bin, whose erl is the same script one level deeper.
+                fs::path root = fs::canonical(erl, ec).parent_path().parent_path();
+                if (!ec && root.filename().string().starts_with("erts-")) root = root.parent_path();
+                if (!ec && fs::exists(root / "lib", ec) && fs::exists(root / "releases", ec))
+                    return root.string();
             }
             start = end + 1;
         }
@@ -149,10 +171,13 @@ int main(int argc, char** argv) {
         argc = int(escript_argv.size());
         argv = escript_argv.data();
     }
+    // erlexec detaches before the emulator starts; beamvm before the VM has any thread.
+    if (wants_detached(argc, argv)) detach_from_terminal();
     VM vm;
     vm.exit_process_when_done = true;
     std::vector<std::string> pa, pz;
     std::vector<Command> commands;
+    NodeStartFlags node_flags;
     std::vector<std::string> init_args;  // what OTP's init gets, in order (boot mode)
     std::string otp_root;
     std::string script_path;
@@ -176,11 +201,31 @@ int main(int argc, char** argv) {
             no_boot = true;
         } else if (a == "-extra") {
             for (; i < argc; ++i) init_args.push_back(argv[i]);
-        } else if (a == "-sname" || a == "-name" || a == "-setcookie" || a == "-remsh" || a == "-detached" ||
-                   a == "-heart") {
-            std::fprintf(stderr, "beamvm: %s is not supported: beamvm has no distribution (or heart) yet\n",
-                         a.c_str());
+        } else if (a == "-remsh" || a == "-heart") {
+            std::fprintf(stderr, "beamvm: %s is not supported: beamvm has no %s yet\n", a.c_str(),
+                         a == "-remsh" ? "shell to run remotely" : "heart");
             return 2;
+        } else if (a == "-detached") {
+            // Detached before the VM was made (above); init sees what erlexec gives it instead.
+            init_args.push_back("-noshell");
+            init_args.push_back("-noinput");
+        } else if (a == "-epmd") {
+            std::string err = note_node_start_flag(node_flags, argc, argv, i);
+            if (!err.empty()) {
+                std::fprintf(stderr, "beamvm: %s\n", err.c_str());
+                return 2;
+            }
+            ++i;  // erlexec's own flag: init does not see it
+        } else if (a == "-sname" || a == "-name" || a == "-no_epmd" || a == "-proto_dist" || a == "-start_epmd") {
+            // Distribution flags: erlexec notes them (epmd) and init gets them all, for
+            // erl_distribution, net_kernel and auth (as -setcookie, -hidden, -connect_all,
+            // -epmd_module and -kernel ..., which take the generic path below).
+            std::string err = note_node_start_flag(node_flags, argc, argv, i);
+            if (!err.empty()) {
+                std::fprintf(stderr, "beamvm: %s\n", err.c_str());
+                return 2;
+            }
+            pass_flag(i);
         } else if (a == "-env") {
             if (i + 2 >= argc) {
                 std::fprintf(stderr, "beamvm: -env needs a variable and a value\n");
@@ -188,7 +233,10 @@ int main(int argc, char** argv) {
             }
             setenv(argv[i + 1], argv[i + 2], 1);
             i += 2;
-        } else if (a == "-noshell" || a == "-noinput") {
+        } else if (a == "-noshell") {
+            init_args.push_back(a);
+        } else if (a == "-noinput") {
+            init_args.push_back("-noshell");  // as erlexec: -noinput implies -noshell
             init_args.push_back(a);
         } else if (a == "-pa" || a == "-pz") {
             int first = i;
@@ -274,6 +322,14 @@ int main(int argc, char** argv) {
     }
 
     if (otp_root.empty()) otp_root = find_otp_root();
+    if (std::string err = check_node_start_flags(node_flags); !err.empty()) {
+        std::fprintf(stderr, "beamvm: %s\n", err.c_str());
+        return 2;
+    }
+    if (node_flags.distributed && (script || no_boot)) {
+        std::fprintf(stderr, "beamvm: -sname and -name need OTP's kernel: not with --no-boot or a .beam file\n");
+        return 2;
+    }
     vm.set_boot_dir(exe_dir() + "/boot");
 
     std::unique_ptr<CodeWatcher> watcher;
@@ -292,7 +348,12 @@ int main(int argc, char** argv) {
     if (!script && !no_boot) {
         vm.otp_boot = true;
         vm.set_otp_root(otp_root);
-        int status = boot_otp(vm, schedulers, init_args, start_watch);
+        if (!start_epmd_if_needed(node_flags, erts_bindir(otp_root))) return 1;
+        // progname is what peer, slave and test_server start for a new node: this beamvm,
+        // as erl's is `erl` (both found by os:find_executable/1).
+        std::string progname = exe_path();
+        if (progname.empty()) progname = "erl";
+        int status = boot_otp(vm, schedulers, init_args, progname, start_watch);
         watcher.reset();
         return status;
     }

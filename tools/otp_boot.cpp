@@ -14,17 +14,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// root/erts-Vsn/bin, which erl passes as -bindir.
-std::string erts_bindir(const std::string& root) {
-    std::error_code ec;
-    for (const auto& entry : fs::directory_iterator(root, ec)) {
-        std::string name = entry.path().filename().string();
-        if (name.starts_with("erts-") && fs::is_directory(entry.path() / "bin", ec))
-            return (entry.path() / "bin").string();
-    }
-    return root + "/bin";
-}
-
 // The arguments erlexec gives init: its own flags, then the user's.
 Term init_arguments(TermAllocator& a, void* ctx) {
     auto* args = static_cast<std::vector<std::string>*>(ctx);
@@ -35,7 +24,17 @@ Term init_arguments(TermAllocator& a, void* ctx) {
 
 }  // namespace
 
-int boot_otp(VM& vm, int schedulers, const std::vector<std::string>& user_args,
+std::string erts_bindir(const std::string& root) {
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(root, ec)) {
+        std::string name = entry.path().filename().string();
+        if (name.starts_with("erts-") && fs::is_directory(entry.path() / "bin", ec))
+            return (entry.path() / "bin").string();
+    }
+    return root + "/bin";
+}
+
+int boot_otp(VM& vm, int schedulers, const std::vector<std::string>& user_args, const std::string& progname,
              const std::function<void()>& on_started) {
     const std::string& root = vm.otp_root();
     if (vm.erts_ebin().empty()) {
@@ -53,8 +52,11 @@ int boot_otp(VM& vm, int schedulers, const std::vector<std::string>& user_args,
         }
     }
     const char* home = std::getenv("HOME");
-    std::vector<std::string> args = {"-root", root, "-bindir", erts_bindir(root), "-progname", "erl", "--",
-                                     "-home", home ? home : "/", "--"};
+    std::vector<std::string> args = {"-root", root, "-bindir", erts_bindir(root), "-progname", progname, "--",
+                                     "-home", home ? home : "/"};
+    // erlexec passes ERL_EPMD_PORT on as -epmd_port (erl_epmd reads it).
+    if (const char* port = std::getenv("ERL_EPMD_PORT")) args.insert(args.end(), {"-epmd_port", port});
+    args.push_back("--");
     args.insert(args.end(), user_args.begin(), user_args.end());
     // erl_init:start(init, Args): erl_init loads the static NIFs, then calls init:boot(Args).
     static auto make = [](TermAllocator& a, void* ctx) -> Term {

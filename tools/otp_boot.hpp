@@ -13,7 +13,11 @@ namespace beam {
 // Runs OTP's init with `user_args` (the command line's flags for init, in order, -extra and
 // what follows it included) until the VM halts; returns the exit status. The VM must have
 // otp_boot set and its OTP root and boot directory set. `on_started` as run_vm's.
-int boot_otp(VM& vm, int schedulers, const std::vector<std::string>& user_args,
+// `progname` is init's -progname (erl's is "erl").
+int boot_otp(VM& vm, int schedulers, const std::vector<std::string>& user_args, const std::string& progname,
              const std::function<void()>& on_started = {});
+
+// root/erts-Vsn/bin, which erl passes as -bindir (epmd and erl_child_setup live there).
+std::string erts_bindir(const std::string& root);
 
 }  // namespace beam

@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# Usage: tests/dist/cluster.sh [--work DIR] [--layouts "ref mixed"] BEAMVM GROUP
+#   GROUP: spawn rpc messages pg failover cookie (see dist_driver.erl's group/3)
+# A cluster of three named nodes a, b and c on 127.0.0.1 (-name, a fresh random cookie)
+# and a hidden erl driver node that runs GROUP's cases (tests/dist/dist_cases.erl) on each
+# node towards each other node and prints what they returned, node names, pids, refs and
+# ports replaced by the role of their node. It runs on two layouts:
+#   ref    a, b, c on erl
+#   mixed  a and b on $VM_A and $VM_B (default BEAMVM), c on $VM_C (default erl)
+# and the driver's output on mixed must equal ref's byte for byte. BEAMVM may be `erl`
+# itself, which checks the test's own machinery. The cookie group adds node w (a cookie
+# the others do not know, on $VM_B) and node v (no -setcookie and an empty $HOME, on $VM_A).
+# Bounded: each node halts itself after 120 s (dist_node.erl) and runs under timeout; the
+# driver waits at most 30 s for the nodes to come up and 60 s per case; every node left is
+# killed when the script ends, on failure too. Exit status 0 when the outputs agree.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+work=
+layouts="ref mixed"
+while [ $# -gt 0 ]; do
+  case $1 in
+    --work) work=$2; shift 2 ;;
+    --layouts) layouts=$2; shift 2 ;;
+    -*) echo "unknown option $1" >&2; exit 2 ;;
+    *) break ;;
+  esac
+done
+if [ $# -ne 2 ]; then
+  echo "usage: $0 [--work DIR] [--layouts \"ref mixed\"] BEAMVM spawn|rpc|messages|pg|failover|cookie" >&2
+  exit 2
+fi
+beamvm=$1
+group=$2
+node_limit=${NODE_LIMIT_S:-150}
+if [ -z "$work" ]; then
+  work=$(mktemp -d)
+  trap 'stop_all; rm -rf "$work"' EXIT
+else
+  trap 'stop_all' EXIT
+fi
+mkdir -p "$work/ebin"
+erlc -o "$work/ebin" "$here"/dist_*.erl || exit 1
+
+pids=()
+stop_all() {
+  local p
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
+  sleep 0.2
+  for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; done
+  pids=()
+}
+
+random_cookie() { od -An -N12 -tx1 /dev/urandom | tr -d ' \n'; }
+
+# start_node DIR ROLE VM TAG COOKIE [ENV...]: a node named ROLE<TAG>@127.0.0.1; COOKIE "-"
+# for none.
+start_node() {
+  local dir=$1 role=$2 vm=$3 tag=$4 cookie=$5 cookie_args=()
+  shift 5
+  [ "$cookie" != - ] && cookie_args=(-setcookie "$cookie")
+  env "$@" timeout -k 2 "$node_limit" "$vm" -noshell -name "$role$tag@127.0.0.1" "${cookie_args[@]}" \
+    -pa "$work/ebin" -eval 'dist_node:start()' </dev/null >"$dir/$role.log" 2>&1 &
+  pids+=($!)
+  disown $!  # the failover group kills nodes: no "Killed" notes from bash
+}
+
+# run_layout NAME VM_A VM_B VM_C: leaves the driver's output in $work/NAME/out.
+run_layout() {
+  local name=$1 vma=$2 vmb=$3 vmc=$4 dir=$work/$1 tag cookie args=() wcookie
+  rm -rf "$dir"
+  mkdir -p "$dir"
+  tag=$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')
+  cookie=$(random_cookie)
+  start_node "$dir" a "$vma" "$tag" "$cookie"
+  start_node "$dir" b "$vmb" "$tag" "$cookie"
+  start_node "$dir" c "$vmc" "$tag" "$cookie"
+  args=("a=a$tag@127.0.0.1" "b=b$tag@127.0.0.1" "c=c$tag@127.0.0.1")
+  if [ "$group" = cookie ]; then
+    wcookie=$(random_cookie)
+    mkdir -p "$dir/home_v"
+    start_node "$dir" w "$vmb" "$tag" "$wcookie"
+    start_node "$dir" v "$vma" "$tag" - HOME="$dir/home_v"
+    args+=("w=w$tag@127.0.0.1" "v=v$tag@127.0.0.1" "wcookie=$wcookie" "vhome=$dir/home_v")
+  fi
+  timeout -k 2 "$node_limit" erl -noshell -hidden -name "t$tag@127.0.0.1" -setcookie "$cookie" \
+    -pa "$work/ebin" -eval 'dist_driver:main()' -extra "$group" "${args[@]}" \
+    </dev/null >"$dir/out" 2>"$dir/driver.err" || echo "(driver exit status $?)" >>"$dir/out"
+  stop_all
+}
+
+status=0
+for layout in $layouts; do
+  case $layout in
+    ref) run_layout ref erl erl erl ;;
+    mixed) run_layout mixed "${VM_A:-$beamvm}" "${VM_B:-$beamvm}" "${VM_C:-erl}" ;;
+    *) echo "unknown layout $layout" >&2; exit 2 ;;
+  esac
+done
+set -- $layouts
+first=$1
+for layout in $layouts; do
+  if [ "$layout" = "$first" ]; then
+    echo "== $group on $layout: $(wc -l <"$work/$layout/out") lines"
+    [ -n "$(cat "$work/$layout/out")" ] || status=1
+  elif cmp -s "$work/$first/out" "$work/$layout/out"; then
+    echo "== $group on $layout: same output as $first"
+  else
+    status=1
+    echo "== $group on $layout differs from $first:"
+    diff "$work/$first/out" "$work/$layout/out" | head -40
+  fi
+done
+# The erl-only output itself must show no crash or timeout (the cases' own failure marks).
+if grep -q 'crashed\|missing\|driver failed\|driver exit status\|not_seen' "$work/$first/out"; then
+  echo "== $first output has failures:"
+  grep 'crashed\|missing\|driver failed\|driver exit status\|not_seen' "$work/$first/out" | head -20
+  status=1
+fi
+if [ $status != 0 ] || [ -n "${VERBOSE:-}" ]; then
+  for layout in $layouts; do
+    echo "---- $layout: driver output"; cat "$work/$layout/out"
+    for f in "$work/$layout"/*.log "$work/$layout/driver.err"; do
+      [ -s "$f" ] && { echo "---- $layout: $(basename "$f")"; tail -20 "$f"; }
+    done
+  done
+fi
+exit $status
