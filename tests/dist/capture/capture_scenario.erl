@@ -3,8 +3,9 @@
 %% its ack, so the connection carries, in order: many atoms (more than a header's 255 cache
 %% references), long atoms (255 characters, 510 bytes of UTF-8: the LongAtoms flag), UTF-8
 %% atoms, the same atoms again (old cache references), and a 2 MiB message (fragmented by erl in
-%% 64 KiB pieces); then two processes send the 2 MiB messages of parallel_messages/0 at once,
-%% so erl interleaves their fragments. a writes {messages(), parallel_messages()} to
+%% 64 KiB pieces); then two processes send the larger messages of parallel_messages/0 at once,
+%% so erl interleaves their fragments (the proxy reads slowly: erts interleaves only when the
+%% connection's queue is busy). a writes {messages(), parallel_messages()} to
 %% OutDir/a_to_b.expected (term_to_binary, compressed) for the unit test to compare with what it
 %% decodes.
 -module(capture_scenario).
