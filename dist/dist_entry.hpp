@@ -58,7 +58,8 @@ struct InMonitor {
 struct PendingSpawn {
     Word ref[3];  // ReqId (a reference of this node)
     Term requester;
-    std::shared_ptr<MessageBuffer> reply_tag;  // spawn_reply unless {reply_tag, Tag}
+    std::shared_ptr<MessageBuffer> reply_tag;    // spawn_reply unless {reply_tag, Tag}
+    std::shared_ptr<MessageBuffer> monitor_tag;  // {monitor, [{tag, Tag}]}: 'DOWN' replaced
     bool reply_success = true, reply_error = true;
 };
 

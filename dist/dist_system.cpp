@@ -53,6 +53,15 @@ std::vector<std::shared_ptr<DistEntry>> DistSystem::connected(bool visible, bool
     return out;
 }
 
+bool DistSystem::node_creation(Term node, uint32_t* creation) {
+    auto e = find(node);
+    if (!e) return false;
+    std::lock_guard lock(e->mu);
+    if (e->state == ConnState::Idle && e->creation == 0) return false;
+    *creation = e->creation;
+    return true;
+}
+
 Term DistSystem::stable_id(Term id) {
     std::string key;
     std::vector<uint8_t> bytes;
