@@ -66,8 +66,8 @@ struct PendingSpawn {
 // A control message and its payload as encoded by this node (each with its 131 byte), kept
 // while the connection is pending: how it is framed depends on the flags agreed later.
 struct Queued {
-    std::string control;
-    std::string payload;
+    std::vector<uint8_t> control;
+    std::vector<uint8_t> payload;  // empty for a control message without one
 };
 
 struct DistEntry {
