@@ -20,8 +20,6 @@
 
 namespace beam {
 
-const NodeIdentity& this_node(const Process* p) { return p->vm ? p->vm->node : not_alive_identity(); }
-
 namespace {
 
 bool is_node_name(Term t) { return is_atom(t) && atom_name(t).find('@') != std::string_view::npos; }

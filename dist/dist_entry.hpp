@@ -58,15 +58,16 @@ struct InMonitor {
 struct PendingSpawn {
     Word ref[3];  // ReqId (a reference of this node)
     Term requester;
-    std::shared_ptr<MessageBuffer> reply_tag;  // spawn_reply unless {reply_tag, Tag}
+    std::shared_ptr<MessageBuffer> reply_tag;    // spawn_reply unless {reply_tag, Tag}
+    std::shared_ptr<MessageBuffer> monitor_tag;  // {monitor, [{tag, Tag}]}: 'DOWN' replaced
     bool reply_success = true, reply_error = true;
 };
 
 // A control message and its payload as encoded by this node (each with its 131 byte), kept
 // while the connection is pending: how it is framed depends on the flags agreed later.
 struct Queued {
-    std::string control;
-    std::string payload;
+    std::vector<uint8_t> control;
+    std::vector<uint8_t> payload;  // empty for a control message without one
 };
 
 struct DistEntry {

@@ -130,6 +130,7 @@ bool Carrier::handle_spawn_reply(Term c) {
             auto* s = new Signal{SignalKind::Monitoring};
             s->from = child;
             std::copy(w, w + 3, s->ref);
+            if (ps.monitor_tag) s->data = copy_to_buffer(ps.monitor_tag->term);
             if (!deliver_signal(vm, to, s)) release_signal(s);
         }
     }
@@ -150,13 +151,22 @@ Term spawn_request(Process* p, Term node, Term mfa, Term opts, bool as_spawn_opt
         if (o == atom("monitor")) monitor = true;
         if (!is_tuple(o) || tuple_arity(o) != 2) continue;
         Term k = tuple_elem(o, 0), v = tuple_elem(o, 1);
-        if (k == atom("monitor")) monitor = true;
-        if (k == atom("reply_tag")) {
-            auto buf = std::shared_ptr<MessageBuffer>(new MessageBuffer(copy_to_buffer(v)), [](MessageBuffer* b) {
+        auto buffer = [](Term t) {
+            return std::shared_ptr<MessageBuffer>(new MessageBuffer(copy_to_buffer(t)), [](MessageBuffer* b) {
                 discard_buffer(*b);
                 delete b;
             });
-            ps.reply_tag = buf;
+        };
+        if (k == atom("monitor")) {
+            monitor = true;
+            for (Term mo = v; is_list(mo); mo = tail(mo)) {
+                Term x = head(mo);
+                if (is_tuple(x) && tuple_arity(x) == 2 && tuple_elem(x, 0) == atom("tag"))
+                    ps.monitor_tag = buffer(tuple_elem(x, 1));
+            }
+        }
+        if (k == atom("reply_tag")) {
+            ps.reply_tag = buffer(v);
         } else if (k == atom("reply")) {
             if (v == atom("no")) ps.reply_success = ps.reply_error = false;
             else if (v == atom("error_only")) ps.reply_success = false;
