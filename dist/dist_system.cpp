@@ -41,6 +41,13 @@ std::shared_ptr<DistEntry> DistSystem::find_or_insert(Term node) {
     return e;
 }
 
+std::vector<std::shared_ptr<DistEntry>> DistSystem::all_entries() {
+    std::vector<std::shared_ptr<DistEntry>> out;
+    std::lock_guard lock(table_mu_);
+    for (auto& [_, e] : table_) out.push_back(e);
+    return out;
+}
+
 std::vector<std::shared_ptr<DistEntry>> DistSystem::connected(bool visible, bool hidden) {
     std::vector<std::shared_ptr<DistEntry>> out;
     std::lock_guard lock(table_mu_);
