@@ -69,6 +69,10 @@ struct PendingSpawn {
 struct Queued {
     std::vector<uint8_t> control;
     std::vector<uint8_t> payload;  // empty for a control message without one
+    // A SPAWN_REQUEST (its ReqId's words): a node without the SPAWN capability cannot take
+    // it, and the requester is answered notsup instead.
+    bool spawn_request = false;
+    Word spawn_ref[3] = {};
 };
 
 struct DistEntry {

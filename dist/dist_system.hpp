@@ -67,6 +67,11 @@ public:
     // the connection, queued if pending, auto-connected if idle and `connect`. False when
     // the node cannot be reached (not alive, or auto-connect refused).
     bool transmit(DistEntry& e, Term control, Term payload, bool connect = true);
+    // The same for SPAWN_REQUEST ReqId: a node that cannot spawn (no SPAWN flag, e.g. a C
+    // node) is not sent it; the requester gets {Tag, ReqId, error, notsup}.
+    bool transmit_spawn(DistEntry& e, Term control, Term payload, const Word ref[3]);
+    // Answers a pending spawn request with an error reason (and forgets it).
+    void fail_spawn(DistEntry& e, const Word ref[3], Term reason);
 
     VM& vm;
 

@@ -217,7 +217,7 @@ Term spawn_request(Process* p, Term node, Term mfa, Term opts, bool as_spawn_opt
     Term control = make_tuple(area, {make_small(op::SPAWN_REQUEST), ref, p->pid, gl,
                                      make_tuple(area, {m, f, make_small(SWord(proper_list_length(args).value_or(0)))}),
                                      make_list_from(area, remote_opts.data(), remote_opts.size())});
-    if (!d.transmit(*e, control, args)) {
+    if (!d.transmit_spawn(*e, control, args, ps.ref)) {
         {
             std::lock_guard lock(e->mu);
             std::erase_if(e->spawns, [&](auto& s) { return s.ref[0] == ps.ref[0] && s.ref[1] == ps.ref[1] && s.ref[2] == ps.ref[2]; });
