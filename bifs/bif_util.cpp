@@ -1,3 +1,4 @@
+#include "vm/vm.hpp"
 #include "bifs/bif_util.hpp"
 
 #include <cmath>
@@ -141,5 +142,7 @@ Term badarg_with_cause(Process* p, std::string_view name, const Term* args, unsi
     p->ftop = make_tuple(*p, {am::erlang, atom(name), make_list_from(*p, args, arity), make_list_from(*p, &item, 1)});
     return NON_VALUE;
 }
+
+const NodeIdentity& this_node(const Process* p) { return p->vm ? p->vm->node : not_alive_identity(); }
 
 }  // namespace beam

@@ -11,6 +11,7 @@
 
 #include "vm/atom_table.hpp"
 #include "vm/heap.hpp"
+#include "vm/node_identity.hpp"
 #include "vm/process.hpp"
 #include "vm/term.hpp"
 
@@ -55,5 +56,9 @@ Term badarg_with_cause(Process* p, std::string_view name, const Term* args, unsi
 // The next value of erlang:unique_integer/0,1 (bifs/misc.cpp), shared with
 // enif_make_unique_integer: positive and strictly increasing across the VM.
 uint64_t next_unique_integer();
+
+// This node's identity as `p` sees it: its VM's (VM::node); nonode@nohost/0 for a process
+// without a VM (unit tests of the BIFs).
+const NodeIdentity& this_node(const Process* p);
 
 }  // namespace beam

@@ -91,6 +91,7 @@ Term bitstring_to_list_1(Process* p, const Term* a) {
 
 Term term_to_binary(Process* p, Term t, Term options) {
     EncodeOptions opts;
+    opts.node = &this_node(p);
     Term o = options;
     for (; is_list(o); o = tail(o)) {
         Term x = head(o);
@@ -126,6 +127,7 @@ Term binary_to_term(Process* p, Term bin, Term options) {
     opts.resolve_export = runtime_decode_hooks.resolve_export;
     opts.resolve_fun = runtime_decode_hooks.resolve_fun;
     opts.resolve_ctx = p;
+    opts.node = &this_node(p);
     bool want_used = false;
     Term o = options;
     for (; is_list(o); o = tail(o)) {

@@ -6,6 +6,7 @@
 #include "bifs/bif.hpp"
 #include "bifs/bif_families.hpp"
 #include "bifs/bif_util.hpp"
+#include "vm/ext_ids.hpp"
 #include "vm/bignum.hpp"
 #include "vm/binary.hpp"
 
@@ -92,6 +93,9 @@ size_t otp_size(const Process* p, Term t, Sharing mode) {
             break;
         case Sub::Export: sum += OTP_FUN_SIZE; break;  // OTP 25: a fun thing without environment
         case Sub::Ref: sum += OTP_REF_SIZE; break;
+        // erts 25 on 64-bit: header, next and node words, then a 32-bit length and the ids
+        // packed two to a word (external pids and ports are 4 words, as here).
+        case Sub::ExtRef: sum += 3 + ext_ref_len(u) / 2 + 1; break;
         case Sub::RefcBin: sum += OTP_PROC_BIN_SIZE; break;
         case Sub::SubBin: sum += sub_bin_size(obj); break;
         case Sub::MatchState:  // never a value a program can hold; counted as its binary

@@ -82,6 +82,7 @@ bool record_at(const std::vector<uint8_t>& enc, size_t at, std::string_view data
 
 Term term_to_iovec(Process* p, Term t, Term options) {
     EncodeOptions opts;
+    opts.node = &this_node(p);
     if (!parse_options(options, true, opts)) return p->badarg();
     std::vector<uint8_t> enc;
     if (!encode_external(t, enc, opts).ok()) return p->badarg();
@@ -110,6 +111,7 @@ Term term_to_iovec_2(Process* p, const Term* a) { return term_to_iovec(p, a[0], 
 
 Term external_size(Process* p, Term t, Term options) {
     EncodeOptions opts;
+    opts.node = &this_node(p);
     if (!parse_options(options, false, opts)) return p->badarg();
     std::vector<uint8_t> enc;
     size_t slack = 0;

@@ -9,6 +9,7 @@
 #include "bifs/bif_families.hpp"
 #include "bifs/bif_util.hpp"
 #include "bifs/hash.hpp"
+#include "vm/ext_ids.hpp"
 #include "vm/bignum.hpp"
 #include "vm/jenkins_hash.hpp"
 #include "vm/binary.hpp"
@@ -180,8 +181,14 @@ uint32_t make_hash2(Term top) {
             hash2(h, uint32_t(nfree), atom_hash(fe->module), HCONST);
             hash2(h, fe->index, fe->old_uniq, HCONST);
             for (size_t i = nfree; i-- > 0;) stack.push_back({Item::TermItem, fun_free_vars(t)[i]});
+        } else if (is_ext_pid(t)) {
+            hash1(h, ext_pid_id(t), hconst(5));  // the id only, as for a local pid
+        } else if (is_ext_port(t)) {
+            uint64_t n = ext_port_number(t);
+            hash2(h, uint32_t(n), uint32_t(n >> 32), hconst(6));
+        } else if (is_ext_ref(t)) {
+            hash1(h, ext_ref_id(t, 0), hconst(7));  // the first id word only, as for a local one
         }
-        // External pids/ports/refs do not exist without distribution.
     }
     return h;
 }

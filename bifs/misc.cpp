@@ -4,11 +4,11 @@
 #include <cstdio>
 #include <string>
 
-#include "vm/vm.hpp"
 #include "bifs/bif.hpp"
 #include "bifs/bif_families.hpp"
 #include "bifs/bif_util.hpp"
 #include "vm/bignum.hpp"
+#include "vm/ext_ids.hpp"
 #include "vm/term_refs.hpp"
 #include "vm/term_print.hpp"
 
@@ -48,9 +48,10 @@ Term display_nl_0(Process*, const Term*) {
     return am::true_;
 }
 
-// erlang:pid_to_list/1: "<0.N.0>", as display/1 and io_lib write pids.
+// erlang:pid_to_list/1: "<0.Id.Serial>" ("<N.Id.Serial>" for another node's), as display/1
+// and io_lib write pids.
 Term pid_to_list_1(Process* p, const Term* a) {
-    if (!is_local_pid(a[0])) return p->badarg();
+    if (!is_pid(a[0])) return p->badarg();
     return make_string(*p, display_string(a[0]));
 }
 
@@ -94,14 +95,13 @@ Term error_3(Process* p, const Term* a) {
 Term exit_1(Process* p, const Term* a) { return p->raise(ErrorClass::Exit, a[0]); }
 Term throw_1(Process* p, const Term* a) { return p->raise(ErrorClass::Throw, a[0]); }
 
-Term node_0(Process* p, const Term*) { return p->vm->node.name(); }
+Term node_0(Process* p, const Term*) { return this_node(p).name(); }
 
+// This node's name for a local id, its own node for an external one (vm/ext_ids.hpp).
 Term node_1(Process* p, const Term* a) {
     Term t = a[0];
     if (!is_pid(t) && !is_port(t) && !is_ref(t)) return p->badarg();
-    if (is_boxed_sub(t, Sub::ExtPid) || is_boxed_sub(t, Sub::ExtPort) || is_boxed_sub(t, Sub::ExtRef))
-        return boxed_ptr(t)[1];  // placeholder until the extids branch lands
-    return p->vm->node.name();
+    return id_node(t, this_node(p));
 }
 
 Term unique_integer(Process* p, Term options) {

@@ -8,6 +8,7 @@
 #include "bifs/bif.hpp"
 #include "bifs/bif_families.hpp"
 #include "bifs/bif_util.hpp"
+#include "vm/ext_ids.hpp"
 #include "vm/bignum.hpp"
 #include "vm/binary.hpp"
 #include "vm/map.hpp"
@@ -136,8 +137,16 @@ uint32_t make_hash(Term top) {
             if (n >> 32) uint32_step(h, uint32_t(n >> 32), FUNNY11);
             uint32_step(h, uint32_t(n), FUNNY9);
             h *= FUNNY10;
-        } else if (is_boxed_sub(t, Sub::Ref)) {
-            uint32_step(h, uint32_t(boxed_ptr(t)[1].raw), FUNNY9);
+        } else if (is_ext_pid(t)) {
+            uint32_step(h, ext_pid_id(t), FUNNY5);
+            h *= FUNNY6;
+        } else if (is_ext_port(t)) {
+            uint64_t n = ext_port_number(t);
+            if (n >> 32) uint32_step(h, uint32_t(n >> 32), FUNNY11);
+            uint32_step(h, uint32_t(n), FUNNY9);
+            h *= FUNNY10;
+        } else if (is_ref(t)) {  // the first id word only, local or external
+            uint32_step(h, ref_ids(t).w[0], FUNNY9);
             h *= FUNNY10;
         } else if (is_boxed_sub(t, Sub::Export)) {
             Export* e = export_of(t);

@@ -166,7 +166,7 @@ Term system_info_1(Process* p, const Term* a) {
     if (what == atom("emu_flavor")) return atom("emu");
     if (what == atom("build_type")) return atom("opt");
     if (what == atom("kernel_poll")) return am::false_;
-    if (what == atom("creation")) return make_small(0);
+    if (what == atom("creation")) return make_integer_u(*p, this_node(p).creation());
     if (Term v = system_flag_info(p, what); is_value(v)) return v;
     if (Term v = system_info_item(p, what); is_value(v)) return v;
     return p->badarg();

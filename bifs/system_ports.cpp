@@ -339,7 +339,7 @@ Term monitor_port(Process* p, Term target, const MonitorOpts& opts) {
     m.name = name;
     if (!is_port(target) || !port_monitor(*p->vm, target, p->pid, m.ref, name)) {
         Term tag = is_value(opts.tag) ? opts.tag : am::DOWN;
-        Term who = name != NIL ? make_tuple(*p, {name, am::nonode_at_nohost}) : target;
+        Term who = name != NIL ? make_tuple(*p, {name, p->vm->node.name()}) : target;
         p->mailbox_push(make_tuple(*p, {tag, ref, atom("port"), who, am::noproc}));
         return ref;
     }

@@ -47,7 +47,7 @@ Term monitors_list(Process* p, const List& ms, bool by) {
     for (const MonitorEntry& m : ms) {
         Term kind = is_port(m.pid) ? atom("port") : am::process;  // a port monitor's `pid` is the port
         if (by) items.push_back(m.pid);
-        else if (m.name != NIL) items.push_back(make_tuple(*p, {kind, make_tuple(*p, {m.name, am::nonode_at_nohost})}));
+        else if (m.name != NIL) items.push_back(make_tuple(*p, {kind, make_tuple(*p, {m.name, p->vm->node.name()})}));
         else items.push_back(make_tuple(*p, {kind, m.pid}));
     }
     return make_list_from(*p, items.data(), items.size());

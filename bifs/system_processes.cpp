@@ -195,7 +195,6 @@ Term do_spawn(Process* p, const SpawnOpts& o, Setup setup, Term req_ref = NON_VA
     return result;
 }
 
-bool is_local_node(Term node) { return node == am::nonode_at_nohost; }
 
 // spawn/1, spawn_link/1 and spawn_opt/2 start any fun, or {M, F}, as erlang:apply(F, []) (OTP's
 // erlang.erl does so): with a fun of another arity the new process fails with badarity.
@@ -225,10 +224,6 @@ namespace {
 
 Term spawn_1(Process* p, const Term* a) { return spawn_fun(p, a[0], {}); }
 Term spawn_3(Process* p, const Term* a) { return spawn_mfa(p, a[0], a[1], a[2], {}); }
-Term spawn_2(Process* p, const Term* a) { return is_local_node(a[0]) ? spawn_fun(p, a[1], {}) : p->badarg(); }
-Term spawn_4(Process* p, const Term* a) {
-    return is_local_node(a[0]) ? spawn_mfa(p, a[1], a[2], a[3], {}) : p->badarg();
-}
 Term spawn_link_1(Process* p, const Term* a) { return spawn_fun(p, a[0], {.link = true}); }
 Term spawn_link_3(Process* p, const Term* a) { return spawn_mfa(p, a[0], a[1], a[2], {.link = true}); }
 Term spawn_monitor_1(Process* p, const Term* a) { return spawn_fun(p, a[0], {.monitor = true}, false); }
@@ -471,9 +466,7 @@ Term exit_signal_2(Process* p, const Term* a) {
 const BifSpec table[] = {
     {"erlang", "exit_signal", 2, &exit_signal_2},
     {"erlang", "spawn", 1, &spawn_1},
-    {"erlang", "spawn", 2, &spawn_2},
     {"erlang", "spawn", 3, &spawn_3},
-    {"erlang", "spawn", 4, &spawn_4},
     {"erlang", "spawn_link", 1, &spawn_link_1},
     {"erlang", "spawn_link", 3, &spawn_link_3},
     {"erlang", "spawn_monitor", 1, &spawn_monitor_1},

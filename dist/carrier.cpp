@@ -8,9 +8,11 @@
 #include "bifs/bif_util.hpp"
 #include "bifs/system_spawn.hpp"
 #include "dist/control_ops.hpp"
+#include "dist/dist_flags.hpp"
 #include "dist/dist_system.hpp"
 #include "scheduler/port_system.hpp"
 #include "scheduler/signals.hpp"
+#include "vm/binary.hpp"
 #include "vm/copy_term.hpp"
 #include "vm/ext_term.hpp"
 #include "vm/term_refs.hpp"
@@ -52,8 +54,9 @@ Signal* exit_signal(Term from, Term reason, bool linked) {
 
 Port* Carrier::port_held() { return tls_port_held; }
 
-Carrier::Carrier(DistSystem& d, std::shared_ptr<DistEntry> e, uint32_t conn_id, Port* port)
-    : dist_(d), entry_(std::move(e)), conn_id_(conn_id), port_(port) {}
+Carrier::Carrier(DistSystem& d, std::shared_ptr<DistEntry> e, uint32_t conn_id, Port* port, uint64_t flags)
+    : dist_(d), entry_(std::move(e)), conn_id_(conn_id), port_(port),
+      rx_((flags & (flag::DIST_HDR_ATOM_CACHE | flag::FRAGMENTS)) != 0, (flags & flag::FRAGMENTS) != 0) {}
 
 void Carrier::port_closed(Term) {
     HoldMarker hold(port_);
@@ -63,17 +66,26 @@ void Carrier::port_closed(Term) {
 bool Carrier::received(const uint8_t* data, size_t size) {
     if (size == 0) return true;  // a tick
     HoldMarker hold(port_);
-    std::span<const uint8_t> rest(data, size);
+    if (decode(data, size)) return true;
+    // As erts: the connection is closed (the driver ends its port) and the packet logged.
+    LiteralArea area;
+    size_t shown = std::min<size_t>(size, 256);
+    Term args[2] = {entry_->node, make_binary(area, data, shown)};
+    send_to_system_logger(dist_.vm, NIL, port_->id, "error",
+                          "** Got invalid data on distribution channel from ~w, offending packet (first bytes): ~w~n",
+                          make_list_from(area, args, 2));
+    return false;
+}
+
+bool Carrier::decode(const uint8_t* data, size_t size) {
+    auto kind = parse_packet(std::span(data, size), rx_, msg_);
+    if (!kind) return false;
+    if (*kind != PacketKind::Complete) return true;
+    std::span<const uint8_t> rest = msg_.data();
     DecodeOptions o;
     o.node = &dist_.vm.node;
-    if (rest[0] == 112) {  // pass through: both terms with their version bytes
-        rest = rest.subspan(1);
-    } else if (size >= 3 && rest[0] == 131 && rest[1] == 68 && rest[2] == 0) {
-        rest = rest.subspan(3);  // a header with no atom cache references
-        o.versionless = true;
-    } else {
-        return false;  // atom cache references and fragments: not offered (dist_flags.hpp)
-    }
+    o.versionless = msg_.versionless;
+    o.atom_cache = msg_.atoms;
     LiteralArea area;
     size_t used = 0;
     auto control = decode_external(area, rest, &used, o);

@@ -8,6 +8,7 @@
 #include <span>
 
 #include "dist/dist_entry.hpp"
+#include "dist/wire_frame.hpp"
 #include "scheduler/port_driver.hpp"
 
 namespace beam {
@@ -18,7 +19,7 @@ class DistSystem;
 
 class Carrier final : public DistChannel {
 public:
-    Carrier(DistSystem& d, std::shared_ptr<DistEntry> e, uint32_t conn_id, Port* port);
+    Carrier(DistSystem& d, std::shared_ptr<DistEntry> e, uint32_t conn_id, Port* port, uint64_t flags);
     bool received(const uint8_t* data, size_t size) override;
     void port_closed(Term reason) override;
 
@@ -27,6 +28,7 @@ public:
     static Port* port_held();
 
 private:
+    bool decode(const uint8_t* data, size_t size);
     // One control message (and its payload, NON_VALUE for none), decoded.
     bool dispatch(LiteralArea& area, Term control, Term payload);
     bool handle_spawn_request(LiteralArea& area, Term control, Term args);
@@ -36,6 +38,8 @@ private:
     std::shared_ptr<DistEntry> entry_;
     uint32_t conn_id_;
     Port* port_;
+    ReceiveState rx_;       // the atom cache and fragments being reassembled
+    ReceivedMessage msg_;   // reused for each packet
 };
 
 }  // namespace dist

@@ -19,6 +19,7 @@
 #include "vm/vm.hpp"
 
 namespace beam {
+
 namespace {
 
 bool is_node_name(Term t) { return is_atom(t) && atom_name(t).find('@') != std::string_view::npos; }
@@ -177,10 +178,10 @@ Term abort_pending_connection_2(Process* p, const Term* a) {
     return make_bool(dist::dist_of(*p->vm).abort_pending(*e, conn_id));
 }
 
-// This node's creation once alive; undefined before.
+// This node's creation; undefined while it is 0 (not alive), as erts.
 Term get_creation_0(Process* p, const Term*) {
-    if (!p->vm->node.is_alive()) return am::undefined;
-    return make_integer_u(*p, p->vm->node.creation());
+    uint32_t creation = p->vm->node.creation();
+    return creation == 0 ? am::undefined : make_integer_u(*p, creation);
 }
 
 // erts' erts_dflags record: default, mandatory, addable, rejectable, strict order.

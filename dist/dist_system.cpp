@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "dist/carrier.hpp"
+#include "dist/wire_frame.hpp"
 #include "scheduler/port_system.hpp"
 #include "scheduler/ports.hpp"
 #include "scheduler/signals.hpp"
@@ -147,20 +148,20 @@ bool DistSystem::transmit_encoded(DistEntry& e, Queued&& q, bool connect) {
 
 void DistSystem::write_frames(DistEntry&, Port& port, const Queued& q, uint64_t flags) {
     if (!port.driver) return;
-    std::string frame;
-    frame.reserve(q.control.size() + q.payload.size() + 3);
-    if (flags & flag::DIST_HDR_ATOM_CACHE) {
-        // A distribution header that references no atom cache entries; the terms then
-        // follow without their version bytes.
-        frame.append("\x83\x44\x00", 3);
-        frame.append(q.control, 1);
-        if (!q.payload.empty()) frame.append(q.payload, 1);
-    } else {
-        frame.push_back('\x70');  // pass through: both terms as they are
-        frame.append(q.control);
-        frame.append(q.payload);
-    }
-    port.driver->output(NIL, frame);
+    FrameOptions fo;
+    fo.header_mode = (flags & (flag::DIST_HDR_ATOM_CACHE | flag::FRAGMENTS)) != 0;
+    fo.fragments = (flags & flag::FRAGMENTS) != 0;
+    // All of one message's fragments are written under the port's lock, so no two messages'
+    // fragments interleave and any nonzero id is unique among unfinished ones.
+    fo.sequence_id = 1;
+    auto bytes = [](const std::string& s) { return std::span(reinterpret_cast<const uint8_t*>(s.data()), s.size()); };
+    thread_local std::string frame;
+    (void)for_each_packet(bytes(q.control), bytes(q.payload), fo, [&](const PacketPieces& pk) {
+        frame.clear();
+        frame.reserve(pk.size);
+        for (auto piece : pk.view()) frame.append(reinterpret_cast<const char*>(piece.data()), piece.size());
+        port.driver->output(NIL, frame);
+    });
 }
 
 bool DistSystem::attach_port(Process*, DistEntry& e, Term port_id, uint64_t flags, uint32_t creation) {
@@ -176,7 +177,7 @@ bool DistSystem::attach_port(Process*, DistEntry& e, Term port_id, uint64_t flag
         e.hidden = !(flags & flag::PUBLISHED);
         e.port = lp.port;
         queued.swap(e.pending);
-        auto carrier = std::make_shared<Carrier>(*this, find(e.node), e.conn_id, lp.get());
+        auto carrier = std::make_shared<Carrier>(*this, find(e.node), e.conn_id, lp.get(), flags);
         lp->dist = carrier;
     }
     // What was sent while the connection was pending goes first, in order; the port's lock

@@ -9,7 +9,7 @@
 #include "dist/dist_system.hpp"
 #include "scheduler/signals.hpp"
 #include "vm/bignum.hpp"
-#include "vm/ext_pid.hpp"
+#include "vm/ext_ids.hpp"
 #include "vm/ext_term.hpp"
 #include "vm/term_refs.hpp"
 #include "vm/vm.hpp"
@@ -31,7 +31,7 @@ Term small(int v) { return make_small(v); }
 bool DistSystem::route(Term to, Signal* s) {
     if (is_tuple(to) && tuple_arity(to) == 2) return route_named(tuple_elem(to, 1), tuple_elem(to, 0), s);
     if (!is_boxed_sub(to, Sub::ExtPid)) return false;
-    Term node = ext_pid_node(to);
+    Term node = ext_id_node(to);
     if (node == vm.node.name()) return false;  // an old incarnation of this node: no such process
     auto e = find_or_insert(node);
     LiteralArea area;
@@ -198,7 +198,7 @@ void DistSystem::send(Process* p, Term to, Term msg, Term) {
     Term from = p ? p->pid : NIL;
     Term from_or_undefined = p ? from : am::undefined;
     if (is_boxed_sub(to, Sub::ExtPid)) {
-        Term node = ext_pid_node(to);
+        Term node = ext_id_node(to);
         if (node == vm.node.name()) return;
         auto e = find_or_insert(node);
         Term control = p ? make_tuple(area, {small(op::SEND_SENDER), from, to})
@@ -208,7 +208,7 @@ void DistSystem::send(Process* p, Term to, Term msg, Term) {
         auto e = find_or_insert(tuple_elem(to, 1));
         transmit(*e, make_tuple(area, {small(op::REG_SEND), from_or_undefined, am::undefined, tuple_elem(to, 0)}), msg);
     } else if (is_ref(to)) {
-        Term node = is_boxed_sub(to, Sub::ExtRef) ? boxed_ptr(to)[1] : NIL;  // layout: vm/ext_pid.hpp
+        Term node = is_ext_ref(to) ? ext_id_node(to) : NIL;
         if (node == NIL) return;
         auto e = find_or_insert(node);
         transmit(*e, make_tuple(area, {small(op::ALIAS_SEND), from_or_undefined, to}), msg);

@@ -164,6 +164,14 @@ Term spawn_request(Process* p, Term node, Term mfa, Term opts, bool as_spawn_opt
             else if (v != atom("yes")) return am::badarg;
         }
     }
+    // The reply options are this node's business; the other node gets the rest.
+    std::vector<Term> remote_opts;
+    for (Term l = opts; is_list(l); l = tail(l)) {
+        Term o = head(l);
+        bool local_only = is_tuple(o) && tuple_arity(o) == 2 &&
+                          (tuple_elem(o, 0) == atom("reply_tag") || tuple_elem(o, 0) == atom("reply"));
+        if (!local_only) remote_opts.push_back(o);
+    }
     Term ref = make_new_ref(*p);
     words_of(ref, ps.ref);
     ps.requester = p->pid;
@@ -176,7 +184,8 @@ Term spawn_request(Process* p, Term node, Term mfa, Term opts, bool as_spawn_opt
     }
     LiteralArea area;
     Term control = make_tuple(area, {make_small(op::SPAWN_REQUEST), ref, p->pid, gl,
-                                     make_tuple(area, {m, f, make_small(SWord(proper_list_length(args).value_or(0)))}), opts});
+                                     make_tuple(area, {m, f, make_small(SWord(proper_list_length(args).value_or(0)))}),
+                                     make_list_from(area, remote_opts.data(), remote_opts.size())});
     if (!d.transmit(*e, control, args)) {
         {
             std::lock_guard lock(e->mu);

@@ -133,7 +133,7 @@ Term info_item(Process* p, EtsTable* t, Term item) {
     if (item == atom("heir")) return t->heir;
     if (item == atom("name")) return t->name;
     if (item == atom("size")) return make_small(SWord(t->size()));
-    if (item == atom("node")) return atom("nonode@nohost");
+    if (item == atom("node")) return this_node(p).name();
     if (item == atom("named_table")) return make_bool(t->named);
     if (item == atom("type")) return type_atom(t->type);
     if (item == atom("keypos")) return make_small(t->keypos);

@@ -5,6 +5,7 @@
 
 #include "nif/nif_env.hpp"
 #include "vm/ext_term.hpp"
+#include "vm/vm.hpp"
 
 using namespace beam;
 using beam::nif::N;
@@ -14,9 +15,11 @@ extern "C" {
 
 // A new binary (enif_alloc_binary's, owned by the caller) with term_to_binary/1's encoding;
 // false if the term cannot be encoded or the allocation fails.
-int enif_term_to_binary(ErlNifEnv*, ERL_NIF_TERM term, ErlNifBinary* bin) {
+int enif_term_to_binary(ErlNifEnv* env, ERL_NIF_TERM term, ErlNifBinary* bin) {
     std::vector<uint8_t> out;
-    if (!encode_external(T(term), out).ok()) return 0;
+    EncodeOptions o;
+    if (env && env->vm) o.node = &env->vm->node;
+    if (!encode_external(T(term), out, o).ok()) return 0;
     if (!enif_alloc_binary(out.size(), bin)) return 0;
     if (!out.empty()) std::memcpy(bin->data, out.data(), out.size());
     return 1;
@@ -34,6 +37,7 @@ size_t enif_binary_to_term(ErlNifEnv* env, const unsigned char* data, size_t siz
     case ERL_NIF_BIN2TERM_SAFE: o.safe = true; break;
     default: return 0;
     }
+    if (env->vm) o.node = &env->vm->node;
     if (env->proc) {
         o.resolve_export = runtime_decode_hooks.resolve_export;
         o.resolve_fun = runtime_decode_hooks.resolve_fun;

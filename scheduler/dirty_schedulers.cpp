@@ -5,6 +5,7 @@
 #include "vm/nif_call.hpp"
 #include "vm/process.hpp"
 #include "vm/trace.hpp"
+#include "vm/vm.hpp"
 
 namespace beam {
 
@@ -82,6 +83,7 @@ void DirtySchedulers::submit(Process* p, uint8_t kind) {
 
 void DirtySchedulers::loop(Pool& pool) {
     tls_kind = pool.kind;
+    ThreadNodeScope node_scope(normal_.vm()->node);  // term order and printing of ids (vm/node_identity.hpp)
     std::unique_lock lock(pool.mutex);
     for (;;) {
         ++pool.idle;

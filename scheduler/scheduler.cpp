@@ -422,6 +422,7 @@ void Schedulers::poll_io(Scheduler& s, bool now) {
 
 void Schedulers::loop(Scheduler& s) {
     tls_index = s.index;
+    ThreadNodeScope node_scope(vm_->node);  // term order and printing of ids (vm/node_identity.hpp)
     while (Process* p = next(s)) {
         if (tls_profiled_inactive) [[unlikely]] {
             tls_profiled_inactive = false;

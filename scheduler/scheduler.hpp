@@ -37,6 +37,7 @@ public:
 class Schedulers {
 public:
     Schedulers(VM* vm, int count);
+    VM* vm() const { return vm_; }
     ~Schedulers();
 
     int count() const { return int(scheds_.size()); }

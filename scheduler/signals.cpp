@@ -62,7 +62,7 @@ bool erase_if_first(Vec& v, Pred pred) {
 // {'DOWN', Ref, process, Who, Reason}, built on `p`'s heap (the dying process, or the
 // monitoring process itself for noproc).
 Term down_message(Process* p, const MonitorEntry& m, Term dead_pid, Term reason) {
-    Term who = m.name != NIL ? make_tuple(*p, {m.name, am::nonode_at_nohost}) : dead_pid;
+    Term who = m.name != NIL ? make_tuple(*p, {m.name, p->vm->node.name()}) : dead_pid;
     return make_tuple(*p, {am::DOWN, ref_from_words(*p, m.ref), am::process, who, reason});
 }
 
@@ -344,7 +344,10 @@ Term system_logger(VM& vm) {
 }  // namespace
 
 bool send_to_system_logger(Process* p, std::string_view level, std::string_view format, Term args) {
-    VM& vm = *p->vm;
+    return send_to_system_logger(*p->vm, p->group_leader, p->pid, level, format, args);
+}
+
+bool send_to_system_logger(VM& vm, Term gl, Term pid, std::string_view level, std::string_view format, Term args) {
     Term to = system_logger(vm);
     if (to == am::undefined) return true;  // erts drops it
     if (!is_local_pid(to)) return false;
@@ -355,8 +358,8 @@ bool send_to_system_logger(Process* p, std::string_view level, std::string_view 
     Term el_tag = level == "info" ? atom("info_msg") : level == "warning" ? atom("warning_msg") : atom("error");
     Term el = map_from_pairs(a, {{atom("emulator"), am::true_}, {atom("tag"), el_tag}});
     Term meta = map_from_pairs(a, {{atom("error_logger"), el},
-                                   {atom("gl"), p->group_leader},
-                                   {atom("pid"), p->pid},
+                                   {atom("gl"), gl},
+                                   {atom("pid"), pid},
                                    {atom("time"), make_integer(a, int64_t(us))}});
     Term msg = make_tuple(a, {atom("log"), atom(level), make_string(a, format), args, meta});
     post_message(vm, to, msg);

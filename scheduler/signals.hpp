@@ -51,6 +51,8 @@ void exit_process(VM& vm, Process* p, Term reason);
 // default the process registered as logger). False when there is none to send it to (the
 // caller then prints it itself); true also when the flag says to drop it.
 bool send_to_system_logger(Process* p, std::string_view level, std::string_view format, Term args);
+// The same for the runtime itself (a port, a connection): `gl` and `pid` go in the metadata.
+bool send_to_system_logger(VM& vm, Term gl, Term pid, std::string_view level, std::string_view format, Term args);
 
 // The exit reason of a crash: {Reason, Stack} for errors, {{nocatch, V}, Stack} for throws,
 // Reason for exits; and prints OTP's error report for errors and throws.

@@ -6,9 +6,9 @@
 #include <vector>
 
 #include "vm/heap.hpp"
+#include "vm/node_identity.hpp"
 #include "vm/result.hpp"
 #include "vm/term.hpp"
-#include "vm/node_identity.hpp"
 
 namespace beam {
 
@@ -27,9 +27,6 @@ struct FunRef {
 };
 
 struct DecodeOptions {
-    const NodeIdentity* node = nullptr;  // placeholder (extids)
-    std::span<const Term> atom_cache;
-    bool versionless = false;
     bool safe = false;  // refuse to create new atoms
     // Finds the export entry an EXPORT_EXT fun refers to (the runtime's export table of the
     // decoding process's namespace). When null, entries come from a process-wide table of
@@ -41,6 +38,15 @@ struct DecodeOptions {
     // detached_fun(ref): a call resolves it later.
     FunEntry* (*resolve_fun)(void* ctx, const FunRef& ref) = nullptr;
     void* resolve_ctx = nullptr;  // passed to both resolvers
+    // This node: pids, ports and references with its name and creation decode as local ones,
+    // all others as external ones (vm/ext_ids.hpp). Null means nonode@nohost, creation 0.
+    const NodeIdentity* node = nullptr;
+    // The atoms a distribution header announced: ATOM_CACHE_REF (tag 82, one index byte)
+    // stands for atom_cache[index]; an index beyond it is an error.
+    std::span<const Term> atom_cache;
+    // The term starts with its tag, without the 131 version byte (terms after a distribution
+    // header); it cannot be compressed.
+    bool versionless = false;
 };
 
 // The resolvers binary_to_term uses, with the calling Process* as context. The runtime fills
@@ -58,13 +64,13 @@ Export* detached_export(Term module, Term function, uint32_t arity);
 // life of the program, as OTP keeps a fun entry for every fun it has decoded.
 FunEntry* detached_fun(const FunRef& ref);
 
-// Decodes one term starting with the 131 version byte (zlib-compressed form included).
+// Decodes one term starting with the 131 version byte (zlib-compressed form included), or
+// with its tag if opts.versionless.
 // `used` receives the number of bytes consumed. Malformed input is an Error, never a crash.
 Result<Term> decode_external(TermAllocator& a, std::span<const uint8_t> bytes, size_t* used = nullptr,
                              DecodeOptions opts = {});
 
 struct EncodeOptions {
-    const NodeIdentity* node = nullptr;  // placeholder (extids)
     int compressed = 0;  // 0 = off, 1..9 = zlib level
     int minor_version = 1;  // OTP 25's default: NEW_FLOAT_EXT, Latin-1 atoms as ATOM_EXT
     bool deterministic = false;
@@ -72,6 +78,9 @@ struct EncodeOptions {
     // allows 5 bytes each for a local fun's OldIndex and OldUniq, written here as small
     // integers when they fit in one byte).
     size_t* estimate_slack = nullptr;
+    // This node: local pids, ports and references are written with its name and creation.
+    // Null means nonode@nohost, creation 0.
+    const NodeIdentity* node = nullptr;
 };
 
 // Appends the encoding of `t` (with the 131 version byte) to `out`.

@@ -19,7 +19,7 @@
 #include "vm/atom_table.hpp"
 #include "vm/bignum.hpp"
 #include "vm/binary.hpp"
-#include "vm/ext_pid.hpp"
+#include "vm/ext_ids.hpp"
 #include "vm/ext_term.hpp"
 #include "vm/ext_term_tags.hpp"
 #include "vm/term_magic_ref.hpp"
@@ -205,6 +205,12 @@ private:
         case ext::SMALL_ATOM_UTF8:
             if (!u8(n8) || !take(n8, p)) return fail(at, "truncated atom");
             return make_atom_term(at, p, n8, tag == ext::SMALL_ATOM_UTF8);
+        case ext::ATOM_CACHE_REF:
+            if (!u8(n8)) return fail(at, "truncated atom cache reference");
+            if (n8 >= opts_.atom_cache.size())
+                return fail(at, fmt::format("atom cache index {} beyond the {} atoms of the header", n8,
+                                            opts_.atom_cache.size()));
+            return opts_.atom_cache[n8];
         default:
             return fail(at, "expected an atom");
         }
@@ -215,11 +221,11 @@ private:
         if (!u8(tag)) return fail(at, "truncated atom");
         return atom_body(at, tag);
     }
-    Result<Term> read_local_node(size_t at) {
-        Term node = BEAM_TRY(read_atom());
-        if (atom_name(node) != "nonode@nohost")
-            return fail(at, fmt::format("pids, ports and references of node {} are not supported yet", atom_name(node)));
-        return node;
+    // erts 25 accepts creations 0..3 in the old 8-bit fields (PID_EXT, PORT_EXT, REFERENCE_EXT,
+    // NEW_REFERENCE_EXT): ERTS_MAX_TINY_CREATION.
+    static bool tiny_creation(uint8_t c) { return c <= 3; }
+    bool is_this_node(Term node, uint32_t creation) const {
+        return (opts_.node ? *opts_.node : not_alive_identity()).is_this(node, creation);
     }
 
     // OldIndex and OldUniq of NEW_FUN_EXT: integers that OTP writes as SMALL_INTEGER or INTEGER.
@@ -240,6 +246,8 @@ private:
     Result<void> finish_map(size_t idx);
     Result<Term> big(size_t at, size_t nbytes);
     Result<Term> reference(size_t at, uint8_t tag);
+    Result<Term> pid(size_t at, uint8_t tag);
+    Result<Term> port(size_t at, uint8_t tag);
 
     TermAllocator& a_;
     std::span<const uint8_t> in_;
@@ -263,31 +271,75 @@ Result<Term> Decoder::big(size_t at, size_t nbytes) {
     return make_integer_limbs(a_, limbs.data(), limbs.size(), sign != 0);
 }
 
+// REFERENCE_EXT: Node ID Creation8; NEW_REFERENCE_EXT: Len Node Creation8 ID*Len;
+// NEWER_REFERENCE_EXT: Len Node Creation32 ID*Len. As erts: the first id is below 2^18 except in
+// an external NEWER_REFERENCE_EXT; a local reference has at most 3 ids (missing ones are 0).
 Result<Term> Decoder::reference(size_t at, uint8_t tag) {
     uint16_t len = 1;
     if (tag != ext::REFERENCE && !u16(len)) return fail(at, "truncated reference");
-    BEAM_TRY(read_local_node(at));
-    uint32_t creation32 = 0;
+    Term node = BEAM_TRY(read_atom());
+    uint32_t creation = 0;
     uint8_t creation8 = 0;
-    uint32_t ids[3] = {};
-    if (tag == ext::REFERENCE) {  // Node ID Creation: the one id word comes first
+    uint32_t ids[EXT_REF_MAX_IDS] = {};
+    if (tag == ext::REFERENCE) {  // the one id word comes before the creation
         if (!u32(ids[0]) || !u8(creation8)) return fail(at, "truncated reference");
-        len = 0;
-    } else if (!(tag == ext::NEWER_REFERENCE ? u32(creation32) : u8(creation8))) {
+    } else if (!(tag == ext::NEWER_REFERENCE ? u32(creation) : u8(creation8))) {
         return fail(at, "truncated reference");
-    } else if (len < 1 || len > 3) {
-        return fail(at, fmt::format("reference with {} id words is not supported yet", len));
     }
-    for (uint16_t i = 0; i < len; ++i)
+    if (tag != ext::NEWER_REFERENCE) {
+        if (!tiny_creation(creation8)) return fail(at, "reference creation above 3 in an 8-bit field");
+        creation = creation8;
+    }
+    if (len < 1 || len > EXT_REF_MAX_IDS) return fail(at, fmt::format("reference with {} id words", len));
+    for (uint16_t i = tag == ext::REFERENCE ? 1 : 0; i < len; ++i)
         if (!u32(ids[i])) return fail(at, "truncated reference");
-    if (len == 3 && ids[0] <= 0x3FFFF) {
-        uint64_t n = uint64_t(ids[0]) | (uint64_t(ids[1]) << 18) | (uint64_t(ids[2]) << 50);
-        if (Term magic = revive_magic_ref(a_, n); is_value(magic)) return magic;
-    }
+    bool local = is_this_node(node, creation);
+    if ((local || tag != ext::NEWER_REFERENCE) && ids[0] > 0x3FFFF) return fail(at, "reference number out of range");
+    if (!local) return make_ext_ref(a_, node, creation, std::span<const uint32_t>(ids, len));
+    if (len > 3) return fail(at, "reference of this node with more than 3 id words");
+    uint64_t n = uint64_t(ids[0]) | (uint64_t(ids[1]) << 18) | (uint64_t(ids[2]) << 50);
+    if (Term magic = revive_magic_ref(a_, n); is_value(magic)) return magic;
     Term* hp = a_.alloc(REF_WORDS);
     hp[0] = make_header(Sub::Ref, 3);
     for (int i = 0; i < 3; ++i) hp[1 + i] = Term{ids[i]};
     return make_boxed(hp);
+}
+
+// PID_EXT / NEW_PID_EXT: Node ID Serial Creation (8 or 32 bits).
+Result<Term> Decoder::pid(size_t at, uint8_t tag) {
+    Term node = BEAM_TRY(read_atom());
+    uint32_t id, serial, creation = 0;
+    uint8_t creation8 = 0;
+    if (!u32(id) || !u32(serial) || !(tag == ext::NEW_PID ? u32(creation) : u8(creation8)))
+        return fail(at, "truncated pid");
+    if (tag == ext::PID) {
+        if (!tiny_creation(creation8)) return fail(at, "pid creation above 3 in an 8-bit field");
+        creation = creation8;
+    }
+    if (!is_this_node(node, creation)) return make_ext_pid(a_, node, creation, id, serial);
+    // A local pid holds a 15-bit number and a 13-bit serial (OTP 25 refuses larger ones).
+    if (id > 0x7FFF || serial > 0x1FFF) return fail(at, "pid number out of range");
+    return make_local_pid(uint64_t(id) | uint64_t(serial) << ext::PID_SERIAL_SHIFT);
+}
+
+// PORT_EXT: Node ID32 Creation8; NEW_PORT_EXT: Node ID32 Creation32; V4_PORT_EXT: Node ID64 Creation32.
+Result<Term> Decoder::port(size_t at, uint8_t tag) {
+    Term node = BEAM_TRY(read_atom());
+    uint64_t id = 0;
+    uint32_t id32 = 0, creation = 0;
+    uint8_t creation8 = 0;
+    bool ok = tag == ext::V4_PORT    ? u64(id) && u32(creation)
+              : tag == ext::NEW_PORT ? u32(id32) && u32(creation)
+                                     : u32(id32) && u8(creation8);
+    if (!ok) return fail(at, "truncated port");
+    if (tag != ext::V4_PORT) id = id32;
+    if (tag == ext::PORT) {
+        if (!tiny_creation(creation8)) return fail(at, "port creation above 3 in an 8-bit field");
+        creation = creation8;
+    }
+    if (!is_this_node(node, creation)) return make_ext_port(a_, node, creation, id);
+    if (id >> 28) return fail(at, "port number out of range");  // 28 bits on a local node (OTP 25)
+    return make_local_port(id);
 }
 
 Result<void> Decoder::decode_one(Term* dest) {
@@ -328,7 +380,7 @@ Result<void> Decoder::decode_one(Term* dest) {
         *dest = make_float_at(a_.alloc(FLOAT_WORDS), d);
         return {};
     }
-    case ext::ATOM: case ext::SMALL_ATOM: case ext::ATOM_UTF8: case ext::SMALL_ATOM_UTF8:
+    case ext::ATOM: case ext::SMALL_ATOM: case ext::ATOM_UTF8: case ext::SMALL_ATOM_UTF8: case ext::ATOM_CACHE_REF:
         *dest = BEAM_TRY(atom_body(at, tag));
         return {};
     case ext::SMALL_TUPLE: case ext::LARGE_TUPLE: {
@@ -417,35 +469,12 @@ Result<void> Decoder::decode_one(Term* dest) {
         for (size_t i = 2 * size_t(n); i > 0; --i) tasks_.push_back({Task::Decode, &kv[i - 1], 0});
         return {};
     }
-    case ext::NEW_PID: case ext::PID: {
-        BEAM_TRY(read_local_node(at));
-        uint32_t id, serial, creation32;
-        uint8_t creation8;
-        if (!u32(id) || !u32(serial) || !(tag == ext::NEW_PID ? u32(creation32) : u8(creation8)))
-            return fail(at, "truncated pid");
-        // A local pid holds a 15-bit number and a 13-bit serial (OTP 25 refuses larger ones).
-        if (id > 0x7FFF || serial > 0x1FFF) return fail(at, "pid number out of range");
-        uint64_t number = uint64_t(id) | uint64_t(serial) << ext::PID_SERIAL_SHIFT;
-        uint32_t creation = tag == ext::NEW_PID ? creation32 : creation8;
-        // Another creation of this node's name: an old incarnation's pid (vm/ext_pid.hpp).
-        *dest = creation == LOCAL_CREATION ? make_local_pid(number)
-                                           : make_ext_pid(a_, am::nonode_at_nohost, number, creation);
+    case ext::NEW_PID: case ext::PID:
+        *dest = BEAM_TRY(pid(at, tag));
         return {};
-    }
-    case ext::NEW_PORT: case ext::PORT: case ext::V4_PORT: {
-        BEAM_TRY(read_local_node(at));
-        uint64_t id = 0;
-        uint32_t id32, creation32;
-        uint8_t creation8;
-        bool ok = tag == ext::V4_PORT ? u64(id) && u32(creation32)
-                  : tag == ext::NEW_PORT ? u32(id32) && u32(creation32)
-                                         : u32(id32) && u8(creation8);
-        if (!ok) return fail(at, "truncated port");
-        if (tag != ext::V4_PORT) id = id32;
-        if (id >> 28) return fail(at, "port number out of range");  // 28 bits on a local node (OTP 25)
-        *dest = make_local_port(id);
+    case ext::NEW_PORT: case ext::PORT: case ext::V4_PORT:
+        *dest = BEAM_TRY(port(at, tag));
         return {};
-    }
     case ext::NEWER_REFERENCE: case ext::NEW_REFERENCE: case ext::REFERENCE:
         *dest = BEAM_TRY(reference(at, tag));
         return {};
@@ -517,6 +546,12 @@ Result<void> Decoder::finish_map(size_t idx) {
 }  // namespace
 
 Result<Term> decode_external(TermAllocator& a, std::span<const uint8_t> bytes, size_t* used, DecodeOptions opts) {
+    if (opts.versionless) {
+        Decoder d(a, bytes, opts);
+        Term t = BEAM_TRY(d.run());
+        if (used) *used = d.used();
+        return t;
+    }
     if (bytes.empty() || bytes[0] != ext::VERSION)
         return make_error("bad external term at byte 0: missing version byte 131");
     if (bytes.size() >= 2 && bytes[1] == ext::COMPRESSED) {

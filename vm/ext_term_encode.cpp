@@ -5,7 +5,9 @@
 // others SMALL_ATOM_UTF8_EXT / ATOM_UTF8_EXT; integers use the smallest of
 // SMALL_INTEGER, INTEGER, SMALL_BIG, LARGE_BIG; floats NEW_FLOAT_EXT (FLOAT_EXT text for
 // minor_version 0); a proper list of bytes shorter than 65536 is STRING_EXT; local pids, ports and
-// references carry node nonode@nohost with creation 0; local funs are NEW_FUN_EXT. Compression is
+// references carry this node's name and creation (EncodeOptions::node), external ones their own;
+// ports use NEW_PORT_EXT up to 2^28-1 and V4_PORT_EXT above (erts' ERTS_MAX_V3_PORT_NUMBER);
+// references NEWER_REFERENCE_EXT with all their id words; local funs are NEW_FUN_EXT. Compression is
 // used only when it makes the result smaller. Encoding is iterative so deep terms cannot overflow the C stack.
 #include <algorithm>
 #include <cstdio>
@@ -16,7 +18,7 @@
 #include "vm/atom_table.hpp"
 #include "vm/bignum.hpp"
 #include "vm/binary.hpp"
-#include "vm/ext_pid.hpp"
+#include "vm/ext_ids.hpp"
 #include "vm/ext_term.hpp"
 #include "vm/ext_term_tags.hpp"
 #include "vm/map.hpp"
@@ -108,7 +110,15 @@ private:
             bytes(reinterpret_cast<const uint8_t*>(s.data()), s.size());
         }
     }
-    void local_node() { atom(beam::atom("nonode@nohost")); }
+    const NodeIdentity& self() const { return opts_.node ? *opts_.node : not_alive_identity(); }
+    void port_ext(Term node, uint32_t creation, uint64_t n) {
+        constexpr uint64_t MAX_V3_PORT_NUMBER = (uint64_t{1} << 28) - 1;
+        u8(n > MAX_V3_PORT_NUMBER ? ext::V4_PORT : ext::NEW_PORT);
+        atom(node);
+        if (n > MAX_V3_PORT_NUMBER) u32(uint32_t(n >> 32));
+        u32(uint32_t(n));
+        u32(creation);
+    }
 
     // Magnitude bytes, least significant first, without leading zeros.
     void big_bytes(const uint64_t* limbs, size_t n, bool negative) {
@@ -225,22 +235,20 @@ Result<void> Encoder::encode_one(Term t) {
         list(t);
         return {};
     }
-    if (is_local_pid(t)) {
+    if (is_local_pid(t) || is_local_port(t)) {
+        Term node;
+        uint32_t creation;
+        self().get(node, creation);
+        if (is_local_port(t)) {
+            port_ext(node, creation, local_port_number(t));
+            return {};
+        }
         uint64_t n = local_pid_number(t);
         u8(ext::NEW_PID);
-        local_node();
+        atom(node);
         u32(uint32_t(pid_id(n)));
         u32(uint32_t(pid_serial(n)));
-        u32(0);
-        return {};
-    }
-    if (is_local_port(t)) {
-        uint64_t n = local_port_number(t);
-        u8(n >> 32 ? ext::V4_PORT : ext::NEW_PORT);
-        local_node();
-        if (n >> 32) u32(uint32_t(n >> 32));
-        u32(uint32_t(n));
-        u32(0);
+        u32(creation);
         return {};
     }
     if (!is_boxed(t)) return make_error(fmt::format("term_to_binary: cannot encode term 0x{:x}", t.raw));
@@ -280,21 +288,28 @@ Result<void> Encoder::encode_one(Term t) {
         }
         return {};
     }
-    case Sub::ExtPid: {
+    case Sub::ExtPid:
         u8(ext::NEW_PID);
-        atom(ext_pid_node(t));
-        u32(uint32_t(pid_id(ext_pid_number(t))));
-        u32(uint32_t(pid_serial(ext_pid_number(t))));
-        u32(ext_pid_creation(t));
+        atom(ext_id_node(t));
+        u32(ext_pid_id(t));
+        u32(ext_pid_serial(t));
+        u32(ext_id_creation(t));
         return {};
-    }
-    case Sub::Ref: {
-        const Term* w = boxed_ptr(t) + 1;
+    case Sub::ExtPort:
+        port_ext(ext_id_node(t), ext_id_creation(t), ext_port_number(t));
+        return {};
+    case Sub::Ref:
+    case Sub::ExtRef: {
+        Term node;
+        uint32_t creation;
+        if (header_sub(hdr) == Sub::Ref) self().get(node, creation);
+        else node = ext_id_node(t), creation = ext_id_creation(t);
+        RefIds ids = ref_ids(t);
         u8(ext::NEWER_REFERENCE);
-        u16(3);
-        local_node();
-        u32(0);
-        for (int i = 0; i < 3; ++i) u32(uint32_t(w[i].raw));
+        u16(uint16_t(ids.n));
+        atom(node);
+        u32(creation);
+        for (size_t i = 0; i < ids.n; ++i) u32(ids.w[i]);
         return {};
     }
     case Sub::Export: {

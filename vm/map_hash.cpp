@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "vm/binary.hpp"
+#include "vm/ext_ids.hpp"
 #include "vm/bignum.hpp"
 #include "vm/jenkins_hash.hpp"
 #include "vm/map.hpp"
@@ -166,7 +167,16 @@ uint32_t internal_hash(Term term, uint32_t salt) {
                 // hash apart at some salt (the trie relies on it).
                 // A magic ref hashes as its ids alone (its object pointer and list link are not
                 // part of its value).
+                // An external reference hashes its node, creation and the id words that count
+                // for equality (vm/ext_ids.hpp: trailing zero words do not).
                 const Term* w = boxed_ptr(term);
+                if (header_sub(w[0]) == Sub::ExtRef) {
+                    RefIds ids = ref_ids(term);
+                    hash_word(h, ext_id_node(term).raw, hconst(7));
+                    hash_word(h, ext_id_creation(term), hconst(7));
+                    for (size_t i = 0, n = ref_significant_len(ids); i < n; ++i) hash_word(h, ids.w[i], hconst(7));
+                    break;
+                }
                 Word n = header_sub(w[0]) == Sub::Ref ? 3 : header_arity(w[0]);
                 for (Word i = 1; i <= n; ++i) hash_word(h, w[i].raw, hconst(7));
                 break;

@@ -76,7 +76,7 @@ void output(VM& vm, const Process* about, Term token, uint32_t type, Term type_a
         post_message(vm, dest, out);
     } else if (is_port(dest)) {
         std::vector<uint8_t> bytes;
-        if (encode_external(out, bytes)) port_command(vm, dest, bytes.data(), bytes.size());
+        if (encode_external(out, bytes, {.node = &vm.node})) port_command(vm, dest, bytes.data(), bytes.size());
     }
 }
 

@@ -86,7 +86,7 @@ void tell_profiler_locked(VM& vm, Term msg) {
         post_message(vm, to, msg);
     } else if (is_port(to) && port_is_open(vm, to)) {
         std::vector<uint8_t> bytes;
-        if (encode_external(msg, bytes)) port_command(vm, to, bytes.data(), bytes.size());
+        if (encode_external(msg, bytes, {.node = &vm.node})) port_command(vm, to, bytes.data(), bytes.size());
     } else {
         sp.flags.store(0, std::memory_order_relaxed);
         sp.profiler = NIL;

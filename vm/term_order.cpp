@@ -8,7 +8,7 @@
 #include "vm/atom_table.hpp"
 #include "vm/binary.hpp"
 #include "vm/bignum.hpp"
-#include "vm/ext_pid.hpp"
+#include "vm/ext_ids.hpp"
 #include "vm/map.hpp"
 #include "vm/module.hpp"
 
@@ -97,27 +97,57 @@ int compare_bits(Term a, Term b) {
     return cmp_u(x.bit_size, y.bit_size);
 }
 
+// The node of a pid, port or reference for ordering, as erts' CMP_NODES: by name, then by
+// creation. A local id's node is this thread's VM's (vm/node_identity.hpp).
+int compare_id_nodes(Term a, Term b) {
+    Term na, nb;
+    uint32_t ca, cb;
+    if (is_external_id(a)) na = ext_id_node(a), ca = ext_id_creation(a);
+    else thread_node_identity().get(na, ca);
+    if (is_external_id(b)) nb = ext_id_node(b), cb = ext_id_creation(b);
+    else thread_node_identity().get(nb, cb);
+    if (int c = compare_atoms(na, nb)) return c;
+    return cmp_u(ca, cb);
+}
+
+// As erts: by node, then by id words from the most significant (id 0 is the least), where a
+// reference with more words compares as if its extra high words were absent when they are zero.
 int compare_refs(Term a, Term b) {
-    // Local refs: [hdr][id0][id1][id2]; id2 is the most significant word (OTP's num[2],
-    // printed first). External refs have no layout yet; they order after local ones.
     bool la = is_boxed_sub(a, Sub::Ref), lb = is_boxed_sub(b, Sub::Ref);
-    if (la != lb) return la ? -1 : 1;
-    const Term* pa = boxed_ptr(a);
-    const Term* pb = boxed_ptr(b);
-    for (int i = 3; i >= 1; --i) {
-        if (int c = cmp_u(pa[i].raw, pb[i].raw)) return c;
+    if (la && lb) {  // local: [hdr][id0][id1][id2]
+        const Term* pa = boxed_ptr(a);
+        const Term* pb = boxed_ptr(b);
+        for (int i = 3; i >= 1; --i) {
+            if (int c = cmp_u(pa[i].raw, pb[i].raw)) return c;
+        }
+        return 0;
+    }
+    if (int c = compare_id_nodes(a, b)) return c;
+    RefIds ia = ref_ids(a), ib = ref_ids(b);
+    size_t na = ref_significant_len(ia), nb = ref_significant_len(ib);
+    if (na != nb) return na < nb ? -1 : 1;
+    for (size_t i = na; i-- > 0;) {
+        if (int c = cmp_u(ia.w[i], ib.w[i])) return c;
     }
     return 0;
 }
 
-// As OTP: pids of one node (name and creation) by number; otherwise by node name, then
-// creation. This node's own pids have creation LOCAL_CREATION (vm/ext_pid.hpp).
+// As erts 25: pids by serial, then id, then node (so pids of several nodes interleave).
 int compare_pids(Term a, Term b) {
-    auto node = [](Term t) { return is_local_pid(t) ? am::nonode_at_nohost : ext_pid_node(t); };
-    auto creation = [](Term t) { return is_local_pid(t) ? LOCAL_CREATION : ext_pid_creation(t); };
-    auto number = [](Term t) { return is_local_pid(t) ? local_pid_number(t) : ext_pid_number(t); };
-    if (int c = compare_atoms(node(a), node(b))) return c;
-    if (int c = cmp_u(creation(a), creation(b))) return c;
+    if (is_local_pid(a) && is_local_pid(b)) return cmp_u(local_pid_number(a), local_pid_number(b));
+    auto serial_id = [](Term t) {
+        if (is_local_pid(t)) return pid_serial(local_pid_number(t)) << 32 | pid_id(local_pid_number(t));
+        return uint64_t(ext_pid_serial(t)) << 32 | ext_pid_id(t);
+    };
+    if (int c = cmp_u(serial_id(a), serial_id(b))) return c;
+    return compare_id_nodes(a, b);
+}
+
+// As erts: ports by node, then number.
+int compare_ports(Term a, Term b) {
+    if (is_local_port(a) && is_local_port(b)) return cmp_u(local_port_number(a), local_port_number(b));
+    if (int c = compare_id_nodes(a, b)) return c;
+    auto number = [](Term t) { return is_local_port(t) ? local_port_number(t) : ext_port_number(t); };
     return cmp_u(number(a), number(b));
 }
 
@@ -226,7 +256,7 @@ int compare_impl(Term a0, Term b0, bool exact0) {
             case ATOM: c = compare_atoms(a, b); break;
             case REF: c = compare_refs(a, b); break;
             case FUN: c = compare_funs(a, b, exact, work); break;
-            case PORT: c = cmp_u(local_port_number(a), local_port_number(b)); break;
+            case PORT: c = compare_ports(a, b); break;
             case PID: c = compare_pids(a, b); break;
             case NIL_: break;
             case MAP: c = compare_maps(a, b, exact, work); break;

@@ -9,7 +9,7 @@
 
 #include "vm/atom_table.hpp"
 #include "vm/bignum.hpp"
-#include "vm/ext_pid.hpp"
+#include "vm/ext_ids.hpp"
 #include "vm/binary.hpp"
 #include "vm/map.hpp"
 #include "vm/module.hpp"
@@ -219,6 +219,12 @@ void print_list(std::string& out, Term t, Tasks& todo, Budget* budget) {
     todo.insert(todo.end(), items.rbegin(), items.rend());
 }
 
+// The N of <N.Id.Serial>, #Port<N.Id>, #Ref<N...>: erts prints its dist entry's channel
+// number, 0 for this node's name (any creation) and the node name's atom index for any other
+// (erl_node_container_utils.h, dist_entry_channel_no). beamvm numbers atoms in another order
+// than erl, so for other nodes the number is the same rule with other values.
+uint64_t node_number(Term node) { return node == thread_node_identity().name() ? 0 : atom_index(node); }
+
 void print_boxed(std::string& out, Term t, Tasks& todo, Budget* budget) {
     const Term* p = boxed_ptr(t);
     switch (header_sub(p[0])) {
@@ -235,11 +241,29 @@ void print_boxed(std::string& out, Term t, Tasks& todo, Budget* budget) {
         out += buf;
         return;
     }
-    case Sub::ExtPid:  // this node's name, another creation: printed as erl does, like ours
-        out += "<0.";
-        append_u(out, pid_id(p[2].raw));
+    case Sub::ExtPid:
+        out.push_back('<');
+        append_u(out, node_number(ext_id_node(t)));
         out.push_back('.');
-        append_u(out, pid_serial(p[2].raw));
+        append_u(out, ext_pid_id(t));
+        out.push_back('.');
+        append_u(out, ext_pid_serial(t));
+        out.push_back('>');
+        return;
+    case Sub::ExtPort:
+        out += "#Port<";
+        append_u(out, node_number(ext_id_node(t)));
+        out.push_back('.');
+        append_u(out, ext_port_number(t));
+        out.push_back('>');
+        return;
+    case Sub::ExtRef:  // every id word as sent, the most significant first
+        out += "#Ref<";
+        append_u(out, node_number(ext_id_node(t)));
+        for (size_t i = ext_ref_len(t); i-- > 0;) {
+            out.push_back('.');
+            append_u(out, ext_ref_id(t, i));
+        }
         out.push_back('>');
         return;
     case Sub::Ref:

@@ -128,7 +128,7 @@ void trace_emit_id(VM& vm, Term tracee, const Tracer& tracer, uint32_t flags, Te
     } else if (is_port(dest)) {
         // A port tracer gets each message in the external term format, as erl sends it.
         std::vector<uint8_t> bytes;
-        if (encode_external(msg, bytes)) port_command(vm, dest, bytes.data(), bytes.size());
+        if (encode_external(msg, bytes, {.node = &vm.node})) port_command(vm, dest, bytes.data(), bytes.size());
     }
 }
 

@@ -139,6 +139,10 @@ public:
     // (vm/runner.cpp). An embedding program leaves it false.
     bool exit_process_when_done = false;
 
+    // This node's name and creation (vm/node_identity.hpp): nonode@nohost/0 until
+    // erlang:setnode/2. Its scheduler threads take it as their thread's identity.
+    NodeIdentity node;
+
     ProcessTable procs;
     AliasRoutes aliases;  // alias reference -> owner (scheduler/aliases.hpp)
     NamespaceRegistry namespaces{this};  // every namespace but the root
@@ -165,8 +169,6 @@ public:
     std::unique_ptr<PortSystem> ports;   // scheduler/ports.hpp: created on first use
     std::once_flag ports_once;
     std::atomic<bool> ports_started{false};  // set as `ports` is created: safe to read anywhere
-    // This node's name and creation (nonode@nohost and 0 until erlang:setnode/2).
-    NodeIdentity node;
     // The distribution layer (dist/dist_system.hpp), created on first use by dist_of(); the
     // layers below reach it only as `remote`, null until then.
     std::shared_ptr<RemoteSignals> dist_layer;

@@ -38,9 +38,8 @@ TEST_CASE("malformed external terms are errors", "[terms][ext]") {
     CHECK(fails_with({131, 119, 2, 0xC3, 0x28}, "not valid UTF-8"));
     CHECK(fails_with({131, 77, 0, 0, 0, 1, 0, 0}, "bitstring"));
     CHECK(fails_with({131, 70, 0x7F, 0xF0, 0, 0, 0, 0, 0, 0}, "not finite"));  // +inf
-    // A pid of another node.
-    CHECK(fails_with({131, 88, 100, 0, 5, 'a', '@', 'h', 'o', 's', 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0},
-                     "not supported yet"));
+    // PID_EXT with a creation above 3 (erts' ERTS_MAX_TINY_CREATION).
+    CHECK(fails_with({131, 103, 100, 0, 5, 'a', '@', 'h', 'o', 's', 0, 0, 0, 1, 0, 0, 0, 0, 4}, "creation above 3"));
     // Compressed: size that deflate could never reach, and a corrupt stream.
     CHECK(fails_with({131, 80, 0x7F, 0xFF, 0xFF, 0xFF, 120, 156, 1, 2}, "impossible"));
     CHECK(fails_with({131, 80, 0, 0, 0, 10, 120, 156, 1, 2, 3, 4, 5}, "zlib"));
