@@ -5,7 +5,8 @@
 // The text forms are display/1's (vm/term_print.cpp), which prints them as erts does. Parsing
 // follows erts: the argument must be a proper list of bytes no longer than the longest valid
 // text, numbers are plain decimal digits (leading zeros allowed), node 0 is this node and any
-// other node is refused, as on a node without distribution.
+// other node is one this node has a connection with (or had), named by its atom's number as
+// display/1 prints it; any other is refused.
 #include <cstdio>
 #include <optional>
 #include <string>
@@ -14,7 +15,10 @@
 #include "bifs/bif_families.hpp"
 #include "bifs/bif_util.hpp"
 #include "vm/module.hpp"
+#include "scheduler/remote_signals.hpp"
+#include "vm/ext_ids.hpp"
 #include "vm/term_print.hpp"
+#include "vm/vm.hpp"
 
 namespace beam {
 namespace {
@@ -59,6 +63,14 @@ bool literal(const std::string& s, size_t& pos, std::string_view lit) {
 
 Term text_of(Process* p, Term t) { return make_string(*p, display_string(t)); }
 
+// The node a text form's N names (vm/term_print.cpp's node_number), with its creation.
+bool other_node(Process* p, uint64_t n, Term* node, uint32_t* creation) {
+    if (n == 0 || n >= AtomTable::instance().size()) return false;
+    RemoteSignals* r = p->vm->remote.load(std::memory_order_acquire);
+    *node = make_atom(uint32_t(n));
+    return r && r->node_creation(*node, creation);
+}
+
 Term list_to_pid_1(Process* p, const Term* a) {
     auto s = byte_text(a[0], PID_TEXT_MAX);
     if (!s) return p->badarg();
@@ -68,7 +80,13 @@ Term list_to_pid_1(Process* p, const Term* a) {
         !(num = digits(*s, pos)) || !literal(*s, pos, ".") || !(serial = digits(*s, pos)) ||
         !literal(*s, pos, ">") || pos != s->size())
         return p->badarg();
-    if (*node != 0 || *num > MAX_PID_NUMBER || *serial > MAX_PID_SERIAL) return p->badarg();
+    if (*num > MAX_PID_NUMBER || *serial > MAX_PID_SERIAL) return p->badarg();
+    if (*node != 0) {
+        Term n;
+        uint32_t creation;
+        if (!other_node(p, *node, &n, &creation)) return p->badarg();
+        return make_ext_pid(*p, n, creation, uint32_t(*num), uint32_t(*serial));
+    }
     return make_local_pid(*num | *serial << PID_ID_BITS);  // whether or not such a process exists
 }
 
@@ -80,7 +98,13 @@ Term list_to_port_1(Process* p, const Term* a) {
     if (!literal(*s, pos, "#Port<") || !(node = digits(*s, pos)) || !literal(*s, pos, ".") ||
         !(num = digits(*s, pos)) || !literal(*s, pos, ">") || pos != s->size())
         return p->badarg();
-    if (*node != 0 || *num > MAX_PORT_NUMBER) return p->badarg();
+    if (*node != 0) {
+        Term n;
+        uint32_t creation;
+        if (!other_node(p, *node, &n, &creation)) return p->badarg();
+        return make_ext_port(*p, n, creation, *num);
+    }
+    if (*num > MAX_PORT_NUMBER) return p->badarg();
     return make_local_port(*num);  // a port id whether or not such a port is open, as in erl
 }
 
@@ -102,7 +126,15 @@ Term list_to_ref_1(Process* p, const Term* a) {
         if (!literal(*s, pos, ".")) return p->badarg();
     }
     if (!literal(*s, pos, ">") || pos != s->size()) return p->badarg();
-    if (nums[0] != 0 || nums.size() != 4 || nums[3] >= MAX_REF_LOW) return p->badarg();
+    if (nums[0] != 0) {
+        Term n;
+        uint32_t creation;
+        if (nums.size() < 2 || !other_node(p, nums[0], &n, &creation)) return p->badarg();
+        std::vector<uint32_t> ids;
+        for (size_t i = nums.size(); i-- > 1;) ids.push_back(uint32_t(nums[i]));  // printed most significant first
+        return make_ext_ref(*p, n, creation, ids);
+    }
+    if (nums.size() != 4 || nums[3] >= MAX_REF_LOW) return p->badarg();
     Term* hp = p->alloc(REF_WORDS);
     hp[0] = make_header(Sub::Ref, 3);
     hp[1] = Term{nums[3]};

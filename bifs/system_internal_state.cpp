@@ -5,6 +5,7 @@
 #include <chrono>
 #include <thread>
 
+#include "vm/clocks.hpp"
 #include "bifs/bif_families.hpp"
 #include <shared_mutex>
 #include "vm/bignum.hpp"
@@ -62,6 +63,16 @@ Term set_internal_state_2(Process* p, const Term* a) {
     if (a[0] == atom("test_long_gc_sleep")) {
         if (!is_small(a[1]) || small_value(a[1]) < 0) return p->badarg();
         p->vm->sysmon.test_long_gc_sleep_ms.store(uint64_t(small_value(a[1])), std::memory_order_relaxed);
+        return am::true_;
+    }
+    if (a[0] == atom("block")) {
+        // Stops every scheduler for Ms, as erts' thread-progress block (requests to this node
+        // wait meanwhile).
+        if (!is_small(a[1]) || small_value(a[1]) < 0) return p->badarg();
+        int64_t ms = small_value(a[1]);
+        if (p->vm->scheds) p->vm->scheds->block_until(monotonic_ns() + ms * 1'000'000);
+        std::this_thread::sleep_for(std::chrono::milliseconds(ms));
+        if (p->vm->scheds) p->vm->scheds->block_until(0);
         return am::true_;
     }
     if (a[0] == atom("sleep")) {

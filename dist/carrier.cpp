@@ -66,20 +66,25 @@ void Carrier::port_closed(Term) {
 bool Carrier::received(const uint8_t* data, size_t size) {
     if (size == 0) return true;  // a tick
     HoldMarker hold(port_);
-    if (decode(data, size)) return true;
+    std::string why = "a malformed control message";
+    if (decode(data, size, why)) return true;
     // As erts: the connection is closed (the driver ends its port) and the packet logged.
     LiteralArea area;
     size_t shown = std::min<size_t>(size, 256);
-    Term args[2] = {entry_->node, make_binary(area, data, shown)};
+    Term args[3] = {entry_->node, make_string(area, why), make_binary(area, data, shown)};
     send_to_system_logger(dist_.vm, NIL, port_->id, "error",
-                          "** Got invalid data on distribution channel from ~w, offending packet (first bytes): ~w~n",
-                          make_list_from(area, args, 2));
+                          "** Got invalid data on distribution channel from ~w (~ts), offending packet "
+                          "(first bytes): ~w~n",
+                          make_list_from(area, args, 3));
     return false;
 }
 
-bool Carrier::decode(const uint8_t* data, size_t size) {
+bool Carrier::decode(const uint8_t* data, size_t size, std::string& why) {
     auto kind = parse_packet(std::span(data, size), rx_, msg_);
-    if (!kind) return false;
+    if (!kind) {
+        why = kind.error().message;
+        return false;
+    }
     if (*kind != PacketKind::Complete) return true;
     std::span<const uint8_t> rest = msg_.data();
     DecodeOptions o;
@@ -89,12 +94,22 @@ bool Carrier::decode(const uint8_t* data, size_t size) {
     LiteralArea area;
     size_t used = 0;
     auto control = decode_external(area, rest, &used, o);
-    if (!control) return false;
+    if (!control) {
+        why = "control message: " + control.error().message;
+        return false;
+    }
     rest = rest.subspan(used);
     Term payload = NON_VALUE;
     if (!rest.empty()) {
         auto p = decode_external(area, rest, &used, o);
-        if (!p || used != rest.size()) return false;
+        if (!p) {
+            why = "payload: " + p.error().message;
+            return false;
+        }
+        if (used != rest.size()) {
+            why = "bytes after the payload";
+            return false;
+        }
         payload = *p;
     }
     return dispatch(area, *control, payload);

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <string>
 
 #include "dist/dist_entry.hpp"
 #include "dist/wire_frame.hpp"
@@ -28,7 +29,7 @@ public:
     static Port* port_held();
 
 private:
-    bool decode(const uint8_t* data, size_t size);
+    bool decode(const uint8_t* data, size_t size, std::string& why);
     // One control message (and its payload, NON_VALUE for none), decoded.
     bool dispatch(LiteralArea& area, Term control, Term payload);
     bool handle_spawn_request(LiteralArea& area, Term control, Term args);

@@ -7,6 +7,7 @@
 // A sender never holds `mu` while it locks the port.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -58,15 +59,16 @@ struct InMonitor {
 struct PendingSpawn {
     Word ref[3];  // ReqId (a reference of this node)
     Term requester;
-    std::shared_ptr<MessageBuffer> reply_tag;  // spawn_reply unless {reply_tag, Tag}
+    std::shared_ptr<MessageBuffer> reply_tag;    // spawn_reply unless {reply_tag, Tag}
+    std::shared_ptr<MessageBuffer> monitor_tag;  // {monitor, [{tag, Tag}]}: 'DOWN' replaced
     bool reply_success = true, reply_error = true;
 };
 
 // A control message and its payload as encoded by this node (each with its 131 byte), kept
 // while the connection is pending: how it is framed depends on the flags agreed later.
 struct Queued {
-    std::string control;
-    std::string payload;
+    std::vector<uint8_t> control;
+    std::vector<uint8_t> payload;  // empty for a control message without one
 };
 
 struct DistEntry {
@@ -85,6 +87,8 @@ struct DistEntry {
     std::vector<OutMonitor> out_monitors;
     std::vector<InMonitor> in_monitors;
     std::vector<PendingSpawn> spawns;
+    // Requests given up by spawn_request_abandon/1 whose reply has not come yet (ReqId words).
+    std::vector<std::array<Word, 3>> abandoned;
     // monitor_node(Node, true): each caller, with how many times it asked.
     std::vector<std::pair<Term, uint32_t>> node_monitors;
     // Only the carrier's reader touches it (with the port's lock held).

@@ -41,6 +41,13 @@ std::shared_ptr<DistEntry> DistSystem::find_or_insert(Term node) {
     return e;
 }
 
+std::vector<std::shared_ptr<DistEntry>> DistSystem::all_entries() {
+    std::vector<std::shared_ptr<DistEntry>> out;
+    std::lock_guard lock(table_mu_);
+    for (auto& [_, e] : table_) out.push_back(e);
+    return out;
+}
+
 std::vector<std::shared_ptr<DistEntry>> DistSystem::connected(bool visible, bool hidden) {
     std::vector<std::shared_ptr<DistEntry>> out;
     std::lock_guard lock(table_mu_);
@@ -51,6 +58,15 @@ std::vector<std::shared_ptr<DistEntry>> DistSystem::connected(bool visible, bool
     // erts lists the most recently connected first; the table has no order, so by name.
     std::sort(out.begin(), out.end(), [](auto& a, auto& b) { return atom_name(a->node) < atom_name(b->node); });
     return out;
+}
+
+bool DistSystem::node_creation(Term node, uint32_t* creation) {
+    auto e = find(node);
+    if (!e) return false;
+    std::lock_guard lock(e->mu);
+    if (e->state == ConnState::Idle && e->creation == 0) return false;
+    *creation = e->creation;
+    return true;
 }
 
 Term DistSystem::stable_id(Term id) {
@@ -99,16 +115,10 @@ void DistSystem::auto_connect(DistEntry& e) {
 
 bool DistSystem::transmit(DistEntry& e, Term control, Term payload, bool connect) {
     Queued q;
-    std::vector<uint8_t> bytes;
     EncodeOptions o;
     o.node = &vm.node;
-    if (!encode_external(control, bytes, o)) return false;
-    q.control.assign(bytes.begin(), bytes.end());
-    if (is_value(payload)) {
-        bytes.clear();
-        if (!encode_external(payload, bytes, o)) return false;
-        q.payload.assign(bytes.begin(), bytes.end());
-    }
+    if (!encode_external(control, q.control, o)) return false;
+    if (is_value(payload) && !encode_external(payload, q.payload, o)) return false;
     return transmit_encoded(e, std::move(q), connect);
 }
 
@@ -154,14 +164,8 @@ void DistSystem::write_frames(DistEntry&, Port& port, const Queued& q, uint64_t 
     // All of one message's fragments are written under the port's lock, so no two messages'
     // fragments interleave and any nonzero id is unique among unfinished ones.
     fo.sequence_id = 1;
-    auto bytes = [](const std::string& s) { return std::span(reinterpret_cast<const uint8_t*>(s.data()), s.size()); };
-    thread_local std::string frame;
-    (void)for_each_packet(bytes(q.control), bytes(q.payload), fo, [&](const PacketPieces& pk) {
-        frame.clear();
-        frame.reserve(pk.size);
-        for (auto piece : pk.view()) frame.append(reinterpret_cast<const char*>(piece.data()), piece.size());
-        port.driver->output(NIL, frame);
-    });
+    (void)for_each_packet(q.control, q.payload, fo,
+                          [&](const PacketPieces& pk) { port.driver->output_gather(pk.view(), pk.size); });
 }
 
 bool DistSystem::attach_port(Process*, DistEntry& e, Term port_id, uint64_t flags, uint32_t creation) {

@@ -32,6 +32,10 @@ public:
     void send(Process* from, Term to, Term msg, Term token) override;
     Term stable_id(Term external_id) override;
     bool route_named(Term node, Term name, Signal* s) override;
+    bool node_creation(Term node, uint32_t* creation) override;
+
+    // Every entry (spawn_request_abandon/1 looks for its request in each).
+    std::vector<std::shared_ptr<DistEntry>> all_entries();
 
     // ---- the node table ----
     std::shared_ptr<DistEntry> find(Term node);

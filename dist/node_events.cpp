@@ -20,6 +20,7 @@ void DistSystem::connection_lost(DistEntry& e, uint32_t conn_id) {
     std::vector<OutMonitor> outs;
     std::vector<InMonitor> ins;
     std::vector<std::pair<Term, uint32_t>> node_monitors;
+    std::vector<PendingSpawn> spawns;
     bool was_up, hidden;
     {
         std::lock_guard lock(e.mu);
@@ -33,6 +34,8 @@ void DistSystem::connection_lost(DistEntry& e, uint32_t conn_id) {
         outs.swap(e.out_monitors);
         ins.swap(e.in_monitors);
         node_monitors.swap(e.node_monitors);
+        spawns.swap(e.spawns);
+        e.abandoned.clear();
     }
     Term noconnection = atom("noconnection");
     for (const CrossLink& l : links) {
@@ -57,6 +60,13 @@ void DistSystem::connection_lost(DistEntry& e, uint32_t conn_id) {
         s->from = m.remote;
         std::copy(m.surrogate, m.surrogate + 3, s->ref);
         if (!deliver_signal(vm, m.local, s)) release_signal(s);
+    }
+    // Spawn requests that will never be answered: {Tag, ReqId, error, noconnection}.
+    for (const PendingSpawn& sp : spawns) {
+        if (!sp.reply_error) continue;
+        Term tag = sp.reply_tag ? sp.reply_tag->term : atom("spawn_reply");
+        Term ref = make_ref_from_number(scratch, sp.ref[0] | (sp.ref[1] << 18) | (sp.ref[2] << 50));
+        post_message(vm, sp.requester, make_tuple(scratch, {tag, ref, am::error, noconnection}));
     }
     Term down = make_tuple(scratch, {atom("nodedown"), e.node});
     for (auto& [pid, count] : node_monitors)

@@ -2,6 +2,8 @@
 // SPAWN_REPLY answers with its pid (and whether the link and monitor asked for are set up)
 // or an error. erlang.erl builds spawn/4, spawn_link/4, spawn_monitor/4 and spawn_opt/5 on
 // another node from erts_internal:dist_spawn_request/4 and the reply message.
+#include <algorithm>
+
 #include "bifs/bif_util.hpp"
 #include "bifs/system_spawn.hpp"
 #include "dist/carrier.hpp"
@@ -100,9 +102,28 @@ bool Carrier::handle_spawn_reply(Term c) {
         auto it = std::find_if(e.spawns.begin(), e.spawns.end(), [&](auto& s) {
             return s.ref[0] == w[0] && s.ref[1] == w[1] && s.ref[2] == w[2];
         });
-        if (it == e.spawns.end()) return true;  // abandoned
-        ps = *it;
-        e.spawns.erase(it);
+        if (it == e.spawns.end()) {
+            auto ab = std::find(e.abandoned.begin(), e.abandoned.end(), std::array<Word, 3>{w[0], w[1], w[2]});
+            if (ab == e.abandoned.end()) return true;
+            e.abandoned.erase(ab);
+            ps.requester = NIL;  // abandoned: undone below, nobody is told
+        } else {
+            ps = *it;
+            e.spawns.erase(it);
+        }
+    }
+    if (ps.requester == NIL) {
+        // As erts: a child linked for an abandoned request gets exit signal `abandoned`; a
+        // monitor made for it is taken back.
+        if (is_pid(result)) {
+            LiteralArea area;
+            SWord fl = small_value(flags);
+            if (fl & op::SPAWN_FLAG_LINK)
+                dist_.transmit(e, make_tuple(area, {make_small(op::PAYLOAD_EXIT), to, result}), atom("abandoned"), false);
+            if (fl & op::SPAWN_FLAG_MONITOR)
+                dist_.transmit(e, make_tuple(area, {make_small(op::DEMONITOR_P), to, result, req}), NON_VALUE, false);
+        }
+        return true;
     }
     bool ok = is_pid(result);
     if (ok) {
@@ -130,6 +151,7 @@ bool Carrier::handle_spawn_reply(Term c) {
             auto* s = new Signal{SignalKind::Monitoring};
             s->from = child;
             std::copy(w, w + 3, s->ref);
+            if (ps.monitor_tag) s->data = copy_to_buffer(ps.monitor_tag->term);
             if (!deliver_signal(vm, to, s)) release_signal(s);
         }
     }
@@ -150,13 +172,22 @@ Term spawn_request(Process* p, Term node, Term mfa, Term opts, bool as_spawn_opt
         if (o == atom("monitor")) monitor = true;
         if (!is_tuple(o) || tuple_arity(o) != 2) continue;
         Term k = tuple_elem(o, 0), v = tuple_elem(o, 1);
-        if (k == atom("monitor")) monitor = true;
-        if (k == atom("reply_tag")) {
-            auto buf = std::shared_ptr<MessageBuffer>(new MessageBuffer(copy_to_buffer(v)), [](MessageBuffer* b) {
+        auto buffer = [](Term t) {
+            return std::shared_ptr<MessageBuffer>(new MessageBuffer(copy_to_buffer(t)), [](MessageBuffer* b) {
                 discard_buffer(*b);
                 delete b;
             });
-            ps.reply_tag = buf;
+        };
+        if (k == atom("monitor")) {
+            monitor = true;
+            for (Term mo = v; is_list(mo); mo = tail(mo)) {
+                Term x = head(mo);
+                if (is_tuple(x) && tuple_arity(x) == 2 && tuple_elem(x, 0) == atom("tag"))
+                    ps.monitor_tag = buffer(tuple_elem(x, 1));
+            }
+        }
+        if (k == atom("reply_tag")) {
+            ps.reply_tag = buffer(v);
         } else if (k == atom("reply")) {
             if (v == atom("no")) ps.reply_success = ps.reply_error = false;
             else if (v == atom("error_only")) ps.reply_success = false;
@@ -199,6 +230,22 @@ Term spawn_request(Process* p, Term node, Term mfa, Term opts, bool as_spawn_opt
     (void)vm;
     if (as_spawn_opt) return make_tuple(*p, {ref, make_bool(monitor)});
     return ref;
+}
+
+bool abandon_spawn(Process* p, Term req_id) {
+    Word w[3];
+    words_of(req_id, w);
+    for (auto& e : dist_of(*p->vm).all_entries()) {
+        std::lock_guard lock(e->mu);
+        auto it = std::find_if(e->spawns.begin(), e->spawns.end(), [&](auto& s) {
+            return s.requester == p->pid && s.ref[0] == w[0] && s.ref[1] == w[1] && s.ref[2] == w[2];
+        });
+        if (it == e->spawns.end()) continue;
+        e->spawns.erase(it);
+        e->abandoned.push_back({w[0], w[1], w[2]});
+        return true;
+    }
+    return false;
 }
 
 }  // namespace beam::dist

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -91,6 +92,10 @@ public:
     virtual std::optional<std::string> control(Term caller, unsigned op, std::string_view data) = 0;
     // port_command/2,3 and Port ! {Owner, {command, Data}} from `caller`.
     virtual void output(Term caller, std::string_view data) = 0;
+    // Output from the runtime itself (a distribution connection's packets): the pieces
+    // in order, `size` bytes in all, as one unit of the port's framing; nobody is answered.
+    // By default they are joined and handed to output().
+    virtual void output_gather(std::span<const std::span<const uint8_t>> pieces, size_t size);
     // An event on a descriptor the driver watches.
     virtual void on_io(IoHandle h, uint32_t events) = 0;
     virtual void on_timeout() {}

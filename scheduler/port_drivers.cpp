@@ -45,6 +45,13 @@ private:
 VM& DriverPort::vm() const { return ps_.vm; }
 Term DriverPort::id() const { return port_.id; }
 DistChannel* DriverPort::dist() const { return port_.dist.get(); }
+
+void PortDriver::output_gather(std::span<const std::span<const uint8_t>> pieces, size_t size) {
+    std::string joined;
+    joined.reserve(size);
+    for (auto piece : pieces) joined.append(reinterpret_cast<const char*>(piece.data()), piece.size());
+    output(NIL, joined);
+}
 Term DriverPort::owner() const { return port_.owner; }
 
 void DriverPort::send(Term to, Term msg) const {

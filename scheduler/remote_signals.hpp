@@ -28,6 +28,9 @@ public:
     // A Monitor or Demonitor signal to the process registered as `name` on `node`
     // (monitor(process, {Name, Node})). Same contract as route.
     virtual bool route_named(Term node, Term name, Signal* s) = 0;
+    // The creation of `node` as this node knows it (list_to_pid/1 and friends of another
+    // node's text form); false for a node it has never had a connection with.
+    virtual bool node_creation(Term node, uint32_t* creation) = 0;
 };
 
 }  // namespace beam

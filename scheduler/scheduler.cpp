@@ -331,6 +331,14 @@ Process* Schedulers::steal(Scheduler& thief, bool busy_only) {
 
 Process* Schedulers::next(Scheduler& s) {
     for (;;) {
+        if (int64_t until = blocked_until_ns_.load(std::memory_order_acquire)) [[unlikely]] {
+            // erts_debug:set_internal_state(block, Ms): no process runs until it ends.
+            int64_t now = monotonic_ns();
+            if (now < until) {
+                std::this_thread::sleep_for(std::chrono::nanoseconds(std::min<int64_t>(until - now, 1'000'000)));
+                continue;
+            }
+        }
         // Offline (system_flag(schedulers_online, N) with N <= index): only bound processes
         // stay here, and nothing is stolen.
         bool offline = s.index >= online();

@@ -56,6 +56,9 @@ public:
     MultiState unblock_multi_scheduling(Term pid, bool normal);
     void release_multi_scheduling(Term pid);  // an exiting process's blocks
     MultiState multi_scheduling_state();
+    // erts_debug:set_internal_state(block, Ms) (a test hook): the schedulers take no process
+    // until `until_ns` (monotonic); the one that asked waits it out in its own call.
+    void block_until(int64_t until_ns) { blocked_until_ns_.store(until_ns, std::memory_order_release); }
     std::vector<Term> multi_scheduling_blockers(bool normal);  // each blocking process once
     // schedulers_online as erlang:system_info reports it: the number before any block.
     int reported_online();
@@ -178,6 +181,7 @@ private:
     bool joining_ = false;  // run_until_done is about to join the threads (under done_mutex_)
     // Last: destroyed first, its threads give their processes back to the schedulers above.
     std::unique_ptr<DirtySchedulers> dirty_;
+    std::atomic<int64_t> blocked_until_ns_{0};
 };
 
 }  // namespace beam

@@ -306,6 +306,13 @@ SignalResult handle_signals(VM& vm, Process* p) {
             MonitorEntry m{};
             std::copy(s->ref, s->ref + 3, m.ref);
             m.pid = s->from;
+            if (s->data.term != NIL) {  // monitor/3's {tag, Tag}
+                m.tag = std::shared_ptr<MessageBuffer>(new MessageBuffer(std::exchange(s->data, MessageBuffer{})),
+                                                       [](MessageBuffer* b) {
+                                                           discard_buffer(*b);
+                                                           delete b;
+                                                       });
+            }
             std::lock_guard lock(ps.info_mutex);
             ps.monitors.push_back(m);
             break;

@@ -531,6 +531,18 @@ void TcpInet::close_socket() {
 // Sending
 
 void TcpInet::output(Term caller, std::string_view data) {
+    std::span<const uint8_t> one(reinterpret_cast<const uint8_t*>(data.data()), data.size());
+    send_pieces(caller, std::span(&one, 1), data.size());
+}
+
+// A distribution connection's packet, written without joining its pieces first.
+void TcpInet::output_gather(std::span<const std::span<const uint8_t>> pieces, size_t size) {
+    send_pieces(NIL, pieces, size);
+}
+
+// One unit of output (a packet of the socket's framing): straight to the socket when nothing
+// is queued, the rest queued.
+void TcpInet::send_pieces(Term caller, std::span<const std::span<const uint8_t>> pieces, size_t n) {
     if ((state & INET_STATE_CONNECTED) != INET_STATE_CONNECTED) {
         if (delayed_close_send_) {
             delayed_close_send_ = false;
@@ -545,7 +557,6 @@ void TcpInet::output(Term caller, std::string_view data) {
         send_error(caller, EPIPE);
         return;
     }
-    size_t n = data.size();
     char hdr[4];
     size_t hlen = 0;
     switch (opt.packet) {
@@ -560,19 +571,29 @@ void TcpInet::output(Term caller, std::string_view data) {
     size_t queued_before = output_queued();
     if (queued_before == 0 && !opt.delay_send) {
         // Straight to the socket; what it does not take is queued.
-        iovec iov[2] = {{hdr, hlen}, {const_cast<char*>(data.data()), n}};
-        ssize_t w = ::writev(fd, iov, 2);
+        iovec iov[8];
+        size_t cnt = 0;
+        iov[cnt++] = {hdr, hlen};
+        for (auto piece : pieces) {
+            if (cnt == 8) break;  // more pieces than that are written by the queue
+            iov[cnt++] = {const_cast<uint8_t*>(piece.data()), piece.size()};
+        }
+        ssize_t w = ::writev(fd, iov, int(cnt));
         if (w < 0 && errno != EAGAIN && errno != EINTR) {
             send_error(caller, errno);
             return;
         }
         size_t done = w > 0 ? static_cast<size_t>(w) : 0;
         if (done < hlen) out_.append(hdr + done, hlen - done);
-        size_t body_done = done > hlen ? done - hlen : 0;
-        out_.append(data.data() + body_done, n - body_done);
+        size_t skip = done > hlen ? done - hlen : 0;
+        for (auto piece : pieces) {
+            size_t k = std::min(skip, piece.size());
+            skip -= k;
+            out_.append(reinterpret_cast<const char*>(piece.data()) + k, piece.size() - k);
+        }
     } else {
         out_.append(hdr, hlen);
-        out_.append(data);
+        for (auto piece : pieces) out_.append(reinterpret_cast<const char*>(piece.data()), piece.size());
     }
     if (output_queued() > 0) {
         want(armed | EPOLLOUT);

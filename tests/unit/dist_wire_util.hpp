@@ -26,20 +26,19 @@ inline Bytes encode(Term t) {
     return out;
 }
 
-// Decodes the terms of a message that holds no ATOM_CACHE_REF (what frame_message sends):
-// versionless terms are given their 131 back one at a time.
+// Decodes the terms of a message that holds no ATOM_CACHE_REF (what frame_message sends); each
+// must decode.
 inline std::vector<Term> decode_plain_terms(TermAllocator& a, std::span<const uint8_t> data, bool versionless) {
     std::vector<Term> terms;
-    std::span<const uint8_t> rest = data;
-    while (!rest.empty()) {
-        Bytes one;
-        if (versionless) one.push_back(131);
-        one.insert(one.end(), rest.begin(), rest.end());
+    DecodeOptions opts;
+    opts.versionless = versionless;
+    for (std::span<const uint8_t> rest = data; !rest.empty();) {
         size_t used = 0;
-        auto t = decode_external(a, one, &used);
+        auto t = decode_external(a, rest, &used, opts);
+        INFO((t.ok() ? std::string() : t.error().message));
         REQUIRE(t.ok());
         terms.push_back(*t);
-        rest = rest.subspan(used - (versionless ? 1 : 0));
+        rest = rest.subspan(used);
     }
     return terms;
 }
@@ -107,38 +106,27 @@ inline std::vector<Bytes> captured_packets(const std::string& name) {
     return packets;
 }
 
-// The control and payload terms of a message through decode_external with the message's atom
-// list, once vm/ext_term.hpp's DecodeOptions has atom_cache and versionless (issue 25's codec
-// options, another branch); nullopt before, so this file builds on both sides of that merge.
-// Each element is the decoded term or nullopt when decode_external refused it.
-template <class Opts = DecodeOptions>
-std::optional<std::vector<std::optional<Term>>> decode_terms(TermAllocator& a, std::span<const uint8_t> data,
-                                                             bool versionless, std::span<const Term> atoms) {
-    if constexpr (requires(Opts o) {
-                      o.atom_cache;
-                      o.versionless;
-                  }) {
-        std::vector<std::optional<Term>> terms;
-        std::span<const uint8_t> rest = data;
-        Opts opts;
-        opts.atom_cache = atoms;
-        opts.versionless = versionless;
-        while (!rest.empty()) {
-            size_t used = 0;
-            auto t = decode_external(a, rest, &used, opts);
-            if (!t.ok()) {
-                terms.push_back(std::nullopt);
-                break;
-            }
-            terms.push_back(*t);
-            rest = rest.subspan(used);
+// The control and payload terms of a message, through decode_external with the message's atom
+// list. Each element is the decoded term, or nullopt where decode_external refused the rest.
+inline std::vector<std::optional<Term>> decode_terms(TermAllocator& a, std::span<const uint8_t> data, bool versionless,
+                                                     std::span<const Term> atoms) {
+    std::vector<std::optional<Term>> terms;
+    DecodeOptions opts;
+    opts.atom_cache = atoms;
+    opts.versionless = versionless;
+    for (std::span<const uint8_t> rest = data; !rest.empty();) {
+        size_t used = 0;
+        auto t = decode_external(a, rest, &used, opts);
+        if (!t.ok()) {
+            terms.push_back(std::nullopt);
+            break;
         }
-        return terms;
-    } else {
-        return std::nullopt;
+        terms.push_back(*t);
+        rest = rest.subspan(used);
     }
+    return terms;
 }
-inline std::optional<std::vector<std::optional<Term>>> decode_terms(TermAllocator& a, const Delivered& m) {
+inline std::vector<std::optional<Term>> decode_terms(TermAllocator& a, const Delivered& m) {
     return decode_terms(a, m.data, m.versionless, m.atoms);
 }
 

@@ -25,6 +25,10 @@ start([Listen, Target, OutDir]) ->
 relay(From, To, Parent, Dir, Acc) ->
     case gen_tcp:recv(From, 0) of
         {ok, Data} ->
+            %% Reading slowly keeps the sender's distribution queue busy, so erl suspends a
+            %% process in the middle of a fragmented message and another one's fragments get
+            %% in between (erts interleaves fragments of different sequences only then).
+            timer:sleep(2),
             _ = gen_tcp:send(To, Data),
             relay(From, To, Parent, Dir, [Data | Acc]);
         {error, _} ->

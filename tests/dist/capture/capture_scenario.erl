@@ -3,10 +3,13 @@
 %% its ack, so the connection carries, in order: many atoms (more than a header's 255 cache
 %% references), long atoms (255 characters, 510 bytes of UTF-8: the LongAtoms flag), UTF-8
 %% atoms, the same atoms again (old cache references), and a 2 MiB message (fragmented by erl in
-%% 64 KiB pieces). a writes messages/0 to OutDir/a_to_b.expected (term_to_binary, compressed)
-%% for the unit test to compare with what it decodes.
+%% 64 KiB pieces); then two processes send the larger messages of parallel_messages/0 at once,
+%% so erl interleaves their fragments (the proxy reads slowly: erts interleaves only when the
+%% connection's queue is busy). a writes {messages(), parallel_messages()} to
+%% OutDir/a_to_b.expected (term_to_binary, compressed) for the unit test to compare with what it
+%% decodes.
 -module(capture_scenario).
--export([sink/0, send/1, messages/0]).
+-export([sink/0, send/1, messages/0, parallel_messages/0]).
 
 messages() ->
     Many = [list_to_atom("capture_atom_" ++ integer_to_list(I)) || I <- lists:seq(1, 300)],
@@ -18,6 +21,10 @@ messages() ->
      {big, {blob, binary:copy(<<"0123456789abcdef">>, 131072),
             lists:duplicate(2000, {'ångström', chunk})}},
      {after_big, done}].
+
+parallel_messages() ->
+    [{parallel_one, binary:copy(<<"first of two at once ">>, 200000)},
+     {parallel_two, lists:duplicate(400000, {'second_ü', 12345678})}].
 
 sink() ->
     register(capture_sink, self()),
@@ -48,8 +55,11 @@ send([Node, OutDir]) ->
               case I rem 2 of 0 -> Sink ! Msg; 1 -> SinkPid ! Msg end,
               receive {ack, Label, _, _} -> ok after 30000 -> exit({no_ack, Label}) end
       end, lists:zip(lists:seq(1, length(Msgs)), Msgs)),
+    Par = parallel_messages(),
+    [spawn_link(fun() -> SinkPid ! Msg end) || Msg <- Par],
+    [receive {ack, Label, _, _} -> ok after 30000 -> exit({no_ack, Label}) end || {Label, _} <- Par],
     ok = file:write_file(filename:join(atom_to_list(OutDir), "a_to_b.expected"),
-                         term_to_binary(Msgs, [compressed])),
+                         term_to_binary({Msgs, Par}, [compressed])),
     SinkPid ! stop,
     timer:sleep(500),
     halt(0).
