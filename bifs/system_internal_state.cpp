@@ -5,6 +5,7 @@
 #include <chrono>
 #include <thread>
 
+#include "dist/dist_system.hpp"
 #include "vm/clocks.hpp"
 #include "bifs/bif_families.hpp"
 #include <shared_mutex>
@@ -88,6 +89,7 @@ Term get_internal_state_1(Process* p, const Term* a) {
     if (!p->vm->internal_state_available) return undef_call(p, "get_internal_state", a, 1);
     if (a[0] == atom("available_internal_state")) return am::true_;
     if (a[0] == atom("force_heap_frags")) return am::false_;  // no such build flavour
+    if (a[0] == atom("monitoring_nodes")) return dist::dist_of(*p->vm).monitoring_nodes(p);
     if (a[0] == atom("reds_left")) return make_small(REDUCTION_BUDGET - p->slice_reds_used);
     if (a[0] == atom("persistent_term")) {
         // #{table => Buckets}: the size of the hash table behind persistent_term.

@@ -58,9 +58,9 @@ Carrier::Carrier(DistSystem& d, std::shared_ptr<DistEntry> e, uint32_t conn_id, 
     : dist_(d), entry_(std::move(e)), conn_id_(conn_id), port_(port),
       rx_((flags & (flag::DIST_HDR_ATOM_CACHE | flag::FRAGMENTS)) != 0, (flags & flag::FRAGMENTS) != 0) {}
 
-void Carrier::port_closed(Term) {
+void Carrier::port_closed(Term reason) {
     HoldMarker hold(port_);
-    dist_.connection_lost(*entry_, conn_id_);
+    dist_.connection_lost(*entry_, conn_id_, reason);
 }
 
 bool Carrier::received(const uint8_t* data, size_t size) {

@@ -53,13 +53,17 @@ public:
     bool attach_port(Process* caller, DistEntry& e, Term port, uint64_t flags, uint32_t creation);
     // The connection is gone (its port closed, or net_kernel gave up): every link and monitor
     // across it ends with noconnection; monitor_node's callers get {nodedown, Node}.
-    void connection_lost(DistEntry& e, uint32_t conn_id);
+    // `reason`: why (the carrier port's exit reason; normal, or none, is connection_closed).
+    void connection_lost(DistEntry& e, uint32_t conn_id, Term reason = NIL);
     // monitor_node(Node, Flag) from `pid`. False if the node is unreachable now (the caller
     // then gets {nodedown, Node} at once).
     bool monitor_node(Term pid, DistEntry& e, bool on);
     // process_flag(monitor_nodes | {monitor_nodes, Opts}, Bool): `key` is the option set
     // (bifs/system_process_flags.cpp's encoding: 0 plain, else 1 + option bits).
     void subscribe_nodes(Term pid, uint32_t key, bool on);
+    // erts_debug:get_internal_state(monitoring_nodes): [{Pid, Opts}], one per live
+    // subscription, Opts as erts lists them ([nodedown_reason, {node_type, T}] when set).
+    Term monitoring_nodes(Process* p);
     // {nodeup, ...} / {nodedown, ...} to every subscriber whose options take it.
     void node_event(Term node, bool hidden, uint32_t conn_id, bool up, Term reason);
 

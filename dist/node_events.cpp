@@ -15,7 +15,7 @@
 
 namespace beam::dist {
 
-void DistSystem::connection_lost(DistEntry& e, uint32_t conn_id) {
+void DistSystem::connection_lost(DistEntry& e, uint32_t conn_id, Term reason) {
     std::vector<CrossLink> links;
     std::vector<OutMonitor> outs;
     std::vector<InMonitor> ins;
@@ -71,7 +71,8 @@ void DistSystem::connection_lost(DistEntry& e, uint32_t conn_id) {
     Term down = make_tuple(scratch, {atom("nodedown"), e.node});
     for (auto& [pid, count] : node_monitors)
         for (uint32_t i = 0; i < count; ++i) post_message(vm, pid, down);
-    if (was_up) node_event(e.node, hidden, conn_id, false, atom("connection_closed"));
+    if (reason == NIL || reason == am::normal) reason = atom("connection_closed");  // as erts
+    if (was_up) node_event(e.node, hidden, conn_id, false, reason);
 }
 
 void DistSystem::subscribe_nodes(Term pid, uint32_t key, bool on) {
@@ -82,6 +83,33 @@ void DistSystem::subscribe_nodes(Term pid, uint32_t key, bool on) {
     }
     auto it = std::find(subs_.begin(), subs_.end(), std::pair{pid, key});
     if (it != subs_.end()) subs_.erase(it);
+}
+
+Term DistSystem::monitoring_nodes(Process* p) {
+    std::vector<std::pair<Term, uint32_t>> subs;
+    {
+        std::lock_guard lock(subs_mu_);
+        std::erase_if(subs_, [&](auto& s) {
+            Process* q = vm.procs.lookup(s.first);
+            if (q) ProcessTable::release(q);
+            return q == nullptr;
+        });
+        subs = subs_;
+    }
+    Term list = NIL;
+    for (auto [pid, key] : subs) {
+        Term opts = NIL;
+        if (key != 0) {
+            uint32_t bits = key - 1;
+            if (bits & 24) {
+                Term type = atom((bits & 24) == 24 ? "all" : (bits & 8) ? "visible" : "hidden");
+                opts = cons_at(p->alloc(2), make_tuple(*p, {atom("node_type"), type}), opts);
+            }
+            if (bits & 2) opts = cons_at(p->alloc(2), atom("nodedown_reason"), opts);
+        }
+        list = cons_at(p->alloc(2), make_tuple(*p, {pid, opts}), list);
+    }
+    return list;
 }
 
 // Option bits of a subscription key (bifs/system_process_flags.cpp): 1 connection_id,
