@@ -12,7 +12,8 @@
 # Passes when the attacker and observer succeed, the target's OS process is still running
 # with its memory below 1 GiB, it logged its refusals, and it left no core file.
 # Bounded: every node runs under timeout (120 s + 10 ms per packet) and all are killed at
-# the end, on failure too.
+# the end, on failure too. $WORK/outcomes lists "worker packet processed/refused" for each
+# mutated packet: runs with one HOSTILE_SEED on erl and on beamvm compare packet by packet.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 work=
@@ -51,7 +52,7 @@ stop_all() {
   pids=()
 }
 
-tag=$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')
+tag=$(printf %010d "$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')")  # one length: comparable runs
 seed=${HOSTILE_SEED:-$tag}
 cookie=$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')
 target=t$tag@127.0.0.1
@@ -80,7 +81,7 @@ sleep 1
 
 start=$(date +%s)
 timeout -k 2 "$limit" erl -noshell -pa "$work/ebin" -eval 'dist_hostile:attack()' \
-  -extra "$target" "$cookie" "$packets" "$seed" </dev/null >"$work/attacker.log" 2>&1
+  -extra "$target" "$cookie" "$packets" "$seed" "$work/outcomes" </dev/null >"$work/attacker.log" 2>&1
 astatus=$?
 touch "$work/stop"
 wait "$opid"
