@@ -112,7 +112,7 @@ final_checks(Target) ->
 
 %% ---- attacker --------------------------------------------------------------------------------
 
--record(st, {target, host, port, cookie, seed, worker = 0, n = 0, outcomes = [], closed = 0, accepted = 0, conns = 0,
+-record(st, {target, host, port, cookie, seed, worker = 0, mode, n = 0, outcomes = [], closed = 0, accepted = 0, conns = 0,
              hs_refused = 0, hs_total = 0}).
 
 %% Any crash (the target gone, a handshake that never works) ends the attacker with status 2.
@@ -141,7 +141,7 @@ attack1() ->
     io:format("attacker: unmutated packets the target refused: ~w~n", [Refused]),
     %% A lone fragment continuation (the last header packet) is refused by erl; every
     %% complete packet must be taken.
-    BaselineOk = Refused -- [{header, 18}] =:= [] andalso empty_tuple_refused(St1b),
+    BaselineOk = Refused -- [{header, 18}] =:= [] andalso fixed_inputs_refused(St1b),
     Tp = erlang:monotonic_time(millisecond),
     St2 = parallel_packets(St1b, list_to_integer(CountS)),
     T1 = erlang:monotonic_time(millisecond),
@@ -239,6 +239,7 @@ digest(Cookie, Challenge) ->
 %% Connections alternate between the two packet forms: a distribution header (131 68, with
 %% the atom cache and fragments) and, when DFLAG_DIST_HDR_ATOM_CACHE is not negotiated,
 %% pass-through (112).
+mode(#st{mode = Mode}) when Mode =/= undefined -> Mode;
 mode(#st{conns = C}) when C rem 2 =:= 0 -> header;
 mode(_) -> pass.
 
@@ -297,27 +298,43 @@ baseline(Mode, I, {St, Refused}) ->
             baseline(Mode, I + 1, {St1#st{conns = St1#st.conns + 2}, Refused1})
     end.
 
-%% A fixed invalid packet: control message {} (erl logs "Invalid distribution message: {}").
-%% The target must close the connection and log it; hostile_peer.sh requires the log line
-%% (beamvm once sent that report to logger with `gl => []`, which logger's server crashes on,
-%% so no invalid-data line appeared at all).
-empty_tuple_refused(St) ->
-    {S, _, _, header} = handshake(St#st{conns = 998}),
-    ok = gen_tcp:send(S, dist_header([{}])),
-    Closed = closed_within(S, 10000),
-    gen_tcp:close(S),
-    io:format("attacker: control message {} ~s~n",
-              [if Closed -> "refused"; true -> "NOT refused" end]),
-    Closed.
+%% Fixed invalid packets, each of which erl refuses (closes the connection, logs "Invalid
+%% distribution message"), regressions for what beamvm once did with them:
+%%  - {}: beamvm sent its report to logger with `gl => []`, which logger's server crashes on,
+%%    so no invalid-data line appeared at all (hostile_peer.sh requires one);
+%%  - LINK and EXIT2 to a pid of another node (the observer's: 't' -> 'o' in the name, one
+%%    mutated byte) and a LINK from a pid that is not the peer's: beamvm relayed them to the
+%%    observer, which then dropped its connection to the target as erl does.
+fixed_inputs_refused(St) ->
+    {S0, Me0, Creation0, header} = handshake(St#st{conns = 996}),
+    gen_tcp:close(S0),
+    #{me := Me, ghost := Ghost} = context(St#st.target, Me0, Creation0, header),
+    [$t | Rest] = atom_to_list(St#st.target),
+    Elsewhere = pid(list_to_atom([$o | Rest]), 32000, 8000, 1),
+    Inputs = [{empty_tuple, [{}]}, {link_to_other_node, [{1, Me, Elsewhere}]},
+              {exit2_to_other_node, [{8, Me, Elsewhere, kill}]},
+              {link_from_not_the_peer, [{1, Ghost, Ghost}]}],
+    lists:all(fun({{What, Terms}, I}) ->
+                      {S, _, _, header} = handshake(St#st{conns = 998 + 2 * I}),
+                      ok = gen_tcp:send(S, dist_header(Terms)),
+                      Closed = closed_within(S, 10000),
+                      gen_tcp:close(S),
+                      io:format("attacker: fixed input ~p ~s~n",
+                                [What, if Closed -> "refused"; true -> "NOT refused" end]),
+                      Closed
+              end, lists:zip(Inputs, lists:seq(1, length(Inputs)))).
 
-%% Four attackers at once, each with its own connections and node names.
+%% Four attackers at once, each with its own connections and node names; 1 and 2 use the
+%% distribution header, 3 and 4 pass-through, so that a worker's packets depend only on the
+%% seed (and the target's name and creation), not on which packets the target refused.
 parallel_packets(St, Count) ->
     Workers = 4,
     Self = self(),
     [spawn_link(fun() ->
                         rand:seed(exsss, {St#st.seed, W, 4711}),
                         Share = Count div Workers + if W =< Count rem Workers -> 1; true -> 0 end,
-                        R = packets(St#st{worker = W, n = 0, conns = 0}, Share),
+                        Mode = if W =< 2 -> header; true -> pass end,
+                        R = packets(St#st{worker = W, mode = Mode, n = 0, conns = 0}, Share),
                         Self ! {done, R#st{outcomes = lists:reverse(R#st.outcomes)}, get(hs_retries)}
                 end) || W <- lists:seq(1, Workers)],
     {ok, F} = file:open(get(outcome_file), [write]),

@@ -102,7 +102,7 @@ cores=$(find "$work/target" -name 'core*' | wc -l)
 badcookie=$(grep -c 'Connection attempt from node .* rejected. Invalid challenge reply' "$work/target.log")
 invalid=$(grep -c 'Invalid distribution message\|invalid data on distribution channel' "$work/target.log")
 [ "$badcookie" = 3 ] || status=1
-[ "$invalid" -gt 0 ] || status=1  # at least the fixed input {} (dist_hostile:empty_tuple_refused/1)
+[ "$invalid" -gt 0 ] || status=1  # at least the fixed input {} (dist_hostile:fixed_inputs_refused/1)
 
 echo "== hostile peer against $(basename "$vm"), seed $seed, ${secs}s"
 grep '^attacker' "$work/attacker.log"
