@@ -141,7 +141,8 @@ attack1() ->
     io:format("attacker: unmutated packets the target refused: ~w~n", [Refused]),
     %% A lone fragment continuation (the last header packet) is refused by erl; every
     %% complete packet must be taken.
-    BaselineOk = Refused -- [{header, 18}] =:= [] andalso fixed_inputs_refused(St1b),
+    BaselineOk = Refused -- [{header, 18}] =:= [] andalso fixed_inputs_refused(St1b)
+        andalso fixed_inputs_processed(St1b),
     Tp = erlang:monotonic_time(millisecond),
     St2 = parallel_packets(St1b, list_to_integer(CountS)),
     T1 = erlang:monotonic_time(millisecond),
@@ -324,16 +325,37 @@ fixed_inputs_refused(St) ->
                       Closed
               end, lists:zip(Inputs, lists:seq(1, length(Inputs)))).
 
+%% Fixed valid packets the target must take (the echo's answer follows): a SPAWN_REQUEST of
+%% '\0ists':reverse/1 (one mutated byte of lists) aborted beamvm, which read the code path
+%% directory as the module's file (erl: the process exits undef).
+fixed_inputs_processed(St) ->
+    {S, Me0, Creation, header} = handshake(St#st{conns = 1100}),
+    Ctx = #{me := Me, me2 := Me2, ref := Ref} = context(St#st.target, Me0, Creation, header),
+    Module = list_to_atom([0 | "ists"]),
+    ok = gen_tcp:send(S, dist_header([{29, Ref, Me, Me2, {Module, reverse, 1}, []}, [[1]]])),
+    ok = gen_tcp:send(S, sync_packet(Ctx, 1)),
+    Ok = await_sync(S, 1),
+    gen_tcp:close(S),
+    io:format("attacker: fixed input spawn_request_nul_module ~s~n",
+              [if Ok -> "processed"; true -> "NOT processed" end]),
+    Ok.
+
 %% Four attackers at once, each with its own connections and node names; 1 and 2 use the
 %% distribution header, 3 and 4 pass-through, so that a worker's packets depend only on the
 %% seed (and the target's name and creation), not on which packets the target refused.
 parallel_packets(St, Count) ->
     Workers = 4,
+    OutcomeFile = get(outcome_file),
     Self = self(),
     [spawn_link(fun() ->
                         rand:seed(exsss, {St#st.seed, W, 4711}),
                         Share = Count div Workers + if W =< Count rem Workers -> 1; true -> 0 end,
                         Mode = if W =< 2 -> header; true -> pass end,
+                        %% HOSTILE_TRACE=1: every mutated packet (hex) before it is sent, in
+                        %% <outcomes>.w<W>, to find the one a target died of.
+                        os:getenv("HOSTILE_TRACE", "") =/= "" andalso
+                            put(trace, element(2, {ok, _} = file:open(
+                                lists:concat([OutcomeFile, ".w", W]), [write, raw]))),
                         R = packets(St#st{worker = W, mode = Mode, n = 0, conns = 0}, Share),
                         Self ! {done, R#st{outcomes = lists:reverse(R#st.outcomes)}, get(hs_retries)}
                 end) || W <- lists:seq(1, Workers)],
@@ -366,6 +388,10 @@ stream(S, _Ctx, St, Count) when St#st.n >= Count ->
 stream(S, Ctx, St, Count) ->
     N = St#st.n + 1,
     Packet = mutate(pick(base_packets(Ctx))),
+    case get(trace) of
+        undefined -> ok;
+        Fd -> ok = file:write(Fd, [integer_to_list(N), " ", binary:encode_hex(Packet), "\n"])
+    end,
     Sync = sync_packet(Ctx, N),
     case gen_tcp:send(S, [Packet]) =:= ok andalso gen_tcp:send(S, Sync) =:= ok
          andalso await_sync(S, N) of

@@ -91,7 +91,7 @@ secs=$(($(date +%s) - start))
 status=0
 alive=yes
 kill -0 "$vmpid" 2>/dev/null || { alive=no; status=1; }
-cores=$(find "$work/target" -name 'core*' | wc -l)
+cores=$(find "$work/target" -name 'core*' -o -name erl_crash.dump | wc -l)  # erl's own crash dump too
 [ "$cores" = 0 ] || status=1
 [ $astatus = 0 ] || status=1
 [ $ostatus = 0 ] || status=1
@@ -107,7 +107,7 @@ invalid=$(grep -c 'Invalid distribution message\|invalid data on distribution ch
 echo "== hostile peer against $(basename "$vm"), seed $seed, ${secs}s"
 grep '^attacker' "$work/attacker.log"
 grep '^observer' "$work/observer.log"
-echo "target: alive $alive, core files $cores, log lines: $badcookie wrong cookie, $invalid invalid data"
+echo "target: alive $alive, core or crash dump files $cores, log lines: $badcookie wrong cookie, $invalid invalid data"
 if [ $status != 0 ] || [ -n "${VERBOSE:-}" ]; then
   for f in attacker observer target; do
     echo "---- $f.log (last 30 lines)"; tail -30 "$work/$f.log"
