@@ -338,7 +338,31 @@ fixed_inputs_processed(St) ->
     gen_tcp:close(S),
     io:format("attacker: fixed input spawn_request_nul_module ~s~n",
               [if Ok -> "processed"; true -> "NOT processed" end]),
-    Ok.
+    Ok andalso huge_fragment_count(St).
+
+%% A first fragment announcing 2^54 fragments (one mutated byte of a real header, seed 11 of
+%% the full run): erl 25.2.3 itself dies of it ("eheap_alloc: Cannot allocate
+%% 720575940379279592 bytes"), so it is only sent when the target is not erl
+%% (HOSTILE_TARGET_ERL, set by hostile_peer.sh). The target may refuse it or wait for the
+%% other fragments; either way the echo must answer, or the connection close, and the
+%% target live on (hostile_peer.sh checks).
+huge_fragment_count(St) ->
+    case os:getenv("HOSTILE_TARGET_ERL") of
+        "1" ->
+            io:format("attacker: fixed input huge_fragment_count skipped (kills erl 25.2.3)~n"),
+            true;
+        _ ->
+            {S, Me0, Creation, header} = handshake(St#st{conns = 1102}),
+            #{me := Me} = context(St#st.target, Me0, Creation, header),
+            Body = iolist_to_binary([strip(term_to_binary(T))
+                                     || T <- [{6, Me, '', hostile_sink}, {big, <<"zz">>}]]),
+            ok = gen_tcp:send(S, [<<131, 69, 408:64, (1 bsl 54):64, 0>>, Body]),
+            ok = gen_tcp:send(S, sync_packet(context(St#st.target, Me0, Creation, header), 2)),
+            Outcome = case await_sync(S, 2) of true -> processed; false -> refused end,
+            gen_tcp:close(S),
+            io:format("attacker: fixed input huge_fragment_count ~p~n", [Outcome]),
+            true
+    end.
 
 %% Four attackers at once, each with its own connections and node names; 1 and 2 use the
 %% distribution header, 3 and 4 pass-through, so that a worker's packets depend only on the

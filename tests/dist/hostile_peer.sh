@@ -80,7 +80,9 @@ opid=$!
 sleep 1
 
 start=$(date +%s)
-timeout -k 2 "$limit" erl -noshell -pa "$work/ebin" -eval 'dist_hostile:attack()' \
+is_erl=0
+[ "$(basename "$vm")" = erl ] && is_erl=1  # skips the input erl 25.2.3 dies of
+HOSTILE_TARGET_ERL=$is_erl timeout -k 2 "$limit" erl -noshell -pa "$work/ebin" -eval 'dist_hostile:attack()' \
   -extra "$target" "$cookie" "$packets" "$seed" "$work/outcomes" </dev/null >"$work/attacker.log" 2>&1
 astatus=$?
 touch "$work/stop"
