@@ -35,7 +35,6 @@ std::span<const BifSpec> calendar_bifs();      // bifs/calendar.cpp
 std::span<const BifSpec> dtrace_tags_bifs();   // bifs/dtrace_tags.cpp
 std::span<const BifSpec> iolist_iovec_bifs();  // bifs/iolist_iovec.cpp
 std::span<const BifSpec> reductions_bifs();    // bifs/reductions.cpp
-std::span<const BifSpec> distribution_bifs();  // bifs/distribution.cpp
 std::span<const BifSpec> debug_bifs();         // bifs/debug.cpp
 std::span<const BifSpec> decode_packet_bifs(); // bifs/decode_packet.cpp
 std::span<const BifSpec> atomics_bifs();       // bifs/atomics.cpp
@@ -47,7 +46,7 @@ inline constexpr std::span<const BifSpec> (*sequential_bif_families[])() = {
     convert_bin_bifs, binaries_bifs,    maps_bifs,         misc_bifs,        pdict_bifs,
     hash_bifs,        phash_bifs,       map_iter_bifs,     ext_iovec_bifs,   binary_search_bifs,
     unicode_bifs,     string_prefix_bifs, convert_ids_bifs,  md5_bifs,         checksums_bifs,   calendar_bifs,
-    dtrace_tags_bifs, iolist_iovec_bifs, reductions_bifs,  distribution_bifs,
+    dtrace_tags_bifs, iolist_iovec_bifs, reductions_bifs,
     debug_bifs,       decode_packet_bifs, atomics_bifs,
 };
 // The natives of OTP's NIF module zlib (its stubs are replaced at load time). crypto's are
@@ -71,6 +70,7 @@ inline constexpr std::span<const BifSpec> (*nif_module_families[])() = {
 std::span<const BifSpec> system_bifs();        // bifs/system.cpp (needs the VM: beam_runtime)
 std::span<const BifSpec> process_bifs();       // bifs/system_processes.cpp (beam_runtime)
 std::span<const BifSpec> monitor_bifs();       // bifs/system_monitors.cpp (beam_runtime)
+std::span<const BifSpec> distribution_bifs();  // dist/dist_bifs.cpp (beam_runtime)
 std::span<const BifSpec> spawn_request_bifs(); // bifs/system_spawn_request.cpp (beam_runtime)
 std::span<const BifSpec> time_bifs();          // bifs/system_time.cpp (beam_runtime)
 std::span<const BifSpec> process_info_bifs();  // bifs/system_process_info.cpp (beam_runtime)

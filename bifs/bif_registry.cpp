@@ -38,6 +38,7 @@ struct Registry {
         add(system_bifs());
         add(process_bifs());
         add(monitor_bifs());
+        add(distribution_bifs());
         add(spawn_request_bifs());
         add(time_bifs());
         add(process_info_bifs());

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <string>
 
+#include "vm/vm.hpp"
 #include "bifs/bif.hpp"
 #include "bifs/bif_families.hpp"
 #include "bifs/bif_util.hpp"
@@ -119,7 +120,7 @@ Term unique_integer_1(Process* p, const Term* a) { return unique_integer(p, a[0]
 Term garbage_collect_message_area_0(Process* p, const Term*) { return p->error(am::undefined); }
 
 // The level error_logger:warning_msg/1,2 reports at: erl's default (+W w), warning.
-Term warning_map_0(Process*, const Term*) { return atom("warning"); }
+Term warning_map_0(Process* p, const Term*) { return p->vm->warning_map == NIL ? atom("warning") : p->vm->warning_map; }
 
 // File names are UTF-8 (erl's +fnu, its default on a UTF-8 system).
 Term native_name_encoding_0(Process*, const Term*) { return atom("utf8"); }

@@ -184,6 +184,7 @@ Term alias_1(Process* p, const Term* a) {
 }
 
 Term unalias_1(Process* p, const Term* a) {
+    if (is_boxed_sub(a[0], Sub::ExtRef)) return am::false_;  // never an alias of this process
     if (!is_boxed_sub(a[0], Sub::Ref)) return p->badarg();
     return make_bool(alias_deactivate(p, ref_number(a[0])));
 }

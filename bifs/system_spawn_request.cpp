@@ -10,6 +10,7 @@
 #include "bifs/bif_families.hpp"
 #include "bifs/bif_util.hpp"
 #include "bifs/system_spawn.hpp"
+#include "dist/spawn_remote.hpp"
 #include "vm/interp_support.hpp"
 #include "vm/term_refs.hpp"
 #include "vm/vm.hpp"
@@ -51,9 +52,12 @@ Term erts_spawn_request_4(Process* p, const Term* a) {
     return ref;
 }
 
+// true for a request to another node still waiting for its reply: the reply will be dropped
+// (dist/spawn_remote.cpp). A request on this node has always completed (see the top).
 Term spawn_request_abandon_1(Process* p, const Term* a) {
     if (!is_boxed_sub(a[0], Sub::Ref)) return p->badarg();
-    return am::false_;  // a request on this node has always completed (see the top)
+    if (!p->vm->node.is_alive()) return am::false_;
+    return make_bool(dist::abandon_spawn(p, a[0]));
 }
 
 const BifSpec table[] = {

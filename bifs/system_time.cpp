@@ -169,8 +169,14 @@ Term start_timer_4(Process* p, const Term* a) { return start_message_timer(p, a[
 
 Term timer_result(std::optional<int64_t> left) { return left ? make_small(*left) : am::false_; }
 
+// Another node's reference is never a timer here: false, as erts answers.
+std::optional<int64_t> timer_left(Process* p, Term ref, bool cancel) {
+    if (!is_boxed_sub(ref, Sub::Ref)) return std::nullopt;
+    return cancel ? p->vm->timers.cancel(ref_number(ref)) : p->vm->timers.remaining(ref_number(ref));
+}
+
 Term cancel_timer(Process* p, Term ref, Term opts) {
-    if (!is_boxed_sub(ref, Sub::Ref)) return p->badarg();
+    if (!is_ref(ref)) return p->badarg();
     bool async = false, info = true;
     for (; is_list(opts); opts = tail(opts)) {
         Term o = head(opts);
@@ -180,7 +186,7 @@ Term cancel_timer(Process* p, Term ref, Term opts) {
         else return p->badarg();
     }
     if (!is_nil(opts)) return p->badarg();
-    Term r = timer_result(p->vm->timers.cancel(ref_number(ref)));
+    Term r = timer_result(timer_left(p, ref, true));
     if (!async) return info ? r : am::ok;
     if (info) p->mailbox_push(make_tuple(*p, {atom("cancel_timer"), ref, r}));
     return am::ok;
@@ -189,7 +195,7 @@ Term cancel_timer_1(Process* p, const Term* a) { return cancel_timer(p, a[0], NI
 Term cancel_timer_2(Process* p, const Term* a) { return cancel_timer(p, a[0], a[1]); }
 
 Term read_timer(Process* p, Term ref, Term opts) {
-    if (!is_boxed_sub(ref, Sub::Ref)) return p->badarg();
+    if (!is_ref(ref)) return p->badarg();
     bool async = false;
     for (; is_list(opts); opts = tail(opts)) {
         Term o = head(opts);
@@ -199,7 +205,7 @@ Term read_timer(Process* p, Term ref, Term opts) {
         async = tuple_elem(o, 1) == am::true_;
     }
     if (!is_nil(opts)) return p->badarg();
-    Term r = timer_result(p->vm->timers.remaining(ref_number(ref)));
+    Term r = timer_result(timer_left(p, ref, false));
     if (!async) return r;
     p->mailbox_push(make_tuple(*p, {atom("read_timer"), ref, r}));
     return am::ok;

@@ -7,6 +7,7 @@
 // A sender never holds `mu` while it locks the port.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -68,6 +69,10 @@ struct PendingSpawn {
 struct Queued {
     std::vector<uint8_t> control;
     std::vector<uint8_t> payload;  // empty for a control message without one
+    // A SPAWN_REQUEST (its ReqId's words): a node without the SPAWN capability cannot take
+    // it, and the requester is answered notsup instead.
+    bool spawn_request = false;
+    Word spawn_ref[3] = {};
 };
 
 struct DistEntry {
@@ -86,6 +91,8 @@ struct DistEntry {
     std::vector<OutMonitor> out_monitors;
     std::vector<InMonitor> in_monitors;
     std::vector<PendingSpawn> spawns;
+    // Requests given up by spawn_request_abandon/1 whose reply has not come yet (ReqId words).
+    std::vector<std::array<Word, 3>> abandoned;
     // monitor_node(Node, true): each caller, with how many times it asked.
     std::vector<std::pair<Term, uint32_t>> node_monitors;
     // Only the carrier's reader touches it (with the port's lock held).

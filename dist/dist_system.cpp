@@ -12,6 +12,7 @@
 #include "scheduler/signals.hpp"
 #include "vm/copy_term.hpp"
 #include "vm/ext_term.hpp"
+#include "vm/term_refs.hpp"
 #include "vm/vm.hpp"
 
 namespace beam::dist {
@@ -39,6 +40,13 @@ std::shared_ptr<DistEntry> DistSystem::find_or_insert(Term node) {
     auto& e = table_[node.raw];
     if (!e) e = std::make_shared<DistEntry>(node);
     return e;
+}
+
+std::vector<std::shared_ptr<DistEntry>> DistSystem::all_entries() {
+    std::vector<std::shared_ptr<DistEntry>> out;
+    std::lock_guard lock(table_mu_);
+    for (auto& [_, e] : table_) out.push_back(e);
+    return out;
 }
 
 std::vector<std::shared_ptr<DistEntry>> DistSystem::connected(bool visible, bool hidden) {
@@ -115,6 +123,34 @@ bool DistSystem::transmit(DistEntry& e, Term control, Term payload, bool connect
     return transmit_encoded(e, std::move(q), connect);
 }
 
+bool DistSystem::transmit_spawn(DistEntry& e, Term control, Term payload, const Word ref[3]) {
+    Queued q;
+    EncodeOptions o;
+    o.node = &vm.node;
+    if (!encode_external(control, q.control, o) || !encode_external(payload, q.payload, o)) return false;
+    q.spawn_request = true;
+    std::copy(ref, ref + 3, q.spawn_ref);
+    return transmit_encoded(e, std::move(q), true);
+}
+
+void DistSystem::fail_spawn(DistEntry& e, const Word ref[3], Term reason) {
+    PendingSpawn ps;
+    {
+        std::lock_guard lock(e.mu);
+        auto it = std::find_if(e.spawns.begin(), e.spawns.end(), [&](auto& s) {
+            return s.ref[0] == ref[0] && s.ref[1] == ref[1] && s.ref[2] == ref[2];
+        });
+        if (it == e.spawns.end()) return;
+        ps = *it;
+        e.spawns.erase(it);
+    }
+    if (!ps.reply_error) return;
+    LiteralArea area;
+    Term tag = ps.reply_tag ? ps.reply_tag->term : atom("spawn_reply");
+    Term r = make_ref_from_number(area, ref[0] | (ref[1] << 18) | (ref[2] << 50));
+    post_message(vm, ps.requester, make_tuple(area, {tag, r, am::error, reason}));
+}
+
 bool DistSystem::transmit_encoded(DistEntry& e, Queued&& q, bool connect) {
     std::shared_ptr<Port> port;
     uint64_t flags;
@@ -138,6 +174,10 @@ bool DistSystem::transmit_encoded(DistEntry& e, Queued&& q, bool connect) {
             flags = e.flags;
             break;
         }
+    }
+    if (q.spawn_request && !(flags & flag::SPAWN)) {
+        fail_spawn(e, q.spawn_ref, atom("notsup"));
+        return true;
     }
     if (Port* held = Carrier::port_held(); held == port.get()) {
         write_frames(e, *port, q, flags);  // a reply from the carrier's own reader
@@ -179,7 +219,10 @@ bool DistSystem::attach_port(Process*, DistEntry& e, Term port_id, uint64_t flag
     }
     // What was sent while the connection was pending goes first, in order; the port's lock
     // is held, so nothing sent from now on overtakes it.
-    for (const Queued& q : queued) write_frames(e, *lp.port, q, flags);
+    for (const Queued& q : queued) {
+        if (q.spawn_request && !(flags & flag::SPAWN)) fail_spawn(e, q.spawn_ref, atom("notsup"));
+        else write_frames(e, *lp.port, q, flags);
+    }
     return true;
 }
 

@@ -34,6 +34,9 @@ public:
     bool route_named(Term node, Term name, Signal* s) override;
     bool node_creation(Term node, uint32_t* creation) override;
 
+    // Every entry (spawn_request_abandon/1 looks for its request in each).
+    std::vector<std::shared_ptr<DistEntry>> all_entries();
+
     // ---- the node table ----
     std::shared_ptr<DistEntry> find(Term node);
     std::shared_ptr<DistEntry> find_or_insert(Term node);
@@ -64,6 +67,11 @@ public:
     // the connection, queued if pending, auto-connected if idle and `connect`. False when
     // the node cannot be reached (not alive, or auto-connect refused).
     bool transmit(DistEntry& e, Term control, Term payload, bool connect = true);
+    // The same for SPAWN_REQUEST ReqId: a node that cannot spawn (no SPAWN flag, e.g. a C
+    // node) is not sent it; the requester gets {Tag, ReqId, error, notsup}.
+    bool transmit_spawn(DistEntry& e, Term control, Term payload, const Word ref[3]);
+    // Answers a pending spawn request with an error reason (and forgets it).
+    void fail_spawn(DistEntry& e, const Word ref[3], Term reason);
 
     VM& vm;
 

@@ -35,6 +35,7 @@ void DistSystem::connection_lost(DistEntry& e, uint32_t conn_id) {
         ins.swap(e.in_monitors);
         node_monitors.swap(e.node_monitors);
         spawns.swap(e.spawns);
+        e.abandoned.clear();
     }
     Term noconnection = atom("noconnection");
     for (const CrossLink& l : links) {

@@ -2,6 +2,8 @@
 // SPAWN_REPLY answers with its pid (and whether the link and monitor asked for are set up)
 // or an error. erlang.erl builds spawn/4, spawn_link/4, spawn_monitor/4 and spawn_opt/5 on
 // another node from erts_internal:dist_spawn_request/4 and the reply message.
+#include <algorithm>
+
 #include "bifs/bif_util.hpp"
 #include "bifs/system_spawn.hpp"
 #include "dist/carrier.hpp"
@@ -100,9 +102,28 @@ bool Carrier::handle_spawn_reply(Term c) {
         auto it = std::find_if(e.spawns.begin(), e.spawns.end(), [&](auto& s) {
             return s.ref[0] == w[0] && s.ref[1] == w[1] && s.ref[2] == w[2];
         });
-        if (it == e.spawns.end()) return true;  // abandoned
-        ps = *it;
-        e.spawns.erase(it);
+        if (it == e.spawns.end()) {
+            auto ab = std::find(e.abandoned.begin(), e.abandoned.end(), std::array<Word, 3>{w[0], w[1], w[2]});
+            if (ab == e.abandoned.end()) return true;
+            e.abandoned.erase(ab);
+            ps.requester = NIL;  // abandoned: undone below, nobody is told
+        } else {
+            ps = *it;
+            e.spawns.erase(it);
+        }
+    }
+    if (ps.requester == NIL) {
+        // As erts: a child linked for an abandoned request gets exit signal `abandoned`; a
+        // monitor made for it is taken back.
+        if (is_pid(result)) {
+            LiteralArea area;
+            SWord fl = small_value(flags);
+            if (fl & op::SPAWN_FLAG_LINK)
+                dist_.transmit(e, make_tuple(area, {make_small(op::PAYLOAD_EXIT), to, result}), atom("abandoned"), false);
+            if (fl & op::SPAWN_FLAG_MONITOR)
+                dist_.transmit(e, make_tuple(area, {make_small(op::DEMONITOR_P), to, result, req}), NON_VALUE, false);
+        }
+        return true;
     }
     bool ok = is_pid(result);
     if (ok) {
@@ -196,7 +217,7 @@ Term spawn_request(Process* p, Term node, Term mfa, Term opts, bool as_spawn_opt
     Term control = make_tuple(area, {make_small(op::SPAWN_REQUEST), ref, p->pid, gl,
                                      make_tuple(area, {m, f, make_small(SWord(proper_list_length(args).value_or(0)))}),
                                      make_list_from(area, remote_opts.data(), remote_opts.size())});
-    if (!d.transmit(*e, control, args)) {
+    if (!d.transmit_spawn(*e, control, args, ps.ref)) {
         {
             std::lock_guard lock(e->mu);
             std::erase_if(e->spawns, [&](auto& s) { return s.ref[0] == ps.ref[0] && s.ref[1] == ps.ref[1] && s.ref[2] == ps.ref[2]; });
@@ -209,6 +230,22 @@ Term spawn_request(Process* p, Term node, Term mfa, Term opts, bool as_spawn_opt
     (void)vm;
     if (as_spawn_opt) return make_tuple(*p, {ref, make_bool(monitor)});
     return ref;
+}
+
+bool abandon_spawn(Process* p, Term req_id) {
+    Word w[3];
+    words_of(req_id, w);
+    for (auto& e : dist_of(*p->vm).all_entries()) {
+        std::lock_guard lock(e->mu);
+        auto it = std::find_if(e->spawns.begin(), e->spawns.end(), [&](auto& s) {
+            return s.requester == p->pid && s.ref[0] == w[0] && s.ref[1] == w[1] && s.ref[2] == w[2];
+        });
+        if (it == e->spawns.end()) continue;
+        e->spawns.erase(it);
+        e->abandoned.push_back({w[0], w[1], w[2]});
+        return true;
+    }
+    return false;
 }
 
 }  // namespace beam::dist

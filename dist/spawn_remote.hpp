@@ -12,5 +12,9 @@ namespace dist {
 // ReqId, or {ReqId, MonitorAsked} for spawn_opt/5 (`as_spawn_opt`), or the atom badarg.
 Term spawn_request(Process* p, Term node, Term mfa, Term opts, bool as_spawn_opt);
 
+// spawn_request_abandon/1 of a request to another node: true if it was still waiting for its
+// reply (which is then dropped; a child it made with a link is told `abandoned`).
+bool abandon_spawn(Process* p, Term req_id);
+
 }  // namespace dist
 }  // namespace beam

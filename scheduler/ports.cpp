@@ -140,7 +140,7 @@ void PortSystem::terminate(Port* p, Term reason, bool mu_held) {
         auto* s = new Signal{SignalKind::Down};
         s->from = p->id;
         std::copy(mon.ref, mon.ref + 3, s->ref);
-        Term who = mon.name != NIL ? make_tuple(scratch, {mon.name, am::nonode_at_nohost}) : p->id;
+        Term who = mon.name != NIL ? make_tuple(scratch, {mon.name, vm.node.name()}) : p->id;
         s->data = copy_to_buffer(make_tuple(scratch, {am::DOWN, ref_of(scratch, mon.ref), atom("port"), who, reason}));
         if (!deliver_signal(vm, mon.pid, s)) release_signal(s);
     }

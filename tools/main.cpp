@@ -63,6 +63,7 @@ boot script (kernel, stdlib), then the -s, -run and -eval commands in order.
   --otp-root Dir      the OTP installation to boot and load from
                       (default: found from `erl` on PATH, else /usr/lib/erlang)
   +S N                number of scheduler threads (default: one per core)
+  +W w|i|e            error_logger's warning map (warning, info, error)
   +SDcpu N, +SDio N   dirty CPU scheduler threads (default: as many as +S) and dirty I/O
                       ones (default 10), as erl (+SDcpu's :Online part is accepted)
   +P N, +B            accepted (no process limit; no break menu)
@@ -298,6 +299,13 @@ int main(int argc, char** argv) {
                 return 2;
             }
             (a == "+SDcpu" ? vm.dirty_cpu_schedulers : vm.dirty_io_schedulers) = n;
+        } else if (a == "+W" && i + 1 < argc) {
+            std::string w = argv[++i];  // error_logger's warning map, as erl's +W
+            if (w != "w" && w != "i" && w != "e") {
+                std::fprintf(stderr, "beamvm: bad +W '%s' (w, i or e)\n", w.c_str());
+                return 2;
+            }
+            vm.warning_map = beam::atom(w == "w" ? "warning" : w == "i" ? "info" : "error");
         } else if (a == "+P" && i + 1 < argc) {
             ++i;  // accepted: beamvm's process table has no fixed limit
         } else if (a == "+B" || a == "+Bc" || a == "+Bd" || a == "+Bi") {

@@ -142,6 +142,8 @@ public:
     // This node's name and creation (vm/node_identity.hpp): nonode@nohost/0 until
     // erlang:setnode/2. Its scheduler threads take it as their thread's identity.
     NodeIdentity node;
+    // erl's +W w|i|e: what error_logger:warning_map/0 answers (warning, info or error).
+    Term warning_map = NIL;  // NIL: warning, erl's default
 
     ProcessTable procs;
     AliasRoutes aliases;  // alias reference -> owner (scheduler/aliases.hpp)

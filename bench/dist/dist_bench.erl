@@ -22,12 +22,18 @@ serve() ->
     spawn(fun() -> timer:sleep(600000), erlang:halt(3) end),
     ok.
 
+%% Halts the receiving node at the end; a failure is printed and halts this node with status
+%% 1 (not an init crash, which would write erl_crash.dump in the current directory).
 run(Server, Bench, Count) ->
-    wait_up(Server, erlang:monotonic_time(millisecond) + ?UP_MS),
-    Result = try bench(Server, Bench, Count)
-             after erpc:cast(Server, erlang, halt, [])
-             end,
-    Result.
+    try
+        wait_up(Server, erlang:monotonic_time(millisecond) + ?UP_MS),
+        bench(Server, Bench, Count)
+    catch C:E ->
+        io:format("failed: ~0p~n", [{C, E}]),
+        erlang:halt(1)
+    after
+        erpc:cast(Server, erlang, halt, [])
+    end.
 
 bench(Server, small, Count) ->
     Make = fun(I) -> {seq, I, <<"pad">>} end,

@@ -115,6 +115,15 @@ main() ->
            <<131, 90, 0, 6, 100, 0, 3, "x@y", 0:32, 1:32, 2:32, 3:32, 4:32, 5:32, 6:32>>,
            <<131, 114, 0, 1, 100, 0, 3, "x@y", 0, 16#40000:32>>],
     io:format("bad: ~p~n", [[element(1, try_(fun() -> binary_to_term(B) end)) || B <- Bad]]),
+    %% Timer and alias functions given another node's reference: never one of this node's.
+    R1 = hd(Refs),
+    io:format("timers and aliases: ~p~n",
+              [[try_(F) || F <- [fun() -> erlang:cancel_timer(R1) end, fun() -> erlang:read_timer(R1) end,
+                                 fun() -> erlang:cancel_timer(R1, [{async, true}]) end,
+                                 fun() -> erlang:read_timer(R1, [{async, true}]) end,
+                                 fun() -> unalias(R1) end,
+                                 fun() -> element(1, try_(fun() -> erlang:demonitor(R1) end)) end]]]),
+    io:format("replies: ~p~n", [[norm(io_lib:format("~p", [receive M -> M after 100 -> none end])) || _ <- [1, 2]]]),
     %% A local pid decoded from bytes is this node's own.
     Local = binary_to_term(<<131, 88, 100, 0, 13, "nonode@nohost", 7:32, 0:32, 0:32>>),
     io:format("local: ~p ~p ~p~n", [pid_to_list(Local), node(Local), term_to_binary(Local)]),

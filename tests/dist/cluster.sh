@@ -10,8 +10,8 @@
 # and the driver's output on mixed must equal ref's byte for byte. BEAMVM may be `erl`
 # itself, which checks the test's own machinery. The cookie group adds node w (a cookie
 # the others do not know, on $VM_B) and node v (no -setcookie and an empty $HOME, on $VM_A).
-# Bounded: each node halts itself after 120 s (dist_node.erl) and runs under timeout; the
-# driver waits at most 30 s for the nodes to come up and 60 s per case; every node left is
+# Bounded: each node halts itself after 300 s (dist_node.erl) and runs under timeout; the
+# driver waits at most 30 s for the nodes to come up and 20 s per case; every node left is
 # killed when the script ends, on failure too. Exit status 0 when the outputs agree.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -31,7 +31,7 @@ if [ $# -ne 2 ]; then
 fi
 beamvm=$1
 group=$2
-node_limit=${NODE_LIMIT_S:-150}
+node_limit=${NODE_LIMIT_S:-300}
 if [ -z "$work" ]; then
   work=$(mktemp -d)
   trap 'stop_all; rm -rf "$work"' EXIT

@@ -7,7 +7,7 @@
 -module(dist_driver).
 -export([main/0]).
 
--define(CALL_MS, 30000).
+-define(CALL_MS, 20000).
 -define(UP_MS, 30000).
 
 main() ->
