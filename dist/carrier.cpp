@@ -14,6 +14,7 @@
 #include "scheduler/signals.hpp"
 #include "vm/binary.hpp"
 #include "vm/copy_term.hpp"
+#include "vm/ext_ids.hpp"
 #include "vm/ext_term.hpp"
 #include "vm/term_refs.hpp"
 #include "vm/vm.hpp"
@@ -120,6 +121,15 @@ bool Carrier::dispatch(LiteralArea& area, Term c, Term payload) {
     VM& vm = dist_.vm;
     DistEntry& e = *entry_;
     auto arg = [&](unsigned i) { return i < tuple_arity(c) ? tuple_elem(c, i) : NON_VALUE; };
+    // As erts: a signal's sender must be a pid of the peer itself, and its receiver a pid of
+    // this node, or of an earlier incarnation of it (ignored, noproc for LINK). Anything else
+    // is an invalid message; relaying it would let a peer send signals to third nodes in
+    // another node's name (found by tests/dist/hostile_peer.sh: a mutated LINK whose ghost
+    // receiver's node became the observer's made the observer drop its connection to us).
+    auto from_peer = [&](Term t) { return is_boxed_sub(t, Sub::ExtPid) && ext_id_node(t) == e.node; };
+    auto to_us = [&](Term t) {
+        return is_local_pid(t) || (is_boxed_sub(t, Sub::ExtPid) && ext_id_node(t) == vm.node.name());
+    };
     SWord op = small_value(tuple_elem(c, 0));
     switch (op) {
     case op::SEND: case op::SEND_TT: case op::SEND_SENDER: case op::SEND_SENDER_TT: {
@@ -150,11 +160,11 @@ bool Carrier::dispatch(LiteralArea& area, Term c, Term payload) {
     }
     case op::LINK: {
         Term from = arg(1), to = arg(2);
-        if (!is_pid(from) || !is_pid(to)) return false;
+        if (!from_peer(from) || !to_us(to)) return false;
         Term remote = dist_.stable_id(from);
         auto* s = new Signal{SignalKind::Link};
         s->from = remote;
-        if (!deliver_signal(vm, to, s)) {
+        if (!is_local_pid(to) || !deliver_signal(vm, to, s)) {
             release_signal(s);
             dist_.transmit(e, make_tuple(area, {make_small(op::PAYLOAD_EXIT), to, from}), atom("noproc"), false);
             return true;
@@ -166,7 +176,7 @@ bool Carrier::dispatch(LiteralArea& area, Term c, Term payload) {
     case op::UNLINK_ID: case op::UNLINK: {
         bool with_id = op == op::UNLINK_ID;
         Term from = arg(with_id ? 2 : 1), to = arg(with_id ? 3 : 2);
-        if (!is_pid(from) || !is_pid(to)) return false;
+        if (!from_peer(from) || !to_us(to)) return false;
         Term remote = dist_.stable_id(from);
         {
             std::lock_guard lock(e.mu);
@@ -175,7 +185,7 @@ bool Carrier::dispatch(LiteralArea& area, Term c, Term payload) {
         }
         auto* s = new Signal{SignalKind::Unlink};
         s->from = remote;
-        if (!deliver_signal(vm, to, s)) release_signal(s);
+        if (!is_local_pid(to) || !deliver_signal(vm, to, s)) release_signal(s);
         if (with_id) dist_.transmit(e, make_tuple(area, {make_small(op::UNLINK_ID_ACK), arg(1), to, from}), NON_VALUE, false);
         return true;
     }
@@ -187,7 +197,8 @@ bool Carrier::dispatch(LiteralArea& area, Term c, Term payload) {
         bool in_payload = op >= op::PAYLOAD_EXIT;
         Term from = arg(1), to = arg(2);
         Term reason = in_payload ? payload : arg(op == op::EXIT_TT || op == op::EXIT2_TT ? 4 : 3);
-        if (!is_pid(from) || !is_pid(to) || !is_value(reason)) return false;
+        if (!from_peer(from) || !to_us(to) || !is_value(reason)) return false;
+        if (!is_local_pid(to)) return true;  // an earlier incarnation's process: gone
         Term remote = dist_.stable_id(from);
         if (linked) {
             std::lock_guard lock(e.mu);
@@ -200,7 +211,7 @@ bool Carrier::dispatch(LiteralArea& area, Term c, Term payload) {
     }
     case op::MONITOR_P: {
         Term from = arg(1), target = arg(2), ref = arg(3);
-        if (!is_pid(from) || !(is_pid(target) || is_atom(target)) || !is_ref(ref)) return false;
+        if (!from_peer(from) || !(to_us(target) || is_atom(target)) || !is_ref(ref)) return false;
         Term remote = dist_.stable_id(from);
         Term name = is_atom(target) ? target : NIL;
         Term to = is_atom(target) ? vm.procs.whereis(&vm.root(), target) : target;
@@ -228,7 +239,7 @@ bool Carrier::dispatch(LiteralArea& area, Term c, Term payload) {
     }
     case op::DEMONITOR_P: {
         Term from = arg(1), ref = arg(3);
-        if (!is_pid(from) || !is_ref(ref)) return false;
+        if (!from_peer(from) || !is_ref(ref)) return false;
         std::string key = encoded(ref, vm.node);
         InMonitor m;
         {
@@ -268,7 +279,8 @@ bool Carrier::dispatch(LiteralArea& area, Term c, Term payload) {
     }
     case op::GROUP_LEADER: {
         Term from = arg(1), to = arg(2);
-        if (!is_pid(from) || !is_pid(to)) return false;
+        if (!is_pid(from) || !to_us(to)) return false;
+        if (!is_local_pid(to)) return true;
         auto* s = new Signal{SignalKind::GroupLeader};
         s->from = NIL;  // nobody waits for an answer
         s->data = MessageBuffer{nullptr, dist_.stable_id(from), nullptr};

@@ -364,10 +364,14 @@ bool send_to_system_logger(VM& vm, Term gl, Term pid, std::string_view level, st
     // error_logger's tags: info_msg, warning_msg, error.
     Term el_tag = level == "info" ? atom("info_msg") : level == "warning" ? atom("warning_msg") : atom("error");
     Term el = map_from_pairs(a, {{atom("emulator"), am::true_}, {atom("tag"), el_tag}});
-    Term meta = map_from_pairs(a, {{atom("error_logger"), el},
-                                   {atom("gl"), gl},
-                                   {atom("pid"), pid},
-                                   {atom("time"), make_integer(a, int64_t(us))}});
+    // As erts: no gl key when there is no group leader (NIL, e.g. the dist carrier's reports):
+    // logger's server crashes on `gl => []` (checked on erl 25.2.3).
+    Term time = make_integer(a, int64_t(us));
+    Term meta = gl == NIL ? map_from_pairs(a, {{atom("error_logger"), el}, {atom("pid"), pid}, {atom("time"), time}})
+                          : map_from_pairs(a, {{atom("error_logger"), el},
+                                               {atom("gl"), gl},
+                                               {atom("pid"), pid},
+                                               {atom("time"), time}});
     Term msg = make_tuple(a, {atom("log"), atom(level), make_string(a, format), args, meta});
     post_message(vm, to, msg);
     return true;

@@ -227,10 +227,15 @@ std::string VM::absname(const std::string& path) {
 
 std::string VM::find_on_path(Term module) {
     std::string file = std::string(atom_name(module)) + ".beam";
+    // A NUL in the name (an atom may hold one) would end the file name the OS sees: '\0ists'
+    // named the code path directory itself, which read_file then tried to read (aborted on
+    // a size of 2^63; found by tests/dist/hostile_peer.sh through a SPAWN_REQUEST). erl:
+    // no such file, undef.
+    if (file.find('\0') != std::string::npos) return "";
     for (const std::string& dir : code_path()) {
         std::filesystem::path path = std::filesystem::path(dir) / file;
         std::error_code ec;
-        if (std::filesystem::exists(path, ec)) return path.string();
+        if (std::filesystem::is_regular_file(path, ec)) return path.string();
     }
     return "";
 }
