@@ -106,9 +106,11 @@ Term monitor_node(Process* p, const Term* a, unsigned arity) {
     for (; is_list(opts); opts = tail(opts))
         if (head(opts) != atom("allow_passive_connect")) return badarg_with_cause(p, "monitor_node", a, arity, atom("badopt"));
     if (!is_nil(opts)) return badarg_with_cause(p, "monitor_node", a, arity, atom("badopt"));
-    if (!is_atom(a[0]) || !is_boolean_atom(a[1])) return p->badarg();
+    if (!is_atom(a[0])) return p->badarg();
+    // As erts: another node on a node that is not alive is notalive before Flag is looked at.
+    if (a[0] != p->vm->node.name() && !p->vm->node.is_alive()) return p->error(atom("notalive"));
+    if (!is_boolean_atom(a[1])) return p->badarg();
     if (a[0] == p->vm->node.name()) return am::true_;  // this node: never fires
-    if (!p->vm->node.is_alive()) return p->error(atom("notalive"));
     auto& d = dist::dist_of(*p->vm);
     auto e = d.find_or_insert(a[0]);
     if (!d.monitor_node(p->pid, *e, a[1] == am::true_))
@@ -193,19 +195,38 @@ Term get_dflags_0(Process* p, const Term*) {
 }
 
 // erts_internal:dist_spawn_request(Node, {M, F, Args}, Opts, spawn_request | spawn_opt).
+// A node that is not alive reaches no other: once the options this node acts on check out,
+// the reply is {Tag, ReqId, error, noconnection} (or badopt), as erts answers.
 Term dist_spawn_request_4(Process* p, const Term* a) {
     Term mfa = a[1];
     if (!is_atom(a[0]) || !is_tuple(mfa) || tuple_arity(mfa) != 3 || !is_atom(tuple_elem(mfa, 0)) ||
         !is_atom(tuple_elem(mfa, 1)) || !proper_list_length(tuple_elem(mfa, 2)) || !proper_list_length(a[2]))
         return am::badarg;
     bool as_spawn_opt = a[3] == atom("spawn_opt");
-    if (!p->vm->node.is_alive()) {
-        // Not alive: no connection can be made; the answer comes as a reply.
-        Term ref = make_new_ref(*p);
-        p->mailbox_push(make_tuple(*p, {atom("spawn_reply"), ref, am::error, atom("noconnection")}));
-        return as_spawn_opt ? make_tuple(*p, {ref, am::false_}) : ref;
+    if (p->vm->node.is_alive()) return dist::spawn_request(p, a[0], mfa, a[2], as_spawn_opt);
+    Term tag = atom("spawn_reply");
+    bool reply_error = true, badopt = false, monitor = false;
+    for (Term opts = a[2]; is_list(opts); opts = tail(opts)) {
+        Term opt = head(opts);
+        if (opt == atom("monitor")) monitor = true;
+        if (!is_tuple(opt) || tuple_arity(opt) != 2) continue;
+        Term k = tuple_elem(opt, 0), v = tuple_elem(opt, 1);
+        if (k == atom("reply_tag")) {
+            tag = v;
+        } else if (k == atom("reply")) {
+            Term one = make_list_from(*p, &opt, 1);
+            SpawnOpts r;
+            if (parse_spawn_opts(one, &r, true) != 0) badopt = true;
+            else reply_error = r.reply_error;
+        } else if (k == atom("monitor")) {
+            monitor = true;
+            MonitorOpts mo;
+            if (!parse_monitor_opts(v, &mo)) badopt = true;
+        }
     }
-    return dist::spawn_request(p, a[0], mfa, a[2], as_spawn_opt);
+    Term ref = make_new_ref(*p);
+    if (reply_error) p->mailbox_push(make_tuple(*p, {tag, ref, am::error, atom(badopt ? "badopt" : "noconnection")}));
+    return as_spawn_opt ? make_tuple(*p, {ref, make_bool(monitor)}) : ref;
 }
 
 constexpr BifSpec table[] = {
