@@ -21,6 +21,7 @@
 #include "vm/binary.hpp"
 #include "vm/ext_ids.hpp"
 #include "vm/ext_term.hpp"
+#include "vm/utf8_chars.hpp"
 #include "vm/ext_term_tags.hpp"
 #include "vm/term_magic_ref.hpp"
 #include "vm/map.hpp"
@@ -72,29 +73,6 @@ namespace {
 
 // deflate cannot do better than about 1032:1; a larger claimed size is corrupt.
 constexpr uint64_t MAX_DEFLATE_RATIO = 1032;
-
-bool valid_utf8(const uint8_t* s, size_t n, size_t& chars) {
-    chars = 0;
-    for (size_t i = 0; i < n; ++chars) {
-        uint8_t b = s[i];
-        size_t len;
-        uint32_t cp;
-        if (b < 0x80) { len = 1; cp = b; }
-        else if ((b & 0xE0) == 0xC0) { len = 2; cp = b & 0x1F; }
-        else if ((b & 0xF0) == 0xE0) { len = 3; cp = b & 0x0F; }
-        else if ((b & 0xF8) == 0xF0) { len = 4; cp = b & 0x07; }
-        else return false;
-        if (i + len > n) return false;
-        for (size_t k = 1; k < len; ++k) {
-            if ((s[i + k] & 0xC0) != 0x80) return false;
-            cp = cp << 6 | (s[i + k] & 0x3F);
-        }
-        static constexpr uint32_t min_for_len[5] = {0, 0, 0x80, 0x800, 0x10000};
-        if (cp < min_for_len[len] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return false;
-        i += len;
-    }
-    return true;
-}
 
 class Decoder {
 public:
@@ -175,7 +153,7 @@ private:
         std::string s;
         if (utf8) {
             size_t chars = 0;
-            if (!valid_utf8(p, n, chars)) return fail(at, "atom is not valid UTF-8");
+            if (!utf8_chars(p, n, chars)) return fail(at, "atom is not valid UTF-8");
             if (chars > MAX_ATOM_CHARS) return fail(at, "atom too long");
             s.assign(reinterpret_cast<const char*>(p), n);
         } else {
