@@ -67,8 +67,9 @@ void Carrier::port_closed(Term reason) {
 bool Carrier::received(const uint8_t* data, size_t size) {
     if (size == 0) return true;  // a tick
     HoldMarker hold(port_);
-    std::string why = "a malformed control message";
+    std::string why;
     if (decode(data, size, why)) return true;
+    if (why.empty()) why = "a malformed control message";
     // As erts: the connection is closed (the driver ends its port) and the packet logged.
     LiteralArea area;
     size_t shown = std::min<size_t>(size, 256);
@@ -92,7 +93,12 @@ bool Carrier::decode(const uint8_t* data, size_t size, std::string& why) {
     o.node = &dist_.vm.node;
     o.versionless = msg_.versionless;
     o.atom_cache = msg_.atoms;
-    LiteralArea area;
+    // The terms live in the carrier's scratch area until the signals made of them are sent.
+    LiteralArea& area = scratch_;
+    struct Reset {
+        LiteralArea& a;
+        ~Reset() { a.reset(); }
+    } reset{area};
     size_t used = 0;
     auto control = decode_external(area, rest, &used, o);
     if (!control) {

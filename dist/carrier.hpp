@@ -10,10 +10,10 @@
 
 #include "dist/dist_entry.hpp"
 #include "dist/wire_frame.hpp"
+#include "vm/heap.hpp"
 #include "scheduler/port_driver.hpp"
 
 namespace beam {
-class LiteralArea;
 namespace dist {
 
 class DistSystem;
@@ -28,6 +28,14 @@ public:
     // packet is being handled goes out on that port without taking its lock again.
     static Port* port_held();
 
+    // The atom cache part of the header of the next message written on this connection, whose
+    // ATOM_CACHE_REFs stand for `atoms`; `out` stays valid until the next call. Called with
+    // the port's lock held (or by the carrier's reader).
+    void send_cache_header(std::span<const Term> atoms, std::span<const uint8_t>& out) {
+        tx_.header(atoms, tx_header_);
+        out = tx_header_;
+    }
+
 private:
     bool decode(const uint8_t* data, size_t size, std::string& why);
     // One control message (and its payload, NON_VALUE for none), decoded.
@@ -41,6 +49,9 @@ private:
     Port* port_;
     ReceiveState rx_;       // the atom cache and fragments being reassembled
     ReceivedMessage msg_;   // reused for each packet
+    LiteralArea scratch_;   // the decoded terms of the packet being handled
+    SendAtomCache tx_;      // what the other node's receive cache holds
+    std::vector<uint8_t> tx_header_;
 };
 
 }  // namespace dist

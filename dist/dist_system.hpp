@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <memory>
+#include <span>
 #include <mutex>
 #include <string>
 #include <unordered_map>
@@ -70,7 +71,8 @@ public:
     // A control message (and payload, NON_VALUE for none) to the node: framed and written on
     // the connection, queued if pending, auto-connected if idle and `connect`. False when
     // the node cannot be reached (not alive, or auto-connect refused).
-    bool transmit(DistEntry& e, Term control, Term payload, bool connect = true);
+    // spawn_ref: the message is SPAWN_REQUEST with this ReqId (see transmit_spawn).
+    bool transmit(DistEntry& e, Term control, Term payload, bool connect = true, const Word* spawn_ref = nullptr);
     // The same for SPAWN_REQUEST ReqId: a node that cannot spawn (no SPAWN flag, e.g. a C
     // node) is not sent it; the requester gets {Tag, ReqId, error, notsup}.
     bool transmit_spawn(DistEntry& e, Term control, Term payload, const Word ref[3]);
@@ -82,7 +84,11 @@ public:
 private:
     friend class Receiver;
     bool transmit_encoded(DistEntry& e, Queued&& q, bool connect);
-    void write_frames(DistEntry& e, Port& port, const Queued& q, uint64_t flags);
+    // Writes an encoded message on the connection's port (flags: the connection's); `atoms`
+    // are what its ATOM_CACHE_REFs stand for. False when the port has closed.
+    bool write_on(DistEntry& e, const std::shared_ptr<Port>& port, uint64_t flags, const Queued& q,
+                  std::span<const Term> atoms);
+    void write_frames(Port& port, const Queued& q, uint64_t flags, std::span<const Term> atoms);
     void auto_connect(DistEntry& e);
 
     std::mutex subs_mu_;

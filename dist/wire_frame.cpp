@@ -237,4 +237,36 @@ Result<void> frame_message(std::span<const uint8_t> control_ext, std::span<const
     return {};
 }
 
+void SendAtomCache::header(std::span<const Term> atoms, std::vector<uint8_t>& out) {
+    const size_t n = std::min(atoms.size(), size_t(255));
+    out.assign(1, uint8_t(n));
+    if (n == 0) return;
+    // The receiver reads the references in order, each new one refilling its slot, so whether
+    // a reference is new is decided in the same order (two atoms of one message may share a
+    // slot).
+    std::array<bool, 255> fresh;
+    bool long_atoms = false;
+    const size_t flags_at = out.size();
+    out.resize(flags_at + n / 2 + 1, 0);
+    for (size_t i = 0; i < n; ++i) {
+        const uint32_t slot = atom_index(atoms[i]) % wire::ATOM_CACHE_SIZE;
+        fresh[i] = slots_[slot] != atoms[i];
+        if (fresh[i]) {
+            slots_[slot] = atoms[i];
+            long_atoms |= atom_name(atoms[i]).size() > 255;
+        }
+        out[flags_at + i / 2] |= uint8_t(((fresh[i] ? 8 : 0) | slot >> 8) << (4 * (i & 1)));
+    }
+    if (long_atoms) out[flags_at + n / 2] |= uint8_t(1 << (4 * (n & 1)));
+    for (size_t i = 0; i < n; ++i) {
+        const uint32_t slot = atom_index(atoms[i]) % wire::ATOM_CACHE_SIZE;
+        out.push_back(uint8_t(slot & 0xFF));
+        if (!fresh[i]) continue;
+        std::string_view text = atom_name(atoms[i]);
+        if (long_atoms) out.push_back(uint8_t(text.size() >> 8));
+        out.push_back(uint8_t(text.size()));
+        out.insert(out.end(), text.begin(), text.end());
+    }
+}
+
 }  // namespace beam::dist

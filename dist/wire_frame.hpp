@@ -128,6 +128,24 @@ struct FrameOptions {
     // message) and must not be in use by another unfinished message on the connection.
     uint64_t sequence_id = 0;
     size_t fragment_size = wire::DEFAULT_FRAGMENT_SIZE;  // term bytes per fragment (>= 1)
+    // Header mode: the header's atom cache part, from NumberOfAtomCacheRefs on
+    // (SendAtomCache::header); empty for a message without references (a single 0).
+    std::span<const uint8_t> cache_header;
+};
+
+// One connection's send side of the atom cache: the atom each of the 2048 slots holds at the
+// receiving end, as the headers sent so far have set them. Only the connection's writer (under
+// its lock) uses it, in the order the messages go out.
+class SendAtomCache {
+public:
+    // Writes to `out` (replacing its contents) the header part for a message whose
+    // ATOM_CACHE_REF i stands for atoms[i] (at most 255): NumberOfAtomCacheRefs, the flags,
+    // then each reference, with the text for atoms the receiver's slot does not hold yet.
+    // The slot of an atom is its atom table index modulo 2048.
+    void header(std::span<const Term> atoms, std::vector<uint8_t>& out);
+
+private:
+    std::array<Term, wire::ATOM_CACHE_SIZE> slots_;  // NON_VALUE while never sent
 };
 
 // One packet as a list of byte ranges to be written one after the other (an iovec): its header
@@ -169,6 +187,13 @@ Result<void> check_frame_args(std::span<const uint8_t> control_ext, std::span<co
                               const FrameOptions& opts);
 inline void put_u64(uint8_t* p, uint64_t v) {
     for (int i = 7; i >= 0; --i, v >>= 8) p[i] = uint8_t(v);
+}
+// Replaces the header's last byte (NumberOfAtomCacheRefs 0) by the message's cache header.
+inline void add_cache_header(PacketPieces& pk, std::span<const uint8_t> cache_header) {
+    if (cache_header.empty()) return;
+    pk.pieces[0] = pk.pieces[0].first(pk.pieces[0].size() - 1);
+    pk.pieces[pk.count++] = cache_header;
+    pk.size += cache_header.size() - 1;
 }
 // Appends data[from, from+n) of the two terms (control then payload, without 131) as pieces.
 inline void add_data(PacketPieces& pk, std::span<const uint8_t> ctl, std::span<const uint8_t> pay, size_t from,
@@ -212,6 +237,7 @@ Result<size_t> for_each_packet(std::span<const uint8_t> control_ext, std::span<c
         pk.pieces[0] = {pk.header.data(), 3};
         pk.count = 1;
         pk.size = 3;
+        detail::add_cache_header(pk, opts.cache_header);
         detail::add_data(pk, ctl, pay, 0, total);
         emit(static_cast<const PacketPieces&>(pk));
         return size_t(1);
@@ -230,6 +256,7 @@ Result<size_t> for_each_packet(std::span<const uint8_t> control_ext, std::span<c
         pk.pieces[0] = {pk.header.data(), hdr};
         pk.count = 1;
         pk.size = hdr;
+        if (frag == count) detail::add_cache_header(pk, opts.cache_header);
         size_t n = std::min(frag == count ? first : opts.fragment_size, total - at);
         detail::add_data(pk, ctl, pay, at, n);
         at += n;

@@ -21,6 +21,7 @@
 #include "scheduler/port_system.hpp"
 #include "scheduler/signals.hpp"
 #include "vm/binary.hpp"
+#include "vm/clocks.hpp"
 #include "vm/vm.hpp"
 
 namespace beam {
@@ -222,10 +223,17 @@ void PortSystem::run() {
             poll_until = timeout < 0 ? std::chrono::steady_clock::time_point::max()
                                      : std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout);
         }
+        // While the schedulers own the pollset, this thread looks every WATCHDOG_MS whether
+        // any of them has polled it lately, and polls it itself if none has.
+        const bool watchdog = vm.scheds && !vm.scheds->all_asleep();
+        if (watchdog && (timeout < 0 || timeout > WATCHDOG_MS)) timeout = WATCHDOG_MS;
         n = epoll_wait(epoll_, evs, 64, timeout);
         if (n < 0 && errno != EINTR) break;
         if (n < 0) n = 0;
         dispatch_watchers(evs, n);
+        if (watchdog && !vm.scheds->all_asleep() &&
+            monotonic_ns() - vm.scheds->last_poll_ns() > WATCHDOG_MS * 1'000'000)
+            poll_now();
     }
 }
 

@@ -215,6 +215,10 @@ public:
     static constexpr uint32_t WRITE_EVENTS = 0x004;  // EPOLLOUT
     static constexpr uint64_t KEY_WAKE = 0;  // kind 0 with another id: a watcher's handle
     static constexpr uint64_t KEY_SCHED = ~0ull;  // the scheduler pollset's descriptor
+    // How long the scheduler pollset may go unpolled while schedulers own it before this
+    // thread polls it (run()): a bound on the delay of a packet for a node whose schedulers
+    // are all busy, at a cost of 1,000 wake-ups a second while any scheduler is awake.
+    static constexpr int WATCHDOG_MS = 1;
     static uint64_t key_read(uint64_t n) { return (1ull << 62) | n; }
     static uint64_t key_write(uint64_t n) { return (2ull << 62) | n; }
     static uint64_t key_child(int pidfd) { return (3ull << 62) | static_cast<uint64_t>(pidfd); }

@@ -425,6 +425,7 @@ void Schedulers::poll_io(Scheduler& s, bool now) {
     int64_t t = monotonic_ns();
     if (!now && t - s.polled_ns < POLL_EVERY_NS) return;
     s.polled_ns = t;
+    last_poll_ns_.store(t, std::memory_order_relaxed);
     ps->poll_now();
 }
 

@@ -99,6 +99,12 @@ public:
     // Set once, when the port system's poller starts; it outlives the scheduler threads.
     void set_pollset(SchedulerPollset* ps) { pollset_.store(ps, std::memory_order_release); }
     bool all_asleep() const { return sleepers_.load(std::memory_order_acquire) == count(); }
+    // When a scheduler last polled the scheduler pollset (monotonic ns). A scheduler running a
+    // process polls only between processes, so while every awake one runs a long time slice
+    // (a process sending 1,000 messages to another node is one slice of 4,000 reductions,
+    // several milliseconds) nobody polls: the I/O thread then polls for them
+    // (PortSystem::run), as erts' poll thread always does.
+    int64_t last_poll_ns() const { return last_poll_ns_.load(std::memory_order_relaxed); }
 
     // Index of the scheduler running on this thread, or -1 on other threads.
     static int current_index();
@@ -173,6 +179,7 @@ private:
     std::atomic<int> halt_status_{0};
     std::atomic<size_t> live_user_{0};
     std::atomic<int> sleepers_{0};
+    std::atomic<int64_t> last_poll_ns_{0};
     std::atomic<int> spinners_{0};  // schedulers spinning in next(): they find queued work unwoken
     std::atomic<int> online_{0};
     std::atomic<SchedulerPollset*> pollset_{nullptr};

@@ -1,6 +1,8 @@
 // The external term format (term_to_binary / binary_to_term), version byte 131.
 #pragma once
 
+#include <array>
+
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -70,6 +72,41 @@ FunEntry* detached_fun(const FunRef& ref);
 Result<Term> decode_external(TermAllocator& a, std::span<const uint8_t> bytes, size_t* used = nullptr,
                              DecodeOptions opts = {});
 
+// The atoms of one distribution message that go through its connection's atom cache
+// (erl_ext_dist, "Distribution Header"): the encoder writes ATOM_CACHE_REF i (tag 82) for
+// atoms()[i], and the header sent with the message tells the receiver which atom each i is.
+// At most 255 per message (the header's count is one byte); further atoms are written in full.
+class AtomCacheRefs {
+public:
+    static constexpr size_t MAX = 255;
+    // The message-local index of `a`, added when new; -1 when MAX atoms are already listed.
+    int index_of(Term a) {
+        size_t h = (atom_index(a) * 0x9E3779B1u) >> 23;  // 9 bits: a slot of the 512
+        for (;; h = (h + 1) & (SLOTS - 1)) {
+            uint8_t v = slot_[h];
+            if (v == 0) break;
+            if (atoms_[v - 1] == a) return v - 1;
+        }
+        if (n_ == MAX) return -1;
+        atoms_[n_] = a;
+        where_[n_] = uint16_t(h);
+        slot_[h] = uint8_t(++n_);
+        return int(n_ - 1);
+    }
+    std::span<const Term> atoms() const { return {atoms_.data(), n_}; }
+    void clear() {
+        for (size_t i = 0; i < n_; ++i) slot_[where_[i]] = 0;
+        n_ = 0;
+    }
+
+private:
+    static constexpr size_t SLOTS = 512;  // open addressing, at most half full
+    std::array<Term, MAX> atoms_;
+    std::array<uint16_t, MAX> where_;  // each atom's slot, for clear()
+    std::array<uint8_t, SLOTS> slot_{};  // 0 empty, else index + 1
+    size_t n_ = 0;
+};
+
 struct EncodeOptions {
     int compressed = 0;  // 0 = off, 1..9 = zlib level
     int minor_version = 1;  // OTP 25's default: NEW_FLOAT_EXT, Latin-1 atoms as ATOM_EXT
@@ -81,6 +118,9 @@ struct EncodeOptions {
     // This node: local pids, ports and references are written with its name and creation.
     // Null means nonode@nohost, creation 0.
     const NodeIdentity* node = nullptr;
+    // A distribution message on a connection with DIST_HDR_ATOM_CACHE: atoms become
+    // ATOM_CACHE_REFs listed here.
+    AtomCacheRefs* atom_refs = nullptr;
 };
 
 // Appends the encoding of `t` (with the 131 version byte) to `out`.

@@ -76,7 +76,15 @@ constexpr uint64_t MAX_DEFLATE_RATIO = 1032;
 
 class Decoder {
 public:
-    Decoder(TermAllocator& a, std::span<const uint8_t> in, DecodeOptions opts) : a_(a), in_(in), opts_(opts) {}
+    Decoder(TermAllocator& a, std::span<const uint8_t> in, DecodeOptions opts) : a_(a), in_(in), opts_(opts) {
+        tasks_.swap(tls_tasks);
+    }
+    // The task stack's memory goes back to this thread's spare (a nested decoder, if any,
+    // started with an empty one).
+    ~Decoder() {
+        tasks_.clear();
+        tls_tasks.swap(tasks_);
+    }
 
     Result<Term> run() {
         Term root = NIL;
@@ -227,6 +235,11 @@ private:
     Result<Term> pid(size_t at, uint8_t tag);
     Result<Term> port(size_t at, uint8_t tag);
 
+    // The task stack of the last decoder that ran on this thread, kept for the next one:
+    // a fresh vector and its growth were the largest allocation of a node receiving small
+    // distribution messages.
+    static thread_local std::vector<Task> tls_tasks;
+
     TermAllocator& a_;
     std::span<const uint8_t> in_;
     DecodeOptions opts_;
@@ -235,6 +248,8 @@ private:
     std::vector<MapJob> maps_;
     std::vector<PendingFun> funs_;
 };
+
+thread_local std::vector<Decoder::Task> Decoder::tls_tasks;
 
 Result<Term> Decoder::big(size_t at, size_t nbytes) {
     uint8_t sign = 0;

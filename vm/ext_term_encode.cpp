@@ -85,15 +85,31 @@ private:
     void bytes(const uint8_t* p, size_t n) { out_.insert(out_.end(), p, p + n); }
 
     void atom(Term a) {
+        if (opts_.atom_refs) {
+            if (int i = opts_.atom_refs->index_of(a); i >= 0) {
+                u8(ext::ATOM_CACHE_REF);
+                u8(uint8_t(i));
+                return;
+            }
+        }
         std::string_view s = atom_name(a);
+        const auto* text = reinterpret_cast<const uint8_t*>(s.data());
         // Latin-1 when every code point is below 256 (UTF-8 lead bytes C2/C3 only); minor
-        // version 2 writes every atom in UTF-8 (erts' DFLAG_UTF8_ATOMS).
+        // version 2 writes every atom in UTF-8 (erts' DFLAG_UTF8_ATOMS). An ASCII name (the
+        // usual case) is the same bytes either way.
+        bool ascii = std::all_of(text, text + s.size(), [](uint8_t c) { return c < 0x80; });
+        if (ascii && opts_.minor_version < 2) {
+            u8(ext::ATOM);
+            u16(uint16_t(s.size()));
+            bytes(text, s.size());
+            return;
+        }
         std::string latin1;
         bool is_latin1 = opts_.minor_version < 2;
         for (size_t i = 0; i < s.size() && is_latin1; ++i) {
-            uint8_t c = uint8_t(s[i]);
+            uint8_t c = text[i];
             if (c < 0x80) latin1 += char(c);
-            else if ((c == 0xC2 || c == 0xC3) && i + 1 < s.size()) latin1 += char(((c & 0x03) << 6) | (uint8_t(s[++i]) & 0x3F));
+            else if ((c == 0xC2 || c == 0xC3) && i + 1 < s.size()) latin1 += char(((c & 0x03) << 6) | (text[++i] & 0x3F));
             else is_latin1 = false;
         }
         if (is_latin1) {
@@ -103,11 +119,11 @@ private:
         } else if (s.size() < 256) {
             u8(ext::SMALL_ATOM_UTF8);
             u8(uint8_t(s.size()));
-            bytes(reinterpret_cast<const uint8_t*>(s.data()), s.size());
+            bytes(text, s.size());
         } else {
             u8(ext::ATOM_UTF8);
             u16(uint16_t(s.size()));
-            bytes(reinterpret_cast<const uint8_t*>(s.data()), s.size());
+            bytes(text, s.size());
         }
     }
     const NodeIdentity& self() const { return opts_.node ? *opts_.node : not_alive_identity(); }

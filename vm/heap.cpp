@@ -42,6 +42,20 @@ Term* LiteralArea::alloc(size_t words) {
     return p;
 }
 
+void LiteralArea::reset() {
+    offheap_release_list(offheap_);
+    offheap_ = nullptr;
+    if (blocks_.empty()) return;
+    // The last block is the largest one that filled in order; an oversized one (a single large
+    // request) is not kept.
+    Block keep = std::move(blocks_.back());
+    blocks_.clear();
+    if (keep.size <= LITERAL_BLOCK_WORDS) {
+        keep.used = 0;
+        blocks_.push_back(std::move(keep));
+    }
+}
+
 void LiteralArea::link_offheap(Term* procbin) {
     set_offheap_next(procbin, offheap_);
     offheap_ = procbin;

@@ -46,6 +46,9 @@ public:
     bool contains(const Term* p) const;
     // Words handed out so far (an upper bound on what a copy of its terms needs).
     size_t used_words() const;
+    // Forgets every term built here (dropping its off-heap references), keeping one block of
+    // memory for the next use: a scratch area reused for one message after another.
+    void reset();
 
 private:
     // Raw storage: Term's constructor writes the non-value, and a scratch area used to build one

@@ -449,3 +449,91 @@ TEST_CASE("dist wire: fragments out of order or of unknown sequences are errors"
         CHECK(st.buffered_bytes() <= 4096);
     }
 }
+
+namespace {
+// Encodes control and payload with atom cache references, frames them with the send cache's
+// header (in fragments of `fragment_size`) and feeds every packet to the receive side.
+// Returns the decoded terms of the completed message.
+std::vector<Term> send_through_cache(LiteralArea& a, dist::SendAtomCache& tx, ReceiveState& rx, Term control,
+                                     Term payload, size_t fragment_size) {
+    AtomCacheRefs refs;
+    EncodeOptions o;
+    o.atom_refs = &refs;
+    Bytes ctl, pay;
+    REQUIRE(encode_external(control, ctl, o).ok());
+    REQUIRE(encode_external(payload, pay, o).ok());
+    Bytes header;
+    tx.header(refs.atoms(), header);
+    dist::FrameOptions fo;
+    fo.header_mode = fo.fragments = true;
+    fo.sequence_id = 9;
+    fo.fragment_size = fragment_size;
+    fo.cache_header = header;
+    std::vector<Bytes> packets;
+    REQUIRE(dist::for_each_packet(ctl, pay, fo, [&](const dist::PacketPieces& pk) {
+                Bytes p;
+                for (auto piece : pk.view()) p.insert(p.end(), piece.begin(), piece.end());
+                CHECK(p.size() == pk.size);
+                packets.push_back(std::move(p));
+            }).ok());
+    ReceivedMessage out;
+    for (size_t i = 0; i < packets.size(); ++i) {
+        auto r = dist::parse_packet(packets[i], rx, out);
+        REQUIRE(r.ok());
+        REQUIRE(*r == (i + 1 == packets.size() ? PacketKind::Complete : PacketKind::Incomplete));
+    }
+    CHECK(out.atoms.size() == refs.atoms().size());
+    return decode_plain_terms(a, out.data(), true, out.atoms);
+}
+}  // namespace
+
+TEST_CASE("dist wire: the send side's atom cache round trips through the receive side", "[dist]") {
+    LiteralArea a;
+    dist::SendAtomCache tx;
+    ReceiveState rx(true, true);
+    std::string long_utf8;
+    for (int i = 0; i < 200; ++i) long_utf8 += "\xc3\xa4";  // 400 bytes: LongAtoms
+    // The same atoms again (old entries), new ones beside them, more than 255 distinct atoms
+    // (the rest written in full), an atom whose text needs 2-byte lengths, and a message in
+    // fragments whose header comes with its first fragment.
+    std::vector<Term> many;
+    for (int i = 0; i < 300; ++i) many.push_back(atom("cache_many_" + std::to_string(i)));
+    struct Case {
+        Term control, payload;
+        size_t fragment_size;
+    } cases[] = {
+        {tuple(a, {make_small(2), atom(""), atom("alpha")}), tuple(a, {atom("beta"), atom("alpha")}), 1 << 16},
+        {tuple(a, {make_small(2), atom(""), atom("alpha")}), tuple(a, {atom("gamma"), atom("beta")}), 1 << 16},
+        {tuple(a, {make_small(6), atom(""), atom("reg")}), list(a, many), 1 << 16},
+        {tuple(a, {make_small(6), atom(""), atom(long_utf8)}), tuple(a, {atom(long_utf8), atom("alpha")}), 1 << 16},
+        {tuple(a, {make_small(6), atom(""), atom("frag")}), list(a, many), 200},
+    };
+    for (const Case& c : cases) {
+        std::vector<Term> got = send_through_cache(a, tx, rx, c.control, c.payload, c.fragment_size);
+        REQUIRE(got.size() == 2);
+        CHECK(encode(got[0]) == encode(c.control));
+        CHECK(encode(got[1]) == encode(c.payload));
+    }
+}
+
+TEST_CASE("dist wire: two atoms of one message in the same cache slot", "[dist]") {
+    // Atom indexes 2048 apart share a slot; the header must say "new" for whichever one the
+    // slot does not hold at that point of the header, in order.
+    LiteralArea a;
+    Term first = atom("slot_share_first");
+    Term second = NON_VALUE;
+    for (int i = 0; !is_value(second); ++i) {
+        Term t = atom("slot_share_" + std::to_string(i));
+        if (atom_index(t) % dist::wire::ATOM_CACHE_SIZE == atom_index(first) % dist::wire::ATOM_CACHE_SIZE &&
+            t != first)
+            second = t;
+    }
+    dist::SendAtomCache tx;
+    ReceiveState rx(true, true);
+    Term ctl = tuple(a, {make_small(2), atom(""), first});
+    for (Term payload : {tuple(a, {second, first}), tuple(a, {first, second}), tuple(a, {second, second})}) {
+        std::vector<Term> got = send_through_cache(a, tx, rx, ctl, payload, 1 << 16);
+        REQUIRE(got.size() == 2);
+        CHECK(encode(got[1]) == encode(payload));
+    }
+}

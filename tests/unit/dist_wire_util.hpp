@@ -28,10 +28,12 @@ inline Bytes encode(Term t) {
 
 // Decodes the terms of a message that holds no ATOM_CACHE_REF (what frame_message sends); each
 // must decode.
-inline std::vector<Term> decode_plain_terms(TermAllocator& a, std::span<const uint8_t> data, bool versionless) {
+inline std::vector<Term> decode_plain_terms(TermAllocator& a, std::span<const uint8_t> data, bool versionless,
+                                            std::span<const Term> atom_cache = {}) {
     std::vector<Term> terms;
     DecodeOptions opts;
     opts.versionless = versionless;
+    opts.atom_cache = atom_cache;
     for (std::span<const uint8_t> rest = data; !rest.empty();) {
         size_t used = 0;
         auto t = decode_external(a, rest, &used, opts);
