@@ -12,6 +12,7 @@
 #include "dist/dist_system.hpp"
 #include "scheduler/port_system.hpp"
 #include "scheduler/signals.hpp"
+#include "scheduler/slice_output.hpp"
 #include "vm/binary.hpp"
 #include "vm/copy_term.hpp"
 #include "vm/ext_ids.hpp"
@@ -54,6 +55,38 @@ Signal* exit_signal(Term from, Term reason, bool linked) {
 }  // namespace
 
 Port* Carrier::port_held() { return tls_port_held; }
+
+bool Carrier::hold(const std::shared_ptr<Port>& port, const PacketPieces& pk) {
+    // Packets up to this size wait; a larger one is written at once, after what is held.
+    constexpr size_t HOLD_MAX = 16 * 1024;
+    // What a slice may hold before it is written anyway.
+    constexpr size_t HELD_MAX = 64 * 1024;
+    if (pk.size > HOLD_MAX || !in_time_slice()) {
+        flush_output();
+        return false;
+    }
+    if (held_.empty()) flush_at_slice_end(port);
+    const uint32_t n = uint32_t(pk.size);
+    const uint8_t len[4] = {uint8_t(n >> 24), uint8_t(n >> 16), uint8_t(n >> 8), uint8_t(n)};
+    held_.insert(held_.end(), len, len + 4);
+    for (auto piece : pk.view()) held_.insert(held_.end(), piece.begin(), piece.end());
+    if (held_.size() >= HELD_MAX) flush_output();
+    return true;
+}
+
+void Carrier::flush_output() {
+    if (held_.empty() || !port_->driver) return;
+    if (!port_->driver->output_framed(held_)) {
+        // A carrier whose framing is not packet 4 (none known): each packet by itself.
+        for (size_t at = 0; at + 4 <= held_.size();) {
+            size_t n = size_t(held_[at]) << 24 | size_t(held_[at + 1]) << 16 | size_t(held_[at + 2]) << 8 | held_[at + 3];
+            std::span<const uint8_t> body(held_.data() + at + 4, n);
+            port_->driver->output_gather(std::span(&body, 1), n);
+            at += 4 + n;
+        }
+    }
+    held_.clear();
+}
 
 Carrier::Carrier(DistSystem& d, std::shared_ptr<DistEntry> e, uint32_t conn_id, Port* port, uint64_t flags)
     : dist_(d), entry_(std::move(e)), conn_id_(conn_id), port_(port),

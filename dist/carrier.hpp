@@ -23,6 +23,12 @@ public:
     Carrier(DistSystem& d, std::shared_ptr<DistEntry> e, uint32_t conn_id, Port* port, uint64_t flags);
     bool received(const uint8_t* data, size_t size) override;
     void port_closed(Term reason) override;
+    void flush_output() override;
+
+    // Adds a packet to the output held until the current time slice ends; false when the
+    // packet is to be written at once instead (too large: only small ones wait). `port` is
+    // this carrier's, locked by the caller.
+    bool hold(const std::shared_ptr<Port>& port, const PacketPieces& pk);
 
     // The carrier port whose reader runs on this thread, if any: a reply written while a
     // packet is being handled goes out on that port without taking its lock again.
@@ -52,6 +58,7 @@ private:
     LiteralArea scratch_;   // the decoded terms of the packet being handled
     SendAtomCache tx_;      // what the other node's receive cache holds
     std::vector<uint8_t> tx_header_;
+    std::vector<uint8_t> held_;  // packets with their 4-byte lengths, for flush_output
 };
 
 }  // namespace dist

@@ -213,16 +213,18 @@ bool DistSystem::write_on(DistEntry& e, const std::shared_ptr<Port>& port, uint6
         return true;
     }
     if (Port* held = Carrier::port_held(); held == port.get()) {
-        write_frames(*port, q, flags, atoms);  // a reply from the carrier's own reader
+        write_frames(port, q, flags, atoms);  // a reply from the carrier's own reader
         return true;
     }
     std::lock_guard pl(port->lock);
     if (port->closed) return false;
-    write_frames(*port, q, flags, atoms);
+    write_frames(port, q, flags, atoms);
     return true;
 }
 
-void DistSystem::write_frames(Port& port, const Queued& q, uint64_t flags, std::span<const Term> atoms) {
+void DistSystem::write_frames(const std::shared_ptr<Port>& port_ref, const Queued& q, uint64_t flags,
+                              std::span<const Term> atoms) {
+    Port& port = *port_ref;
     if (!port.driver) return;
     FrameOptions fo;
     fo.header_mode = (flags & (flag::DIST_HDR_ATOM_CACHE | flag::FRAGMENTS)) != 0;
@@ -230,15 +232,18 @@ void DistSystem::write_frames(Port& port, const Queued& q, uint64_t flags, std::
     // All of one message's fragments are written under the port's lock, so no two messages'
     // fragments interleave and any nonzero id is unique among unfinished ones.
     fo.sequence_id = 1;
+    auto* carrier = static_cast<Carrier*>(port.dist.get());
     if (!atoms.empty()) {
         // The header that tells the receiver which atom each reference stands for is made
         // here, under the port's lock, in the order the messages go out.
-        auto* carrier = static_cast<Carrier*>(port.dist.get());
         if (!carrier) return;
         carrier->send_cache_header(atoms, fo.cache_header);
     }
-    (void)for_each_packet(q.control, q.payload, fo,
-                          [&](const PacketPieces& pk) { port.driver->output_gather(pk.view(), pk.size); });
+    (void)for_each_packet(q.control, q.payload, fo, [&](const PacketPieces& pk) {
+        // Small packets sent in a time slice wait for its end (scheduler/slice_output.hpp).
+        if (carrier && carrier->hold(port_ref, pk)) return;
+        port.driver->output_gather(pk.view(), pk.size);
+    });
 }
 
 bool DistSystem::attach_port(Process*, DistEntry& e, Term port_id, uint64_t flags, uint32_t creation) {
@@ -261,7 +266,7 @@ bool DistSystem::attach_port(Process*, DistEntry& e, Term port_id, uint64_t flag
     // is held, so nothing sent from now on overtakes it.
     for (const Queued& q : queued) {
         if (q.spawn_request && !(flags & flag::SPAWN)) fail_spawn(e, q.spawn_ref, atom("notsup"));
-        else write_frames(*lp.port, q, flags, {});
+        else write_frames(lp.port, q, flags, {});
     }
     return true;
 }

@@ -88,7 +88,7 @@ private:
     // are what its ATOM_CACHE_REFs stand for. False when the port has closed.
     bool write_on(DistEntry& e, const std::shared_ptr<Port>& port, uint64_t flags, const Queued& q,
                   std::span<const Term> atoms);
-    void write_frames(Port& port, const Queued& q, uint64_t flags, std::span<const Term> atoms);
+    void write_frames(const std::shared_ptr<Port>& port, const Queued& q, uint64_t flags, std::span<const Term> atoms);
     void auto_connect(DistEntry& e);
 
     std::mutex subs_mu_;

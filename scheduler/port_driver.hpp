@@ -40,6 +40,8 @@ public:
     virtual bool received(const uint8_t* data, size_t size) = 0;
     // The port is closing: the connection is lost.
     virtual void port_closed(Term reason) = 0;
+    // Writes what it held until the end of a time slice (scheduler/slice_output.hpp).
+    virtual void flush_output() {}
 };
 
 // What a driver may do to its port. Valid while the port's lock is held; a driver
@@ -96,6 +98,10 @@ public:
     // in order, `size` bytes in all, as one unit of the port's framing; nobody is answered.
     // By default they are joined and handed to output().
     virtual void output_gather(std::span<const std::span<const uint8_t>> pieces, size_t size);
+    // Output from the runtime that is already framed as packets with 4-byte big-endian lengths
+    // (several packets at once). False, with nothing written, when the port's framing is not
+    // that; by default it never is.
+    virtual bool output_framed(std::span<const uint8_t>) { return false; }
     // An event on a descriptor the driver watches.
     virtual void on_io(IoHandle h, uint32_t events) = 0;
     virtual void on_timeout() {}

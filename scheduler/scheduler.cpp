@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "scheduler/signals.hpp"
+#include "scheduler/slice_output.hpp"
 #include "vm/clocks.hpp"
 #include "vm/interp.hpp"
 #include "vm/trace.hpp"
@@ -448,6 +449,7 @@ void Schedulers::loop(Scheduler& s) {
             }
             if (st.compare_exchange_weak(f, (f & ~QUEUED) | RUNNING, std::memory_order_seq_cst)) break;
         }
+        TimeSlice slice;  // output held during the slice goes out when it ends
         run_one(s, p);
     }
     if (vm_->exit_process_when_done) {

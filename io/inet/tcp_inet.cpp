@@ -542,7 +542,13 @@ void TcpInet::output_gather(std::span<const std::span<const uint8_t>> pieces, si
 
 // One unit of output (a packet of the socket's framing): straight to the socket when nothing
 // is queued, the rest queued.
-void TcpInet::send_pieces(Term caller, std::span<const std::span<const uint8_t>> pieces, size_t n) {
+bool TcpInet::output_framed(std::span<const uint8_t> bytes) {
+    if (opt.packet != TCP_PB_4) return false;
+    send_pieces(NIL, std::span(&bytes, 1), bytes.size(), true);
+    return true;
+}
+
+void TcpInet::send_pieces(Term caller, std::span<const std::span<const uint8_t>> pieces, size_t n, bool framed) {
     if ((state & INET_STATE_CONNECTED) != INET_STATE_CONNECTED) {
         if (delayed_close_send_) {
             delayed_close_send_ = false;
@@ -565,6 +571,7 @@ void TcpInet::send_pieces(Term caller, std::span<const std::span<const uint8_t>>
     case TCP_PB_4: hlen = 4; break;
     default: break;
     }
+    if (framed) hlen = 0;
     // A length that does not fit the header is cut to its low bytes, as inet_drv writes it.
     for (size_t i = 0; i < hlen; ++i) hdr[i] = static_cast<char>(n >> (8 * (hlen - 1 - i)));
     stats.sent(n);

@@ -18,6 +18,7 @@ public:
     std::optional<std::string> control_proto(Term caller, unsigned op, std::string_view data) override;
     void output(Term caller, std::string_view data) override;
     void output_gather(std::span<const std::span<const uint8_t>> pieces, size_t size) override;
+    bool output_framed(std::span<const uint8_t> bytes) override;
     void on_io(IoHandle h, uint32_t events) override;
     void on_timeout() override;
     void stop() override;
@@ -61,7 +62,8 @@ private:
     void write_queued();
     void end_busy(Term reason);
     void send_error(Term caller, int err);
-    void send_pieces(Term caller, std::span<const std::span<const uint8_t>> pieces, size_t n);
+    // framed: the pieces already carry their packet headers (output_framed); none is added.
+    void send_pieces(Term caller, std::span<const std::span<const uint8_t>> pieces, size_t n, bool framed = false);
     void finish_connect();
     void rearm();
     void schedule_timer();
