@@ -125,6 +125,15 @@ struct ReceiveAccess {
         if (cost > st.max_buffered_ - st.buffered_)
             return fail(fmt::format("more than {} bytes of fragmented messages buffered", st.max_buffered_));
         ReceiveState::Sequence s;
+        // The reassembly buffer: the last reassembled message's (its caller is done with it
+        // once it parses the next packet), made big enough for every fragment the header
+        // announces, within the buffering bound: growing it fragment by fragment copied a
+        // 1 MiB message twice more and faulted in fresh pages at each step.
+        s.data.swap(out.owned);
+        s.data.clear();
+        constexpr size_t RESERVE_MAX = size_t(64) << 20;
+        size_t want = frag > RESERVE_MAX / data.size() ? RESERVE_MAX : size_t(frag) * data.size();
+        s.data.reserve(std::min(want, st.max_buffered_ - st.buffered_));
         s.data.assign(data.begin(), data.end());
         s.atoms = std::move(atoms);
         s.next_fragment = frag - 1;
