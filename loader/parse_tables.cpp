@@ -3,32 +3,12 @@
 
 #include "loader/parse_context.hpp"
 #include "vm/atom_table.hpp"
+#include "vm/utf8_chars.hpp"
 
 namespace beam::loader {
 
-// Checks that `s` is well-formed UTF-8 (no overlongs, no surrogates) and counts its characters.
-static bool utf8_chars(std::span<const uint8_t> s, size_t& chars) {
-    chars = 0;
-    for (size_t i = 0; i < s.size(); ++chars) {
-        uint8_t b = s[i];
-        size_t n;
-        uint32_t cp;
-        if (b < 0x80) { n = 1; cp = b; }
-        else if ((b & 0xE0) == 0xC0) { n = 2; cp = b & 0x1F; }
-        else if ((b & 0xF0) == 0xE0) { n = 3; cp = b & 0x0F; }
-        else if ((b & 0xF8) == 0xF0) { n = 4; cp = b & 0x07; }
-        else return false;
-        if (i + n > s.size()) return false;
-        for (size_t k = 1; k < n; ++k) {
-            if ((s[i + k] & 0xC0) != 0x80) return false;
-            cp = cp << 6 | (s[i + k] & 0x3F);
-        }
-        static constexpr uint32_t min_for_len[5] = {0, 0, 0x80, 0x800, 0x10000};
-        if (cp < min_for_len[n] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return false;
-        i += n;
-    }
-    return true;
-}
+// The atom table's UTF-8 check (vm/utf8_chars.hpp): well-formed, and its characters counted.
+static bool utf8_chars(std::span<const uint8_t> s, size_t& chars) { return beam::utf8_chars(s.data(), s.size(), chars); }
 
 Result<void> parse_atoms(ParseContext& ctx, const Chunk& c, bool utf8) {
     ByteReader r = ctx.reader(c);

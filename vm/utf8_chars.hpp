@@ -1,4 +1,4 @@
-// UTF-8 text as the external term format and distribution headers carry atom names.
+// UTF-8 text as the external term format, distribution headers and .beam atom tables carry atom names.
 #pragma once
 
 #include <cstddef>

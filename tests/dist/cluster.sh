@@ -41,14 +41,7 @@ fi
 mkdir -p "$work/ebin"
 erlc -o "$work/ebin" "$here"/dist_*.erl || exit 1
 
-pids=()
-stop_all() {
-  local p
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
-  sleep 0.2
-  for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; done
-  pids=()
-}
+. "$here/node_procs.sh"  # pids, stop_all
 
 random_cookie() { od -An -N12 -tx1 /dev/urandom | tr -d ' \n'; }
 

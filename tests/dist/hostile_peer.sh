@@ -43,14 +43,7 @@ fi
 mkdir -p "$work/ebin" "$work/target"
 erlc -o "$work/ebin" "$here/dist_hostile.erl" || exit 1
 
-pids=()
-stop_all() {
-  local p
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
-  sleep 0.2
-  for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; done
-  pids=()
-}
+. "$here/node_procs.sh"  # pids, stop_all
 
 tag=$(printf %010d "$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')")  # one length: comparable runs
 seed=${HOSTILE_SEED:-$tag}

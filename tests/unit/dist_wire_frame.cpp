@@ -455,7 +455,7 @@ namespace {
 // header (in fragments of `fragment_size`) and feeds every packet to the receive side.
 // Returns the decoded terms of the completed message.
 std::vector<Term> send_through_cache(LiteralArea& a, dist::SendAtomCache& tx, ReceiveState& rx, Term control,
-                                     Term payload, size_t fragment_size) {
+                                     Term payload, size_t fragment_size, Bytes* header_out = nullptr) {
     AtomCacheRefs refs;
     EncodeOptions o;
     o.atom_refs = &refs;
@@ -464,6 +464,7 @@ std::vector<Term> send_through_cache(LiteralArea& a, dist::SendAtomCache& tx, Re
     REQUIRE(encode_external(payload, pay, o).ok());
     Bytes header;
     tx.header(refs.atoms(), header);
+    if (header_out) *header_out = header;
     dist::FrameOptions fo;
     fo.header_mode = fo.fragments = true;
     fo.sequence_id = 9;
@@ -514,6 +515,16 @@ TEST_CASE("dist wire: the send side's atom cache round trips through the receive
         CHECK(encode(got[0]) == encode(c.control));
         CHECK(encode(got[1]) == encode(c.payload));
     }
+    // The first message again: its atoms are all cached now, so the header holds only
+    // references (count, flags, one slot byte each) and no text; the terms still decode.
+    Bytes header;
+    std::vector<Term> again = send_through_cache(a, tx, rx, cases[0].control, cases[0].payload, 1 << 16, &header);
+    REQUIRE(again.size() == 2);
+    CHECK(encode(again[1]) == encode(cases[0].payload));
+    const size_t n = 3;  // '' and alpha (control), beta (payload)
+    REQUIRE(header.size() == 1 + (n / 2 + 1) + n);
+    CHECK(header[0] == n);
+    for (size_t i = 0; i < n; ++i) CHECK((header[1 + i / 2] >> (4 * (i & 1)) & 8) == 0);  // none new
 }
 
 TEST_CASE("dist wire: two atoms of one message in the same cache slot", "[dist]") {
