@@ -75,7 +75,7 @@ bool Carrier::hold(const std::shared_ptr<Port>& port, const PacketPieces& pk) {
 }
 
 void Carrier::flush_output() {
-    if (held_.empty() || !port_->driver) return;
+    if (held_.empty() || !port_ || !port_->driver) return;
     if (!port_->driver->output_framed(held_)) {
         // A carrier whose framing is not packet 4 (none known): each packet by itself.
         for (size_t at = 0; at + 4 <= held_.size();) {
@@ -88,8 +88,9 @@ void Carrier::flush_output() {
     held_.clear();
 }
 
-Carrier::Carrier(DistSystem& d, std::shared_ptr<DistEntry> e, uint32_t conn_id, Port* port, uint64_t flags)
-    : dist_(d), entry_(std::move(e)), conn_id_(conn_id), port_(port),
+Carrier::Carrier(DistSystem& d, std::shared_ptr<DistEntry> e, uint32_t conn_id, Port* port, uint64_t flags,
+                 Term carrier_id)
+    : dist_(d), entry_(std::move(e)), conn_id_(conn_id), port_(port), carrier_id_(carrier_id),
       rx_((flags & (flag::DIST_HDR_ATOM_CACHE | flag::FRAGMENTS)) != 0, (flags & flag::FRAGMENTS) != 0) {}
 
 void Carrier::port_closed(Term reason) {
@@ -107,7 +108,7 @@ bool Carrier::received(const uint8_t* data, size_t size) {
     LiteralArea area;
     size_t shown = std::min<size_t>(size, 256);
     Term args[3] = {entry_->node, make_string(area, why), make_binary(area, data, shown)};
-    send_to_system_logger(dist_.vm, NIL, port_->id, "error",
+    send_to_system_logger(dist_.vm, NIL, carrier_id_, "error",
                           "** Got invalid data on distribution channel from ~w (~ts), offending packet "
                           "(first bytes): ~w~n",
                           make_list_from(area, args, 3));

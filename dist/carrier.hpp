@@ -1,6 +1,7 @@
 // The receiving end of a connection: the port that carries it hands each packet here (with
-// the port's lock held), and each control message becomes a signal to a local process,
-// exactly as if a local process had sent it (dist/control_in.cpp).
+// the port's lock held), or, for a connection carried by a process (dist/proc_channel.hpp,
+// `port` null), dist_ctrl_put_data/2 does (under the channel's receive lock); each control
+// message becomes a signal to a local process, exactly as if a local process had sent it.
 #pragma once
 
 #include <cstdint>
@@ -20,7 +21,9 @@ class DistSystem;
 
 class Carrier final : public DistChannel {
 public:
-    Carrier(DistSystem& d, std::shared_ptr<DistEntry> e, uint32_t conn_id, Port* port, uint64_t flags);
+    // `carrier_id`: the port or controlling process, named in the log of a malformed packet.
+    Carrier(DistSystem& d, std::shared_ptr<DistEntry> e, uint32_t conn_id, Port* port, uint64_t flags,
+            Term carrier_id);
     bool received(const uint8_t* data, size_t size) override;
     void port_closed(Term reason) override;
     void flush_output() override;
@@ -52,7 +55,8 @@ private:
     DistSystem& dist_;
     std::shared_ptr<DistEntry> entry_;
     uint32_t conn_id_;
-    Port* port_;
+    Port* port_;  // null for a process carrier
+    Term carrier_id_;
     ReceiveState rx_;       // the atom cache and fragments being reassembled
     ReceivedMessage msg_;   // reused for each packet
     LiteralArea scratch_;   // the decoded terms of the packet being handled

@@ -11,6 +11,9 @@
 #include "bifs/system_spawn.hpp"
 #include "dist/dist_flags.hpp"
 #include "dist/dist_system.hpp"
+#include "dist/proc_channel.hpp"
+#include "bifs/iolist.hpp"
+#include "vm/binary.hpp"
 #include "dist/spawn_remote.hpp"
 #include "scheduler/signals.hpp"
 #include "vm/bignum.hpp"
@@ -124,11 +127,101 @@ Term nodes_0(Process* p, const Term*) { return nodes(p, atom("visible"), NON_VAL
 Term nodes_1(Process* p, const Term* a) { return nodes(p, a[0], NON_VALUE); }
 Term nodes_2(Process* p, const Term* a) { return nodes(p, a[0], a[1]); }
 
-// The dist_ctrl_* functions belong to a process carrier's controlling process; beamvm's
-// connections are carried by ports (inet_tcp_dist), so there is no such process: notsup, as
-// erts answers any other caller. dist_get_stat/1 of a port carrier: badarg as in erts.
-Term not_dist_controller(Process* p, const Term*) { return p->error(atom("notsup")); }
-Term no_dist_handle(Process* p, const Term*) { return p->badarg(); }
+// ---- the dist_ctrl_* functions of a process carrier (dist/proc_channel.hpp) ----
+// erts lets only the controlling process call them (anyone else: notsup); a handle that is
+// not its current connection's is badarg. dist_ctrl_put_data/2 is for the input handler
+// (the controller unless dist_ctrl_input_handler/2 named another).
+
+// The channel of the connection `h` names, if it is one carried by a process (else null).
+std::shared_ptr<dist::ProcChannel> channel_of(Process* p, Term h) {
+    uint32_t conn_id;
+    auto e = entry_of_handle(p, h, &conn_id);
+    if (!e) return nullptr;
+    std::lock_guard lock(e->mu);
+    if (e->state != dist::ConnState::Up || !e->proc || e->proc->conn_id != conn_id) return nullptr;
+    return e->proc;
+}
+
+// The controller's own channel for `h`: null with *err set (notsup or badarg) otherwise.
+std::shared_ptr<dist::ProcChannel> controller_channel(Process* p, Term h, Term* err) {
+    auto ch = channel_of(p, h);
+    if (ch && ch->controller == p->pid) return ch;
+    // A process that controls no connection is told notsup, whatever the handle; telling
+    // which processes are controllers would need a table of them: a channel named by a
+    // handle and controlled by someone else is notsup too, a stale handle badarg.
+    *err = ch ? atom("notsup") : (is_tuple(h) ? am::badarg : atom("notsup"));
+    return nullptr;
+}
+
+Term fail(Process* p, Term err) { return err == am::badarg ? p->badarg() : p->error(err); }
+
+Term dist_ctrl_get_data_1(Process* p, const Term* a) {
+    Term err;
+    auto ch = controller_channel(p, a[0], &err);
+    if (!ch) return fail(p, err);
+    std::vector<uint8_t> bytes;
+    if (!ch->take(bytes)) return atom("none");
+    Term bin = make_binary(*p, bytes.data(), bytes.size());
+    if (!ch->get_size.load(std::memory_order_relaxed)) return bin;
+    return make_tuple(*p, {make_integer_u(*p, bytes.size()), bin});
+}
+
+Term dist_ctrl_get_data_notification_1(Process* p, const Term* a) {
+    Term err;
+    auto ch = controller_channel(p, a[0], &err);
+    if (!ch) return fail(p, err);
+    if (ch->request_notification()) p->mailbox_push(atom("dist_data"));
+    return am::ok;
+}
+
+Term dist_ctrl_input_handler_2(Process* p, const Term* a) {
+    Term err;
+    auto ch = controller_channel(p, a[0], &err);
+    if (!ch) return fail(p, err);
+    if (!is_local_pid(a[1])) return p->badarg();
+    ch->input_handler.store(a[1].raw, std::memory_order_relaxed);
+    return am::ok;
+}
+
+Term dist_ctrl_put_data_2(Process* p, const Term* a) {
+    std::vector<uint8_t> bytes;
+    if (!iolist_to_bytes(a[1], bytes)) return p->badarg();
+    auto ch = channel_of(p, a[0]);
+    if (!ch) return p->badarg();
+    if (ch->input_handler.load(std::memory_order_relaxed) != p->pid.raw) return p->error(atom("notsup"));
+    // A malformed packet ends the connection (connection_lost kills the controller, as erts).
+    if (!ch->put(bytes.data(), bytes.size())) {
+        uint32_t conn_id;
+        auto e = entry_of_handle(p, a[0], &conn_id);
+        if (e) dist::dist_of(*p->vm).connection_lost(*e, conn_id, atom("invalid_data"));
+    }
+    return am::ok;
+}
+
+Term dist_ctrl_set_opt_3(Process* p, const Term* a) {
+    Term err;
+    auto ch = controller_channel(p, a[0], &err);
+    if (!ch) return fail(p, err);
+    if (a[1] != atom("get_size") || !is_boolean_atom(a[2])) return p->badarg();
+    return make_bool(ch->get_size.exchange(a[2] == am::true_));
+}
+
+Term dist_ctrl_get_opt_2(Process* p, const Term* a) {
+    Term err;
+    auto ch = controller_channel(p, a[0], &err);
+    if (!ch) return fail(p, err);
+    if (a[1] != atom("get_size")) return p->badarg();
+    return make_bool(ch->get_size.load());
+}
+
+// {ok, Received, Sent, PendingSend}: packets received and sent, and the bytes waiting for
+// the controller. A port carrier's counts are the socket's (inet:getstat): badarg here.
+Term dist_get_stat_1(Process* p, const Term* a) {
+    auto ch = channel_of(p, a[0]);
+    if (!ch) return p->badarg();
+    return make_tuple(*p, {am::ok, make_integer_u(*p, ch->received()), make_integer_u(*p, ch->sent()),
+                           make_integer_u(*p, ch->pending_bytes())});
+}
 
 // erlang:setnode(Node, Creation): this node becomes Node (net_kernel's start, after epmd
 // gave the creation).
@@ -149,12 +242,14 @@ Term create_dist_channel_3(Process* p, const Term* a) {
     uint32_t creation = uint32_t(small_value(tuple_elem(tpl, 1)));
     if ((flags & dist::flag::MANDATORY) != dist::flag::MANDATORY) return am::badarg;
     if (node == p->vm->node.name()) return am::badarg;
-    if (!is_local_port(ctrlr)) return am::badarg;  // process carriers (dist_ctrl_*): not yet
+    if (!is_local_port(ctrlr) && !is_local_pid(ctrlr)) return am::badarg;
     Term nk = p->vm->procs.whereis(&p->vm->root(), atom("net_kernel"));
     if (!is_local_pid(nk)) return am::badarg;
     auto& d = dist::dist_of(*p->vm);
     auto e = d.find_or_insert(node);
-    if (!d.attach_port(p, *e, ctrlr, flags, creation)) return am::badarg;
+    bool attached = is_local_port(ctrlr) ? d.attach_port(p, *e, ctrlr, flags, creation)
+                                         : d.attach_process(*e, ctrlr, flags, creation);
+    if (!attached) return am::badarg;
     post_message(*p->vm, nk, make_tuple(*p, {atom("dist_ctrlr"), ctrlr, node, p->pid}));
     uint32_t conn_id;
     {
@@ -236,13 +331,13 @@ constexpr BifSpec table[] = {
     {"erlang", "nodes", 2, &nodes_2},
     {"erlang", "monitor_node", 2, &monitor_node_2},
     {"erlang", "monitor_node", 3, &monitor_node_3},
-    {"erlang", "dist_get_stat", 1, &no_dist_handle},
-    {"erlang", "dist_ctrl_input_handler", 2, &not_dist_controller},
-    {"erlang", "dist_ctrl_put_data", 2, &no_dist_handle},
-    {"erlang", "dist_ctrl_get_data", 1, &not_dist_controller},
-    {"erlang", "dist_ctrl_get_data_notification", 1, &not_dist_controller},
-    {"erlang", "dist_ctrl_set_opt", 3, &not_dist_controller},
-    {"erlang", "dist_ctrl_get_opt", 2, &not_dist_controller},
+    {"erlang", "dist_get_stat", 1, &dist_get_stat_1},
+    {"erlang", "dist_ctrl_input_handler", 2, &dist_ctrl_input_handler_2},
+    {"erlang", "dist_ctrl_put_data", 2, &dist_ctrl_put_data_2},
+    {"erlang", "dist_ctrl_get_data", 1, &dist_ctrl_get_data_1},
+    {"erlang", "dist_ctrl_get_data_notification", 1, &dist_ctrl_get_data_notification_1},
+    {"erlang", "dist_ctrl_set_opt", 3, &dist_ctrl_set_opt_3},
+    {"erlang", "dist_ctrl_get_opt", 2, &dist_ctrl_get_opt_2},
     {"erts_internal", "create_dist_channel", 3, &create_dist_channel_3},
     {"erts_internal", "new_connection", 1, &new_connection_1},
     {"erts_internal", "abort_pending_connection", 2, &abort_pending_connection_2},

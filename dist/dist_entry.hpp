@@ -24,11 +24,12 @@ struct Port;
 namespace dist {
 
 class Receiver;
+class ProcChannel;
 
 enum class ConnState : uint8_t {
     Idle,     // no connection, none being set up
     Pending,  // net_kernel is setting one up (new_connection/1 or an auto-connect)
-    Up,       // erlang:setnode/3 made a port its carrier
+    Up,       // erlang:setnode/3 made a port (or a process) its carrier
 };
 
 // A link between a local process and one on the other node.
@@ -85,7 +86,8 @@ struct DistEntry {
     uint64_t flags = 0;     // agreed in the handshake
     uint32_t creation = 0;  // the other node's
     bool hidden = false;
-    std::shared_ptr<Port> port;  // Up: the carrier
+    std::shared_ptr<Port> port;  // Up: the carrier port (null when a process carries it)
+    std::shared_ptr<ProcChannel> proc;  // Up: the carrier process's channel (dist/proc_channel.hpp)
     std::vector<Queued> pending;
     std::vector<CrossLink> links;
     std::vector<OutMonitor> out_monitors;

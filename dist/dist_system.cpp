@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "dist/carrier.hpp"
+#include "dist/proc_channel.hpp"
 #include "dist/wire_frame.hpp"
 #include "scheduler/port_system.hpp"
 #include "scheduler/ports.hpp"
@@ -129,10 +130,11 @@ bool DistSystem::transmit(DistEntry& e, Term control, Term payload, bool connect
     // On a connection that is up, and agreed on DIST_HDR_ATOM_CACHE, atoms go through its
     // cache. A message that waits for a connection is written without references.
     std::shared_ptr<Port> port;
+    std::shared_ptr<ProcChannel> proc;
     uint64_t flags = 0;
     {
         std::lock_guard lock(e.mu);
-        if (e.state == ConnState::Up) port = e.port, flags = e.flags;
+        if (e.state == ConnState::Up) port = e.port, proc = e.proc, flags = e.flags;
     }
     std::unique_ptr<SendScratch> own;  // a nested send (none is known) gets buffers of its own
     SendScratch* sc = &tls_send;
@@ -148,12 +150,13 @@ bool DistSystem::transmit(DistEntry& e, Term control, Term payload, bool connect
     sc->refs.clear();
     EncodeOptions o;
     o.node = &vm.node;
-    if (port && (flags & flag::DIST_HDR_ATOM_CACHE)) o.atom_refs = &sc->refs;
+    if ((port || proc) && (flags & flag::DIST_HDR_ATOM_CACHE)) o.atom_refs = &sc->refs;
     if (!encode_external(control, q.control, o)) return false;
     if (is_value(payload) && !encode_external(payload, q.payload, o)) return false;
     q.spawn_request = spawn_ref != nullptr;
     if (spawn_ref) std::copy(spawn_ref, spawn_ref + 3, q.spawn_ref);
     if (port) return write_on(e, port, flags, q, sc->refs.atoms());
+    if (proc) return queue_on(e, *proc, q, sc->refs.atoms());
     return transmit_encoded(e, Queued(q), connect);
 }
 
@@ -181,6 +184,7 @@ void DistSystem::fail_spawn(DistEntry& e, const Word ref[3], Term reason) {
 
 bool DistSystem::transmit_encoded(DistEntry& e, Queued&& q, bool connect) {
     std::shared_ptr<Port> port;
+    std::shared_ptr<ProcChannel> proc;
     uint64_t flags;
     {
         std::unique_lock lock(e.mu);
@@ -199,11 +203,46 @@ bool DistSystem::transmit_encoded(DistEntry& e, Queued&& q, bool connect) {
             return true;
         case ConnState::Up:
             port = e.port;
+            proc = e.proc;
             flags = e.flags;
             break;
         }
     }
+    if (proc) return queue_on(e, *proc, q, {});
     return write_on(e, port, flags, q, {});
+}
+
+bool DistSystem::queue_on(DistEntry& e, ProcChannel& ch, const Queued& q, std::span<const Term> atoms) {
+    if (q.spawn_request && !(ch.flags & flag::SPAWN)) {
+        fail_spawn(e, q.spawn_ref, atom("notsup"));
+        return true;
+    }
+    ch.queue(q, atoms);
+    return true;
+}
+
+bool DistSystem::attach_process(DistEntry& e, Term pid, uint64_t flags, uint32_t creation) {
+    std::vector<Queued> queued;
+    std::shared_ptr<ProcChannel> ch;
+    {
+        std::lock_guard lock(e.mu);
+        if (e.state != ConnState::Pending) return false;
+        ch = std::make_shared<ProcChannel>(*this, find(e.node), e.conn_id, pid, flags);
+        e.state = ConnState::Up;
+        e.flags = flags;
+        e.creation = creation;
+        e.hidden = !(flags & flag::PUBLISHED);
+        e.proc = ch;
+        queued.swap(e.pending);
+        // Queued under e.mu: nothing sent from now on (it waits for e.mu) overtakes them.
+        for (const Queued& q : queued)
+            if (!q.spawn_request || (flags & flag::SPAWN)) ch->queue(q, {});
+    }
+    for (const Queued& q : queued)
+        if (q.spawn_request && !(flags & flag::SPAWN)) fail_spawn(e, q.spawn_ref, atom("notsup"));
+    // The controller's exit ends the connection; one already gone ends it at once.
+    if (native_monitor(vm, pid, ch) == 0) ch->on_exit(pid, 0);
+    return true;
 }
 
 bool DistSystem::write_on(DistEntry& e, const std::shared_ptr<Port>& port, uint64_t flags, const Queued& q,
@@ -259,7 +298,7 @@ bool DistSystem::attach_port(Process*, DistEntry& e, Term port_id, uint64_t flag
         e.hidden = !(flags & flag::PUBLISHED);
         e.port = lp.port;
         queued.swap(e.pending);
-        auto carrier = std::make_shared<Carrier>(*this, find(e.node), e.conn_id, lp.get(), flags);
+        auto carrier = std::make_shared<Carrier>(*this, find(e.node), e.conn_id, lp.get(), flags, port_id);
         lp->dist = carrier;
     }
     // What was sent while the connection was pending goes first, in order; the port's lock

@@ -23,6 +23,8 @@ class VM;
 class Process;
 namespace dist {
 
+class ProcChannel;
+
 class DistSystem final : public RemoteSignals {
 public:
     explicit DistSystem(VM& vm);
@@ -52,6 +54,9 @@ public:
     // erts_internal:create_dist_channel/3 with a port carrier: false (badarg) unless pending
     // and the port is an open tcp_inet-like driver port that carries no other connection.
     bool attach_port(Process* caller, DistEntry& e, Term port, uint64_t flags, uint32_t creation);
+    // The same with a local process as carrier (dist/proc_channel.hpp): false unless
+    // pending and the process is alive. The channel made is in e.proc.
+    bool attach_process(DistEntry& e, Term pid, uint64_t flags, uint32_t creation);
     // The connection is gone (its port closed, or net_kernel gave up): every link and monitor
     // across it ends with noconnection; monitor_node's callers get {nodedown, Node}.
     // `reason`: why (the carrier port's exit reason; normal, or none, is connection_closed).
@@ -89,6 +94,8 @@ private:
     bool write_on(DistEntry& e, const std::shared_ptr<Port>& port, uint64_t flags, const Queued& q,
                   std::span<const Term> atoms);
     void write_frames(const std::shared_ptr<Port>& port, const Queued& q, uint64_t flags, std::span<const Term> atoms);
+    // The same for a connection carried by a process: queued for its controller.
+    bool queue_on(DistEntry& e, ProcChannel& ch, const Queued& q, std::span<const Term> atoms);
     void auto_connect(DistEntry& e);
 
     std::mutex subs_mu_;

@@ -6,6 +6,7 @@
 
 #include "bifs/bif_util.hpp"
 #include "dist/dist_system.hpp"
+#include "dist/proc_channel.hpp"
 #include "scheduler/port_system.hpp"
 #include "scheduler/signals.hpp"
 #include "vm/copy_term.hpp"
@@ -22,6 +23,7 @@ void DistSystem::connection_lost(DistEntry& e, uint32_t conn_id, Term reason) {
     std::vector<std::pair<Term, uint32_t>> node_monitors;
     std::vector<PendingSpawn> spawns;
     bool was_up, hidden;
+    std::shared_ptr<ProcChannel> proc;
     {
         std::lock_guard lock(e.mu);
         if (e.conn_id != conn_id || e.state == ConnState::Idle) return;
@@ -29,6 +31,7 @@ void DistSystem::connection_lost(DistEntry& e, uint32_t conn_id, Term reason) {
         hidden = e.hidden;
         e.state = ConnState::Idle;
         e.port.reset();
+        proc.swap(e.proc);
         e.pending.clear();
         links.swap(e.links);
         outs.swap(e.out_monitors);
@@ -37,6 +40,9 @@ void DistSystem::connection_lost(DistEntry& e, uint32_t conn_id, Term reason) {
         spawns.swap(e.spawns);
         e.abandoned.clear();
     }
+    // A carrier process outlives its connection only when something else ended it (a
+    // malformed packet): erts then kills it. One that exited is past caring.
+    if (proc) send_exit_signal(vm, proc->controller, proc->controller, am::kill, false);
     Term noconnection = atom("noconnection");
     for (const CrossLink& l : links) {
         auto* s = new Signal{SignalKind::Exit};

@@ -51,14 +51,23 @@ void native_demonitor(VM& vm, Term pid, uint64_t id) {
     ProcessTable::release(p);
 }
 
-void fire_native_monitors(Process* p) {
+namespace {
+thread_local Term tls_exit_reason = NIL;
+}
+
+Term native_exit_reason() { return tls_exit_reason; }
+
+void fire_native_monitors(Process* p, Term reason) {
     std::vector<std::pair<uint64_t, std::shared_ptr<ExitWatcher>>> watches;
     {
         std::lock_guard lock(p->sched.info_mutex);
         p->sched.native_monitors_fired = true;
         if (p->sched.native_monitors) watches.swap(*p->sched.native_monitors);
     }
+    Term prev = tls_exit_reason;
+    tls_exit_reason = reason;
     for (auto& [id, w] : watches) w->on_exit(p->pid, id);
+    tls_exit_reason = prev;
 }
 
 }  // namespace beam

@@ -39,7 +39,10 @@ uint64_t native_monitor(VM& vm, Term pid, std::shared_ptr<ExitWatcher> w);
 // Ends the watch `id` on `pid` (nothing if it has already fired or never existed).
 void native_demonitor(VM& vm, Term pid, uint64_t id);
 // exit_process: runs and drops every native watch on `p`; later native_monitor calls on it
-// answer 0.
-void fire_native_monitors(Process* p);
+// answer 0. `reason`: its exit reason, which a watcher's on_exit reads with
+// native_exit_reason() (a process-carried connection's nodedown reason).
+void fire_native_monitors(Process* p, Term reason = NIL);
+// In an on_exit: the exiting process's reason (on its heap, valid during the call); NIL elsewhere.
+Term native_exit_reason();
 
 }  // namespace beam

@@ -449,7 +449,7 @@ void exit_process(VM& vm, Process* p, Term reason) {
         ps.monitored_by.clear();
     }
     alias_drop_all(p);
-    fire_native_monitors(p);  // sockets it owned close, its waits on others end
+    fire_native_monitors(p, reason);  // sockets it owned close, its waits on others end
     release_suspensions(vm, p);
     std::vector<Signal*> late;
     ps.inbox.close(late);
