@@ -161,9 +161,11 @@ Term dist_ctrl_get_data_1(Process* p, const Term* a) {
     if (!ch) return fail(p, err);
     std::vector<uint8_t> bytes;
     if (!ch->take(bytes)) return atom("none");
+    // An iovec, as erts gives it (tls_sender appends these lists with ++).
     Term bin = make_binary(*p, bytes.data(), bytes.size());
-    if (!ch->get_size.load(std::memory_order_relaxed)) return bin;
-    return make_tuple(*p, {make_integer_u(*p, bytes.size()), bin});
+    Term iov = cons_at(p->alloc(2), bin, NIL);
+    if (!ch->get_size.load(std::memory_order_relaxed)) return iov;
+    return make_tuple(*p, {make_integer_u(*p, bytes.size()), iov});
 }
 
 Term dist_ctrl_get_data_notification_1(Process* p, const Term* a) {

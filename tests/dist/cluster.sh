@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Usage: tests/dist/cluster.sh [--work DIR] [--layouts "ref mixed"] BEAMVM GROUP
+# Usage: tests/dist/cluster.sh [--work DIR] [--layouts "ref mixed"] [--proto gen_tcp|inet_tls] BEAMVM GROUP
 #   GROUP: spawn rpc messages pg failover cookie (see dist_driver.erl's group/3)
 # A cluster of three named nodes a, b and c on 127.0.0.1 (-name, a fresh random cookie)
 # and a hidden erl driver node that runs GROUP's cases (tests/dist/dist_cases.erl) on each
@@ -13,20 +13,27 @@
 # Bounded: each node halts itself after 300 s (dist_node.erl) and runs under timeout; the
 # driver waits at most 30 s for the nodes to come up and 20 s per case; every node left is
 # killed when the script ends, on failure too. Exit status 0 when the outputs agree.
+# --proto gen_tcp: every node (and the driver) runs with `-proto_dist gen_tcp`, OTP's
+# gen_tcp_dist example (Debian's erlang-examples, compiled here): each connection is carried
+# by a process through erlang:dist_ctrl_* instead of by a port. --proto inet_tls: TLS
+# distribution (ssl's inet_tls_dist, also process-carried: tls_sender and ssl_gen_statem),
+# with certificates from a test CA made for the run (dist_tls_certs.erl), verified both ways.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 work=
 layouts="ref mixed"
+proto=()
 while [ $# -gt 0 ]; do
   case $1 in
     --work) work=$2; shift 2 ;;
     --layouts) layouts=$2; shift 2 ;;
+    --proto) proto=(-proto_dist "$2"); shift 2 ;;
     -*) echo "unknown option $1" >&2; exit 2 ;;
     *) break ;;
   esac
 done
 if [ $# -ne 2 ]; then
-  echo "usage: $0 [--work DIR] [--layouts \"ref mixed\"] BEAMVM spawn|rpc|messages|pg|failover|cookie" >&2
+  echo "usage: $0 [--work DIR] [--layouts \"ref mixed\"] [--proto gen_tcp|inet_tls] BEAMVM spawn|rpc|messages|pg|failover|cookie" >&2
   exit 2
 fi
 beamvm=$1
@@ -38,10 +45,20 @@ if [ -z "$work" ]; then
 else
   trap 'stop_all' EXIT
 fi
+. "$here/node_procs.sh"  # pids, stop_all
+
 mkdir -p "$work/ebin"
 erlc -o "$work/ebin" "$here"/dist_*.erl || exit 1
-
-. "$here/node_procs.sh"  # pids, stop_all
+case ${proto[1]:-} in
+  "") ;;
+  inet_tls)
+    erl -noshell -pa "$work/ebin" -run dist_tls_certs main "$work/tls_dist.conf" || exit 1
+    proto+=(-ssl_dist_optfile "$work/tls_dist.conf") ;;
+  *)
+    src=$(ls /usr/lib/erlang/lib/kernel-*/examples/"${proto[1]}"_dist/src/"${proto[1]}"_dist.erl 2>/dev/null | head -1)
+    [ -n "$src" ] || { echo "no ${proto[1]}_dist.erl (Debian's erlang-examples)" >&2; exit 1; }
+    erlc -o "$work/ebin" "$src" || exit 1 ;;
+esac
 
 random_cookie() { od -An -N12 -tx1 /dev/urandom | tr -d ' \n'; }
 
@@ -51,7 +68,7 @@ start_node() {
   local dir=$1 role=$2 vm=$3 tag=$4 cookie=$5 cookie_args=()
   shift 5
   [ "$cookie" != - ] && cookie_args=(-setcookie "$cookie")
-  env "$@" timeout -k 2 "$node_limit" "$vm" -noshell -name "$role$tag@127.0.0.1" "${cookie_args[@]}" \
+  env "$@" timeout -k 2 "$node_limit" "$vm" -noshell -name "$role$tag@127.0.0.1" "${cookie_args[@]}" "${proto[@]}" \
     -pa "$work/ebin" -eval 'dist_node:start()' </dev/null >"$dir/$role.log" 2>&1 &
   pids+=($!)
   disown $!  # the failover group kills nodes: no "Killed" notes from bash
@@ -75,7 +92,7 @@ run_layout() {
     start_node "$dir" v "$vma" "$tag" - HOME="$dir/home_v"
     args+=("w=w$tag@127.0.0.1" "v=v$tag@127.0.0.1" "wcookie=$wcookie" "vhome=$dir/home_v")
   fi
-  timeout -k 2 "$node_limit" erl -noshell -hidden -name "t$tag@127.0.0.1" -setcookie "$cookie" \
+  timeout -k 2 "$node_limit" erl -noshell -hidden -name "t$tag@127.0.0.1" -setcookie "$cookie" "${proto[@]}" \
     -pa "$work/ebin" -eval 'dist_driver:main()' -extra "$group" "${args[@]}" \
     </dev/null >"$dir/out" 2>"$dir/driver.err" || echo "(driver exit status $?)" >>"$dir/out"
   stop_all
