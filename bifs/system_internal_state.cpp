@@ -9,6 +9,7 @@
 #include "vm/clocks.hpp"
 #include "bifs/bif_families.hpp"
 #include <shared_mutex>
+#include "scheduler/scheduler.hpp"
 #include "vm/bignum.hpp"
 #include "vm/binary.hpp"
 #include "vm/map.hpp"
@@ -110,6 +111,16 @@ Term get_internal_state_1(Process* p, const Term* a) {
     if (a[0] == atom("force_heap_frags")) return am::false_;  // no such build flavour
     if (a[0] == atom("monitoring_nodes")) return dist::dist_of(*p->vm).monitoring_nodes(p);
     if (a[0] == atom("reds_left")) return make_small(REDUCTION_BUDGET - p->slice_reds_used);
+    if (a[0] == atom("nbalance")) {
+        // erts counts its run-queue balance checks, one each time the schedulers have run
+        // 2000*2000 reductions apiece (ERTS_RUNQ_CHECK_BALANCE_REDS_PER_SCHED). beamvm balances
+        // by stealing instead, with no such step: the same count is derived from the
+        // reductions run (scheduler_SUITE waits for it to advance while its workers run).
+        constexpr int64_t BALANCE_REDS_PER_SCHED = 2000 * 2000;
+        int64_t online = p->vm->scheds ? std::max(1, p->vm->scheds->online()) : 1;
+        int64_t total = p->vm->scheds ? p->vm->scheds->total_reductions() : p->reductions;
+        return make_integer(*p, total / (BALANCE_REDS_PER_SCHED * online));
+    }
     if (a[0] == atom("persistent_term")) {
         // #{table => Buckets}: the size of the hash table behind persistent_term.
         size_t buckets;
