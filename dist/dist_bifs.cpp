@@ -230,10 +230,14 @@ Term dist_get_stat_1(Process* p, const Term* a) {
 
 // erlang:setnode(Node, Creation): this node becomes Node (net_kernel's start, after epmd
 // gave the creation).
+// As erts: badarg on a node that is alive already, or without a registered net_kernel.
 Term setnode_2(Process* p, const Term* a) {
-    if (!is_node_name(a[0]) || !is_small(a[1]) || small_value(a[1]) < 0) return p->badarg();
-    p->vm->node.set(a[0], uint32_t(small_value(a[1])));
-    dist::dist_of(*p->vm);
+    if (!is_node_name(a[0]) || a[0] == am::nonode_at_nohost || !is_small(a[1]) || small_value(a[1]) < 0 ||
+        small_value(a[1]) > 0xffffffff || p->vm->node.is_alive())
+        return p->badarg();
+    Term nk = p->vm->procs.whereis(&p->vm->root(), atom("net_kernel"));
+    if (!is_local_pid(nk)) return p->badarg();
+    dist::dist_of(*p->vm).this_node_alive(a[0], uint32_t(small_value(a[1])), nk);
     return am::true_;
 }
 

@@ -62,6 +62,17 @@ std::vector<std::shared_ptr<DistEntry>> DistSystem::connected(bool visible, bool
     return out;
 }
 
+std::vector<std::pair<Term, Term>> DistSystem::carriers() {
+    std::vector<std::pair<Term, Term>> out;
+    for (auto& e : connected(true, true)) {
+        std::lock_guard lock(e->mu);
+        if (e->state != ConnState::Up) continue;
+        if (e->port) out.emplace_back(e->node, e->port->id);
+        else if (e->proc) out.emplace_back(e->node, e->proc->controller);
+    }
+    return out;
+}
+
 bool DistSystem::node_creation(Term node, uint32_t* creation) {
     auto e = find(node);
     if (!e) return false;

@@ -45,6 +45,16 @@ public:
     std::shared_ptr<DistEntry> find_or_insert(Term node);
     // Nodes with a connection up, hidden or visible as asked.
     std::vector<std::shared_ptr<DistEntry>> connected(bool visible, bool hidden);
+    // erlang:system_info(dist_ctrl): each connection that is up, {Node, its carrier port or
+    // controlling process}.
+    std::vector<std::pair<Term, Term>> carriers();
+
+    // ---- this node's own life (dist/this_node.cpp) ----
+    // erlang:setnode/2: this node is `name`; subscribers hear {nodeup, Name, ...}; the node
+    // stays alive while `net_kernel` lives.
+    void this_node_alive(Term name, uint32_t creation, Term net_kernel);
+    // net_kernel has exited with `reason`: every connection ends, then the node is not alive.
+    void net_kernel_exited(Term reason);
 
     // ---- what net_kernel and dist_util call (dist/dist_bifs.cpp) ----
     // erts_internal:new_connection/1: Pending (a new connection id) unless one is pending or up.
@@ -102,6 +112,10 @@ private:
     void auto_connect(DistEntry& e);
 
     std::mutex subs_mu_;
+    // After net_kernel exited and once no connection is left: nonode@nohost, {nodedown, ...}.
+    void not_alive_when_unconnected();
+    std::atomic<bool> net_kernel_gone_{false};
+    std::atomic<Word> nodedown_reason_{0};
     std::mutex controllers_mu_;
     std::unordered_map<Word, int> controllers_;  // carrier process -> connections it carries
     std::vector<std::pair<Term, uint32_t>> subs_;  // one entry per subscription
