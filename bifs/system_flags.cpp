@@ -208,7 +208,7 @@ Term system_flag_info(Process* p, Term item) {
     if (item == atom("trace_control_word")) return make_small(f.trace_control_word.load());
     if (item == atom("sequential_tracer")) return tagged(seq_system_tracer(p));
     if (item == atom("dist_ctrl")) return NIL;  // no connections
-    if (item == atom("scheduler_bind_type")) return atom("unbound");
+    if (item == atom("scheduler_bind_type")) return atom(p->vm->emu_options.scheduler_bind_type);  // +sbt
     if (item == atom("system_logger")) {
         Word w = f.system_logger.load();
         return w ? Term{w} : atom("logger");
