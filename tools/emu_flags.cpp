@@ -138,12 +138,8 @@ std::string take_scheduler_pct(const std::string& v, EmuFlags& f) {
 }
 
 std::string take_dirty_cpu(const std::string& v, EmuFlags& f) {
-    int a = 0, b = 0;
-    bool ha, hb;
-    if (!counts(v, &a, &b, &ha, &hb)) return "bad amount of dirty CPU schedulers " + v;
-    if (ha && (a < 1 || a > 1024)) return "bad amount of dirty CPU schedulers " + std::to_string(a);
-    if (ha) f.dirty_cpu = a;
-    if (hb) f.dirty_cpu_online = b;
+    if (!counts(v, &f.dirty_cpu, &f.dirty_cpu_online, &f.dirty_cpu_given, &f.dirty_cpu_online_given))
+        return "bad amount of dirty CPU schedulers " + v;
     return {};
 }
 
@@ -505,9 +501,16 @@ std::string resolve_schedulers(const EmuFlags& f, SchedulerCounts* out) {
     tot = std::max(1, tot * f.schedulers_pct / 100);
     onln = std::max(1, onln * f.online_pct / 100);
     if (onln > tot) onln = tot;
-    // Dirty CPU schedulers: as many as schedulers unless told, never more.
-    int dcpu = f.dirty_cpu ? f.dirty_cpu : tot;
-    int dcpu_onln = f.dirty_cpu_online ? f.dirty_cpu_online : std::min(dcpu, onln);
+    // Dirty CPU schedulers: one per core unless told (a count <= 0 counts from the cores),
+    // never more than the schedulers, nor more online than schedulers online.
+    int dcpu = f.dirty_cpu_given ? (f.dirty_cpu > 0 ? f.dirty_cpu : cores + f.dirty_cpu) : cores;
+    int dcpu_onln = f.dirty_cpu_online_given
+                        ? (f.dirty_cpu_online > 0 ? f.dirty_cpu_online : cores + f.dirty_cpu_online)
+                        : std::min(dcpu, cores);
+    if (dcpu < 1 || dcpu > 1024) return "bad amount of dirty CPU schedulers " + std::to_string(f.dirty_cpu);
+    if (dcpu_onln < 1 || dcpu_onln > dcpu)
+        return "bad amount of dirty CPU schedulers online " + std::to_string(dcpu_onln) +
+               " (total amount of dirty CPU schedulers " + std::to_string(dcpu) + ")";
     dcpu = dcpu * f.dirty_cpu_pct / 100;
     dcpu_onln = dcpu_onln * f.dirty_cpu_online_pct / 100;
     dcpu = std::clamp(dcpu, 1, tot);

@@ -18,7 +18,8 @@ struct EmuFlags {
     int schedulers = 0, schedulers_online = 0;      // +S N:M (a value <= 0 counts from the cores)
     bool schedulers_given = false, online_given = false;
     int schedulers_pct = 100, online_pct = 100;     // +SP P:Q
-    int dirty_cpu = 0, dirty_cpu_online = 0;        // +SDcpu N:M
+    int dirty_cpu = 0, dirty_cpu_online = 0;        // +SDcpu N:M (<= 0 counts from the cores)
+    bool dirty_cpu_given = false, dirty_cpu_online_given = false;
     int dirty_cpu_pct = 100, dirty_cpu_online_pct = 100;  // +SDPcpu P:Q
     int dirty_io = 0;                               // +SDio N
     std::string warning_map;                        // +W: "warning", "info" or "error"

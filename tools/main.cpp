@@ -59,16 +59,14 @@ boot script (kernel, stdlib), then the -s, -run and -eval commands in order.
                       background (its own session, stdin/stdout/stderr on /dev/null); implies
                       -noshell -noinput. init's progname is this beamvm's path, so OTP's peer
                       (and slave, test_server) start beamvm nodes by default
-  -remsh, -heart      refused: beamvm has no remote shell or heart yet
-  --no-boot           beamvm's own quick start-up instead of OTP's init (no kernel: no
-                      application controller, no logger; modules load from the code path)
-  --otp-root Dir      the OTP installation to boot and load from
-                      (default: found from `erl` on PATH, else /usr/lib/erlang)
-  +S N                number of scheduler threads (default: one per core)
-  +W w|i|e            error_logger's warning map (warning, info, error)
-  +SDcpu N, +SDio N   dirty CPU scheduler threads (default: as many as +S) and dirty I/O
-                      ones (default 10), as erl (+SDcpu's :Online part is accepted)
-  +P N, +B            accepted (no process limit; no break menu)
+  -heart              as erl: kernel's heart runs OTP's heart program (HEART_COMMAND)
+  -remsh              refused: beamvm has no remote shell yet
+  -version            the emulator's version line (beamvm's, with the OTP release it emulates)
+  -emu_args, -emu_args_exit, -compile File..., -make, -args_file File, -boot_var, -mode,
+  -init_debug         as erl; ERL_AFLAGS, ERL_FLAGS and ERL_ZFLAGS are read as erlexec reads them
+  +Flag [Value]       erl's emulator flags, in erl's syntax (+S N:M, +SDcpu, +SDio, +P, +hms,
+                      +hmax, +W, +fnu, +pc, +sbtu, +A1, +M..., ...): each is honoured, reported
+                      by system_info, or accepted and ignored (docs/command_line.md says which)
   --watch[=force]     reload a loaded module when its .beam file in a -pa directory changes
                       (inotify): the new version is loaded if the previous old code can be
                       soft-purged, else the processes still running it are reported on stderr
@@ -166,7 +164,13 @@ bool is_flag(const char* a) { return a[0] == '-' || a[0] == '+'; }
 int main(int original_argc, char** original_argv) {
     // beamvm script.escript Args...: run as OTP's escript launcher runs erl.
     std::vector<std::string> words(original_argv + 1, original_argv + original_argc);
-    if (auto cmd = escript_command_line(words)) words = std::move(*cmd);
+    if (auto cmd = escript_command_line(words)) {
+        words = std::move(*cmd);
+    } else if (!words.empty() && !is_flag(words[0].c_str()) && !words[0].ends_with(".beam")) {
+        // erl would take it as a plain argument and start a shell; `beamvm word` means a script.
+        std::fprintf(stderr, "beamvm: cannot run '%s': no such file (see beamvm --help)\n", words[0].c_str());
+        return 2;
+    }
     // As erlexec: ERL_AFLAGS, ERL_FLAGS, ERL_ZFLAGS and -args_file merged in first.
     MergedArgv merged = merge_erl_argv(words);
     if (merged.error) erl_launcher_usage_exit(merged.error->message);
@@ -323,6 +327,10 @@ int main(int original_argc, char** original_argv) {
         } else if (a.size() > 1 && a[0] == '-' && a[1] != '-') {
             // -boot, -config, -kernel Key Value, -App Key Value, ...: OTP's init reads them.
             pass_flag(i);
+        } else if (a == "--" || !is_flag(argv[i])) {
+            // erlexec passes "--" (which ends a flag's values) and bare words (plain
+            // arguments, the files after -compile) on to init.
+            init_args.push_back(a);
         } else {
             std::fprintf(stderr, "beamvm: unknown argument '%s' (see beamvm --help)\n", argv[i]);
             return 2;

@@ -42,6 +42,23 @@ ERL_FLAGS="-args_file outer.txt" run_args "-args_file from ERL_FLAGS" ""
 run_args "-env -boot_var -mode" "" -env MYVAR hello -boot_var MYLIB /tmp -mode interactive
 run_args "-env read back" "" -env MYVAR hello -eval 'io:format("~s~n",[os:getenv("MYVAR")])'
 
+# ERL_LIBS: the code server adds each application's ebin to the path.
+mkdir -p libs/erl_libs_app-1.0/ebin
+printf -- '-module(erl_libs_app).\n-export([hi/0]).\nhi() -> hello.\n' >erl_libs_app.erl
+erlc -o libs/erl_libs_app-1.0/ebin erl_libs_app.erl
+libs='io:format("~p ~p~n", [filename:basename(code:lib_dir(erl_libs_app)), erl_libs_app:hi()]), halt().'
+e=$(ERL_LIBS=$work/libs timeout 30 erl -noshell -eval "$libs" 2>&1 </dev/null)
+b=$(ERL_LIBS=$work/libs timeout 30 "$beamvm" -noshell -eval "$libs" 2>&1 </dev/null)
+same "ERL_LIBS" "$e" "$b"
+run_args "-init_debug -mode embedded" "" -init_debug -mode embedded
+
+# --- -heart: kernel's heart runs OTP's heart program (found on PATH in erts' bin directory) ---
+heart='io:format("~p~n", [{is_pid(whereis(heart)), heart:get_cmd(), heart:set_cmd("echo hi"), heart:get_cmd(), heart:clear_cmd(), heart:get_cmd()}]), halt().'
+hmask() { sed -E -e 's/heart_beat_kill_pid = [0-9]+/heart_beat_kill_pid = PID/' -e 's/^heart: .*: /heart: DATE: /'; }
+e=$(HEART_COMMAND="echo restarted" timeout 30 erl -heart -noshell -eval "$heart" 2>&1 </dev/null | hmask)
+b=$(HEART_COMMAND="echo restarted" timeout 30 "$beamvm" -heart -noshell -eval "$heart" 2>&1 </dev/null | hmask)
+same "-heart with HEART_COMMAND, set_cmd, get_cmd, clear_cmd" "$e" "$b"
+
 # --- system_info under honoured flags ---
 info='io:format("~p~n", [[catch erlang:system_info(X) || X <- [process_limit, port_limit, atom_limit, thread_pool_size, min_heap_size, min_bin_vheap_size, max_heap_size, compat_rel, time_warp_mode, time_correction, dist_buf_busy_limit, port_parallelism, scheduler_bind_type, schedulers, schedulers_online, dirty_cpu_schedulers, dirty_cpu_schedulers_online, dirty_io_schedulers, ets_limit, kernel_poll]] ++ [file:native_name_encoding(), io:printable_range(), error_logger:warning_map(), io_lib:format("~p", [[1024]])]]), halt().'
 for flags in "" "+P 5000 +Q 5000 +t 10000 +A 7" "+hms 1000 +hmbs 5000 +hmax 100000 +hmaxk false" \
@@ -53,7 +70,12 @@ for flags in "" "+P 5000 +Q 5000 +t 10000 +A 7" "+hms 1000 +hmbs 5000 +hmax 1000
   b=$(timeout 30 "$beamvm" $flags -noshell -eval "$info" 2>&1 </dev/null)
   same "system_info: ${flags:-(none)}" "$e" "$b"
 done
-LC_ALL=C e=$(LC_ALL=C timeout 30 erl -noshell -eval 'io:format("~p~n",[file:native_name_encoding()]),halt().' 2>&1)
+limit='R = (catch [spawn(fun() -> receive _ -> ok end end) || _ <- lists:seq(1, 1100)]), io:format("~p~n", [element(1, element(2, R))]), halt().'
+e=$(timeout 30 erl +P 1024 -noshell -eval "$limit" 2>&1 </dev/null)
+b=$(timeout 30 "$beamvm" +P 1024 -noshell -eval "$limit" 2>&1 </dev/null)
+tmask() { sed -E 's/^=ERROR REPORT==== .* ===$/=ERROR REPORT==== TIME ===/'; }
+same "+P 1024: spawn past the limit raises system_limit" "$(echo "$e" | tmask)" "$(echo "$b" | tmask)"
+e=$(LC_ALL=C timeout 30 erl -noshell -eval 'io:format("~p~n",[file:native_name_encoding()]),halt().' 2>&1)
 b=$(LC_ALL=C timeout 30 "$beamvm" -noshell -eval 'io:format("~p~n",[file:native_name_encoding()]),halt().' 2>&1)
 same "+fna (default) under LC_ALL=C" "$e" "$b"
 
