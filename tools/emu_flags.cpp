@@ -324,7 +324,7 @@ std::string take_ets_compress(const std::string&, EmuFlags& f) {
 
 std::string take_verbose(const std::string&, EmuFlags&) {
     // erts' chatty mode exists in its debug build only; its release build says so and goes on.
-    std::fputs("warning: -v (only in debug compiled code)\n", stderr);
+    std::fputs("warning: -v (only in debug compiled code)\r\n", stderr);
     return {};
 }
 
@@ -544,7 +544,9 @@ void apply_emu_flags(const EmuFlags& f, VM& vm) {
 }
 
 void emu_flag_usage_exit(const std::string& message) {
-    std::fprintf(stderr, "%s\nUsage: beamvm [flags] [ -- [init_args] ] (see beamvm --help and docs/command_line.md)\n",
+    // erts' early messages end in "\r\n" (its stderr printing, ready for a raw terminal): the
+    // same bytes here.
+    std::fprintf(stderr, "%s\r\nUsage: beamvm [flags] [ -- [init_args] ] (see beamvm --help and docs/command_line.md)\r\n",
                  message.c_str());
     std::exit(1);
 }

@@ -116,9 +116,9 @@ MergedArgv merge_erl_argv(const std::vector<std::string>& argv) {
         if (auto w = env_words(name)) groups.push_back(std::move(*w));
     bool only_command_line = groups.empty();
     if (!argv.empty()) {
-        std::vector<std::string> cmd = argv;
-        cmd.push_back("--");
-        groups.push_back(std::move(cmd));
+        // The command line ends where its "--" begins: an -args_file last on it has no file.
+        groups.push_back(argv);
+        groups.push_back({"--"});
     }
     for (const char* name : {"ERL_FLAGS", "ERL_ZFLAGS"}) {
         if (auto w = env_words(name)) {

@@ -338,7 +338,7 @@ int main(int original_argc, char** original_argv) {
     }
 
     if (emu_flags.print_version) {
-        std::fprintf(stderr, "%s\n", emulator_version_line().c_str());
+        std::fprintf(stderr, "%s\r\n", emulator_version_line().c_str());  // erts' line ending
         return 0;
     }
     SchedulerCounts counts;

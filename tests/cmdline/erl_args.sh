@@ -11,7 +11,7 @@
 #    status.
 set -u
 [ $# -eq 1 ] || { echo "usage: $0 BEAMVM" >&2; exit 2; }
-beamvm=$1
+beamvm=$(realpath "$1")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 2
@@ -53,24 +53,24 @@ same "ERL_LIBS" "$e" "$b"
 run_args "-init_debug -mode embedded" "" -init_debug -mode embedded
 
 # --- -heart: kernel's heart runs OTP's heart program (found on PATH in erts' bin directory) ---
-heart='io:format("~p~n", [{is_pid(whereis(heart)), heart:get_cmd(), heart:set_cmd("echo hi"), heart:get_cmd(), heart:clear_cmd(), heart:get_cmd()}]), halt().'
+heart='io:format("~p~n", [{is_pid(whereis(heart)), heart:get_cmd(), heart:set_cmd("echo hi"), heart:get_cmd(), heart:clear_cmd(), heart:get_cmd()}]), init:stop().'
 hmask() { sed -E -e 's/heart_beat_kill_pid = [0-9]+/heart_beat_kill_pid = PID/' -e 's/^heart: .*: /heart: DATE: /'; }
-e=$(HEART_COMMAND="echo restarted" timeout 30 erl -heart -noshell -eval "$heart" 2>&1 </dev/null | hmask)
-b=$(HEART_COMMAND="echo restarted" timeout 30 "$beamvm" -heart -noshell -eval "$heart" 2>&1 </dev/null | hmask)
+e=$(HEART_COMMAND="true restart" timeout 30 erl -heart -noshell -eval "$heart" 2>&1 </dev/null | hmask)
+b=$(HEART_COMMAND="true restart" timeout 30 "$beamvm" -heart -noshell -eval "$heart" 2>&1 </dev/null | hmask)
 same "-heart with HEART_COMMAND, set_cmd, get_cmd, clear_cmd" "$e" "$b"
 
 # --- system_info under honoured flags ---
 info='io:format("~p~n", [[catch erlang:system_info(X) || X <- [process_limit, port_limit, atom_limit, thread_pool_size, min_heap_size, min_bin_vheap_size, max_heap_size, compat_rel, time_warp_mode, time_correction, dist_buf_busy_limit, port_parallelism, scheduler_bind_type, schedulers, schedulers_online, dirty_cpu_schedulers, dirty_cpu_schedulers_online, dirty_io_schedulers, ets_limit, kernel_poll]] ++ [file:native_name_encoding(), io:printable_range(), error_logger:warning_map(), io_lib:format("~p", [[1024]])]]), halt().'
 for flags in "" "+P 5000 +Q 5000 +t 10000 +A 7" "+hms 1000 +hmbs 5000 +hmax 100000 +hmaxk false" \
              "+R 24 +C multi_time_warp +c false +zdbbl 2048 +spp true" "+sbt db +fnl +pc unicode +Wi" \
-             "+S 2:1 +SDcpu 2:1 +SDio 3" "+S 1" "+SP 50:50" "+P1024 +A1 +sbtu +hms500" "+fnu +Ww" "+c"; do
+             "+S 2:1 +SDcpu 2:1 +SDio 3" "+S 1" "+SP 50:50" "+P1024 +A1 +sbtu +hms500 +fnu +Ww +c"; do
   # shellcheck disable=SC2086
   e=$(timeout 30 erl $flags -noshell -eval "$info" 2>&1 </dev/null)
   # shellcheck disable=SC2086
   b=$(timeout 30 "$beamvm" $flags -noshell -eval "$info" 2>&1 </dev/null)
   same "system_info: ${flags:-(none)}" "$e" "$b"
 done
-limit='R = (catch [spawn(fun() -> receive _ -> ok end end) || _ <- lists:seq(1, 1100)]), io:format("~p~n", [element(1, element(2, R))]), halt().'
+limit='R = (catch [spawn(fun() -> receive _ -> ok end end) || _ <- lists:seq(1, 1100)]), io:format("~p~n", [element(1, element(2, R))]), timer:sleep(300), halt().'
 e=$(timeout 30 erl +P 1024 -noshell -eval "$limit" 2>&1 </dev/null)
 b=$(timeout 30 "$beamvm" +P 1024 -noshell -eval "$limit" 2>&1 </dev/null)
 tmask() { sed -E 's/^=ERROR REPORT==== .* ===$/=ERROR REPORT==== TIME ===/'; }
@@ -82,9 +82,9 @@ same "+fna (default) under LC_ALL=C" "$e" "$b"
 # --- every emulator flag of erl's manual, with a value, is accepted ---
 # Fed in groups (one start-up each, to keep the test short); a group that differs is split.
 accepted=("+a 64 +A 4 +A4 +B +Bc +Bd +Bi +B i +c +c true +cfalse +C no_time_warp +d"
-  "+dcg 4 +e 4096 +ec +fnu +fnl +fna +fnue +fnai +hms 300 +hmbs 40000 +hmax 0"
+  "+dcg4 +e 4096 +ec +fnu +fnl +fna +fnue +fnai +hms 300 +hmbs 40000 +hmax 0"
   "+hmaxk true +hmaxel false +hpds 16 +hmqd off_heap +IOt 1 +IOp 1 +IOPt 100 +IOPp 100"
-  "+JPperf false +JDdump false +K true +L +MBas bf +MBasbf +MMscs 0 +Mea min +MIscs 0"
+  "+JPperf false +JDdump false +K true +L +MBas bf +MBasbf +MMscs 0 +Mea min +MIscs 1024"
   "+Mlpm all +MHacul de +n d +P 1048576 +pc latin1 +Q 4096 +R 25 +r +rg 4"
   "+S 1:1 +S :1 +SP 100:100 +SDcpu 1:1 +SDPcpu 50:50 +SDio 5 +sbt u +sbtu +sbwt none"
   "+sbwtdcpu short +sbwtdio long +scl false +secio true +sfwi 100 +spp false"
@@ -107,9 +107,10 @@ bad=("+xyz" "+P abc" "+P 10" "+t 10" "+Q 100" "+sbt x" "+hmsx" "+hmax -1" "+fnx"
   "-args_file /nonexistent/args" "-args_file")
 for flags in "${bad[@]}"; do
   # shellcheck disable=SC2086
-  e=$(timeout 30 erl $flags -noshell -eval "$up" 2>&1 >/dev/null </dev/null | head -1; echo "status ${PIPESTATUS[0]}")
+  e=$(timeout 30 erl -noshell -eval "$up" $flags 2>&1 >/dev/null </dev/null; echo "status $?")
   # shellcheck disable=SC2086
-  b=$(timeout 30 "$beamvm" $flags -noshell -eval "$up" 2>&1 >/dev/null </dev/null | head -1; echo "status ${PIPESTATUS[0]}")
+  b=$(timeout 30 "$beamvm" -noshell -eval "$up" $flags 2>&1 >/dev/null </dev/null; echo "status $?")
+  e=$(echo "$e" | sed -n '1p;$p'); b=$(echo "$b" | sed -n '1p;$p')  # the message and the status
   mask() { sed -E 's#^[^ ]*/[^ ]* unknown flag#PROGRAM unknown flag#'; }
   same "bad: $flags" "$(echo "$e" | mask)" "$(echo "$b" | mask)"
 done
@@ -117,5 +118,5 @@ done
 # --- -version: the emulator's version line on stderr, exit 0; beamvm's adds "[beamvm, OTP 25]" ---
 b=$(timeout 30 "$beamvm" -version 2>&1 </dev/null; echo "status $?")
 e=$(timeout 30 erl -version 2>&1 </dev/null; echo "status $?")
-same "-version" "$(echo "$e" | sed -E 's/$//')" "$(echo "$b" | sed -E 's/ \[beamvm, OTP [0-9]+\]$//')"
+same "-version" "$(echo "$e" | sed -E 's/$//')" "$(echo "$b" | sed -E 's/ \[beamvm, OTP [0-9]+\]//')"
 exit $status
