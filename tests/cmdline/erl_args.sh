@@ -81,16 +81,12 @@ same "+fna (default) under LC_ALL=C" "$e" "$b"
 
 # --- every emulator flag of erl's manual, with a value, is accepted ---
 # Fed in groups (one start-up each, to keep the test short); a group that differs is split.
-accepted=("+a 64 +A 4 +A4 +B +Bc +Bd +Bi +B i +c +c true +cfalse +C no_time_warp +d"
-  "+dcg4 +e 4096 +ec +fnu +fnl +fna +fnue +fnai +hms 300 +hmbs 40000 +hmax 0"
-  "+hmaxk true +hmaxel false +hpds 16 +hmqd off_heap +IOt 1 +IOp 1 +IOPt 100 +IOPp 100"
-  "+JPperf false +JDdump false +K true +L +MBas bf +MBasbf +MMscs 0 +Mea min +MIscs 1024"
-  "+Mlpm all +MHacul de +n d +P 1048576 +pc latin1 +Q 4096 +R 25 +r +rg 4"
-  "+S 1:1 +S :1 +SP 100:100 +SDcpu 1:1 +SDPcpu 50:50 +SDio 5 +sbt u +sbtu +sbwt none"
-  "+sbwtdcpu short +sbwtdio long +scl false +secio true +sfwi 100 +spp false"
-  "+sss 128 +sssdcpu 40 +sssdio 40 +stbt u +sub false +swct eager +sws default +swt low"
-  "+swtdcpu medium +swtdio high +t 1048576 +T 0 +v +W w +We +zdbbl 1024 +zdntgc 10"
-  "+zebwt short +zosrl 100 +sbtu +A1")
+accepted=("+a 64 +A 4 +A4 +B +Bc +Bd +Bi +B i +c +c true +cfalse +C no_time_warp +d +dcg4 +e 4096 +ec +fnu +fnl +fna +fnue +fnai"
+  "+hms 300 +hmbs 40000 +hmax 0 +hmaxk true +hmaxel false +hpds 16 +hmqd off_heap +IOt 1 +IOp 1 +IOPt 100 +IOPp 100 +JPperf false +JDdump false +K true +L"
+  "+MBas bf +MBasbf +MMscs 0 +Mea min +MIscs 1024 +Mlpm all +MHacul de +n d +P 1048576 +pc latin1 +Q 4096 +R 25 +r +rg 4"
+  "+S 1:1 +S :1 +SP 100:100 +SDcpu 1:1 +SDPcpu 50:50 +SDio 5 +sbt u +sbtu +sbwt none +sbwtdcpu short +sbwtdio long +scl false +secio true +sfwi 100 +spp false"
+  "+sss 128 +sssdcpu 40 +sssdio 40 +stbt u +sub false +swct eager +sws default +swt low +swtdcpu medium +swtdio high +t 1048576 +T 0 +v +W w +We"
+  "+zdbbl 1024 +zdntgc 10 +zebwt short +zosrl 100 +sbtu +A1")
 up='io:format("up~n"), halt().'
 for flags in "${accepted[@]}"; do
   # shellcheck disable=SC2086
