@@ -216,6 +216,7 @@ std::string take_filename_encoding(const std::string& v, EmuFlags& f) {
     if (kind != 'l' && v.size() > 1 && (v.size() > 2 || !std::strchr("wie", v[1])))
         return "bad type of warnings for wrongly coded filename: " + v.substr(1);
     f.filename_encoding = kind;
+    f.options.filename_warning = kind != 'l' && v.size() > 1 ? v[1] : 'w';
     return {};
 }
 

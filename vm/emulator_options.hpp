@@ -22,6 +22,8 @@ struct EmulatorOptions {
     bool port_parallelism = false;           // +spp
     std::string scheduler_bind_type = "unbound";  // +sbt, as system_info names the type
     bool filename_utf8 = true;               // +fnl: false (file:native_name_encoding/0)
+    char filename_warning = 'w';             // +fnu's/+fna's w, i or e: a name not in UTF-8 gives
+                                             // {error, warning | ignore | error}
     bool printable_unicode = false;          // +pc unicode (io:printable_range/0)
     bool ets_always_compress = false;        // +ec
     bool ets_realloc_moves = false;          // +r

@@ -79,6 +79,16 @@ e=$(LC_ALL=C timeout 30 erl -noshell -eval 'io:format("~p~n",[file:native_name_e
 b=$(LC_ALL=C timeout 30 "$beamvm" -noshell -eval 'io:format("~p~n",[file:native_name_encoding()]),halt().' 2>&1)
 same "+fna (default) under LC_ALL=C" "$e" "$b"
 
+# +fnu/+fnl/+fnue/+fnui: how file names that are not UTF-8 are listed, encoded and decoded.
+mkdir names && printf x >"names/$(printf 'caf\xe9')" && printf y >"names/$(printf 'na\xc3\xafve')"
+names='{ok, D} = file:get_cwd(), ok = file:set_cwd(D ++ "/names"), R = file:list_dir("."), io:format("~w ~w~n", [case R of {ok, L} -> lists:sort(L); Err -> Err end, [catch prim_file:internal_name2native([16#100]), prim_file:is_translatable(<<233>>), file:native_name_encoding()]]), timer:sleep(300), halt().'
+wmask() { sed -E 's/^=WARNING REPORT==== .* ===$/=WARNING REPORT==== TIME ===/'; }
+for flags in "+fnu" "+fnl" "+fnue" "+fnui"; do
+  e=$(timeout 30 erl $flags -noshell -eval "$names" 2>&1 </dev/null | wmask)
+  b=$(timeout 30 "$beamvm" $flags -noshell -eval "$names" 2>&1 </dev/null | wmask)
+  same "file names under $flags" "$e" "$b"
+done
+
 # --- every emulator flag of erl's manual, with a value, is accepted ---
 # Fed in groups (one start-up each, to keep the test short); a group that differs is split.
 accepted=("+a 64 +A 4 +A4 +B +Bc +Bd +Bi +B i +c +c true +cfalse +C no_time_warp +d +dcg4 +e 4096 +ec +fnu +fnl +fna +fnue +fnai"
