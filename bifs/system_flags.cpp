@@ -214,7 +214,7 @@ Term system_flag_info(Process* p, Term item) {
             list = cons_at(p->alloc(2), make_tuple(*p, {node, carrier}), list);
         return list;
     }
-    if (item == atom("scheduler_bind_type")) return atom("unbound");
+    if (item == atom("scheduler_bind_type")) return atom(p->vm->emu_options.scheduler_bind_type);  // +sbt
     if (item == atom("system_logger")) {
         Word w = f.system_logger.load();
         return w ? Term{w} : atom("logger");
