@@ -4,6 +4,7 @@
 #include <cstdlib>
 
 #include "bifs/bif_util.hpp"
+#include "crashdump/crash_dump.hpp"
 #include "scheduler/port_system.hpp"
 #include "scheduler/scheduler.hpp"
 
@@ -39,6 +40,7 @@ int run_vm(VM& vm, int schedulers, Term module, Term function, Term (*make_args)
     ProcessTable::release(p);
     if (vm.exit_process_when_done) {
         int status = vm.scheds->wait_until_done();
+        finish_requested_crash_dump(vm);  // halt with a slogan: the dump, then the OS process ends
         if (!vm.ports_started.load(std::memory_order_acquire)) {
             // Joining the schedulers and freeing the tables took a tenth of a hello-world's
             // start-up, most of it the allocator's per-thread clean-up (docs/benchmarks.md,
@@ -57,6 +59,7 @@ int run_vm(VM& vm, int schedulers, Term module, Term function, Term (*make_args)
         }
     }
     int status = vm.scheds->run_until_done();
+    finish_requested_crash_dump(vm);
     std::fflush(vm.out);
     vm.timers.stop();
     return status;
