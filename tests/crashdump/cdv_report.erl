@@ -9,7 +9,7 @@
 main([Dump]) ->
     {ok, _} = crashdump_viewer:start_link(),
     register(cdv_progress_handler, self()),
-    crashdump_viewer:read_file(atom_to_list(Dump)),
+    crashdump_viewer:read_file(if is_atom(Dump) -> atom_to_list(Dump); true -> Dump end),
     ok = wait_done(),
     {ok, G, _} = crashdump_viewer:general_info(),
     out("slogan", G#general_info.slogan),
@@ -24,7 +24,7 @@ main([Dump]) ->
                                                           owner_name(T#ets_table.pid, Procs)])))
      || T <- lists:keysort(#ets_table.name, Ets), T#ets_table.name =:= "t"],
     {ok, Mods, _} = crashdump_viewer:loaded_modules(),
-    [out("module", M#loaded_mod.mod) || M <- lists:keysort(#loaded_mod.mod, Mods)],
+    [out("module", mod_name(M#loaded_mod.mod)) || M <- Mods],
     {ok, Ports, _} = crashdump_viewer:ports(),
     out("num_ports", length(Ports)),
     [details(pid_str(P#proc.pid)) || P <- Procs, P#proc.name =:= "foo"],
@@ -50,6 +50,10 @@ details(Pid) ->
 
 listed(L) when is_list(L) -> L;
 listed(_) -> [].
+
+%% The viewer keeps a module's name as {Binary, QuoteFlag}.
+mod_name({Bin, _}) when is_binary(Bin) -> binary_to_list(Bin);
+mod_name(Name) -> Name.
 
 pid_str(P) when is_pid(P) -> pid_to_list(P);
 pid_str(P) -> P.

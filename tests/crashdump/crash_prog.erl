@@ -10,7 +10,7 @@ main([Mode]) ->
     register(foo, Foo),
     Foo ! hello,
     timer:sleep(200),  % foo has taken its message in and waits: "Waiting" on both VMs
-    case Mode of
+    case list_to_atom(Mode) of
         slogan -> erlang:halt("boom");
         noflush -> erlang:halt("boom", [{flush, false}]);
         status -> erlang:halt(3)

@@ -5,7 +5,7 @@
 # the default file name, ERL_CRASH_DUMP_SECONDS=0, halt/2 with {flush,false}, and halt(3).
 # Usage: run.sh BEAMVM
 set -u
-beamvm=$1
+beamvm=$(realpath "$1")
 here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
