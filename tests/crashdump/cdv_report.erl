@@ -36,7 +36,19 @@ main([Dump]) ->
     out("persistent_terms_listed", length(PT) > 0),
     {ok, Scheds, _} = crashdump_viewer:schedulers(),
     out("schedulers_listed", length(Scheds) > 0),
+    %% Last, as a decoding failure stops the viewer's server: every process's stack, heap,
+    %% dictionary and messages decode.
+    process_flag(trap_exit, true),
+    Bad = [pid_str(P#proc.pid) || P <- Procs, not decodes(pid_str(P#proc.pid))],
+    out("proc_details_not_decoded", Bad),
     ok.
+
+decodes(Pid) ->
+    try crashdump_viewer:proc_details(Pid) of
+        {ok, #proc{stack_dump = S}, _} -> S =/= undefined orelse true;
+        _ -> false
+    catch _:_ -> false
+    end.
 
 %% The viewer decodes a process's stack, heap, dictionary and messages from the dump.
 details(Pid) ->
