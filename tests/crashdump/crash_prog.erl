@@ -13,5 +13,7 @@ main([Mode]) ->
     case list_to_atom(Mode) of
         slogan -> erlang:halt("boom");
         noflush -> erlang:halt("boom", [{flush, false}]);
+        empty -> erlang:halt("");
+        long -> erlang:halt(lists:duplicate(1500, $é));  % erts keeps 1023 characters
         status -> erlang:halt(3)
     end.

@@ -2,7 +2,8 @@
 # erl_crash.dump on erl and on beamvm (docs/crash_dump.md): the same program halts with a
 # slogan on both; OTP's crashdump_viewer (on erl, headless: cdv_report.erl) loads both dumps
 # and what it reports is compared. Also the stderr lines, the exit status, ERL_CRASH_DUMP,
-# the default file name, ERL_CRASH_DUMP_SECONDS=0, halt/2 with {flush,false}, and halt(3).
+# the default file name, ERL_CRASH_DUMP_SECONDS=0, halt/2 with {flush,false}, an empty and
+# a long slogan, and halt(3).
 # Usage: run.sh BEAMVM
 set -u
 beamvm=$(realpath "$1")
@@ -89,7 +90,15 @@ run beamvm noflush "$work/beamvm.dump"
 same_stderr "halt(\"boom\", [{flush,false}])"
 [ -s "$work/beamvm.dump" ] || fail "halt/2 with a string wrote no dump"
 
-# 5. halt(3): no dump, status 3.
+# 5. halt("") and a slogan past erts' 1023 characters: stderr and the dump's Slogan line.
+for mode in empty long; do
+  run erl $mode "$work/erl.dump"
+  run beamvm $mode "$work/beamvm.dump"
+  same_stderr "slogan $mode"
+  [ "$(grep -a '^Slogan' "$work/erl.dump")" = "$(grep -a '^Slogan' "$work/beamvm.dump")" ] || fail "slogan $mode: Slogan lines differ"
+done
+
+# 6. halt(3): no dump, status 3.
 rm -f "$work/erl.dump" "$work/beamvm.dump"
 run erl status "$work/erl.dump"
 run beamvm status "$work/beamvm.dump"
