@@ -16,7 +16,9 @@
 #include "crashdump/dump_sections.hpp"
 #include "scheduler/port_system.hpp"
 #include "scheduler/ports.hpp"
+#include "scheduler/scheduler.hpp"
 #include "vm/atom_table.hpp"
+#include "vm/fatal_error.hpp"
 #include "vm/vm.hpp"
 
 namespace beam {
@@ -87,7 +89,19 @@ void write_sections(crashdump::DumpOutput& out, VM& vm, const std::string& sloga
     out.write("=end\n");
 }
 
+std::atomic<VM*> fatal_vm{nullptr};
+
+void dump_on_fatal_error(const char* slogan) {
+    if (VM* vm = fatal_vm.load(std::memory_order_acquire))
+        write_crash_dump(*vm, slogan, NIL, Schedulers::current_index() + 1);
+}
+
 }  // namespace
+
+void install_fatal_error_dump(VM& vm) {
+    fatal_vm.store(&vm, std::memory_order_release);
+    fatal_dump_hook.store(&dump_on_fatal_error, std::memory_order_release);
+}
 
 void request_crash_dump(std::string slogan, Term caller, int scheduler) {
     bool expected = false;

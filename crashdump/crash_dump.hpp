@@ -32,4 +32,8 @@ void finish_requested_crash_dump(VM& vm);
 // `caller`: the process to show as running, or NIL.
 void write_crash_dump(VM& vm, const std::string& slogan, Term caller, int scheduler);
 
+// Makes vm/fatal_error.hpp's fatal_error write a dump of `vm` (from the failing thread: its
+// own process, RUNNING there, is written as "Running" after the stop wait).
+void install_fatal_error_dump(VM& vm);
+
 }  // namespace beam

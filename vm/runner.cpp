@@ -14,6 +14,7 @@ int run_vm(VM& vm, int schedulers, Term module, Term function, Term (*make_args)
            void* ctx, const std::function<void()>& on_started, const std::function<void(Process*)>& as_init) {
     const bool io_servers = !as_init;
     vm.start(schedulers);
+    install_fatal_error_dump(vm);  // vm/fatal_error.hpp: internal fatal errors dump too
     // The I/O servers: `user` (stdout) is every process's group leader; `standard_error`.
     Term user = NIL;
     for (int fd : {1, 2}) {

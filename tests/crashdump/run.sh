@@ -3,7 +3,7 @@
 # slogan on both; OTP's crashdump_viewer (on erl, headless: cdv_report.erl) loads both dumps
 # and what it reports is compared. Also the stderr lines, the exit status, ERL_CRASH_DUMP,
 # the default file name, ERL_CRASH_DUMP_SECONDS=0, halt/2 with {flush,false}, an empty and
-# a long slogan, and halt(3).
+# a long slogan, halt(3), and (beamvm only) an internal fatal error.
 # Usage: run.sh BEAMVM
 set -u
 beamvm=$(realpath "$1")
@@ -104,6 +104,22 @@ run erl status "$work/erl.dump"
 run beamvm status "$work/beamvm.dump"
 same_stderr "halt(3)"
 [ ! -e "$work/beamvm.dump" ] || fail "halt(3) wrote a dump"
+
+# 7. beamvm's internal fatal-error path (vm/fatal_error.hpp), reached through a NIF that hands
+# enif_term_type a word that is no term: the message, a dump the viewer reads, abort() (134).
+# beamvm only: erl has no such check to compare with.
+if cc -shared -fPIC -O1 -I/usr/lib/erlang/usr/include -o "$work/fatal_nif.so" "$here/fatal_nif.c" 2>"$work/cc.err" &&
+   erlc -o "$work" "$here/fatal_nif.erl"; then
+  (cd "$work" && ERL_CRASH_DUMP="$work/fatal.dump" timeout 30 "$beamvm" -noshell -pa "$work" -s fatal_nif main \
+      </dev/null >/dev/null 2>"$work/fatal.err"; echo $? >"$work/fatal.rc") 2>/dev/null  # bash reports the abort
+  [ "$(cat "$work/fatal.rc")" = 134 ] || fail "fatal error: exit status $(cat "$work/fatal.rc"), not 134"
+  grep -q 'Crash dump is being written to: .*fatal.dump...done' "$work/fatal.err" || { fail "fatal error: stderr"; cat "$work/fatal.err"; }
+  report "$work/fatal.dump" >"$work/fatal.report"
+  grep -qx 'slogan: invalid term passed to enif_term_type' "$work/fatal.report" || { fail "fatal error: the viewer's slogan"; head -3 "$work/fatal.report"; }
+  grep -qx 'registered: bystander Waiting' "$work/fatal.report" || fail "fatal error: bystander not Waiting in the viewer"
+else
+  echo "fatal-error case skipped: no C compiler or erl_nif.h ($(head -1 "$work/cc.err"))"
+fi
 
 [ $failures -eq 0 ] && echo "crash dump: all cases as erl"
 exit $((failures > 0))
