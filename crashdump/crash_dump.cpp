@@ -67,7 +67,7 @@ void write_sections(crashdump::DumpOutput& out, VM& vm, const std::string& sloga
     out.printf("=erl_crash_dump:0.5\n%s", date);
     out.printf("Slogan: %s\n", slogan.c_str());
     out.write("System version: Erlang/OTP 25 [beamvm] [64-bit]\n");  // system_info(system_version)
-    out.write("Taints: \n");  // NIF libraries loaded: beamvm does not record them
+    out.printf("Taints: %s\n", nif_taints(vm).c_str());
     out.printf("Atoms: %zu\n", AtomTable::instance().size());
     if (scheduler > 0) out.printf("Calling Thread: scheduler:%d\n", scheduler);
     else out.write("Calling Thread: main\n");

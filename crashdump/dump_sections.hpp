@@ -29,6 +29,10 @@ struct DumpedProcess {
 
 std::vector<DumpedProcess> stop_processes(VM& vm, Term caller);
 
+// The header's Taints: the modules that loaded a NIF library, comma-separated (erts lists
+// them in load order; beamvm in module-table order).
+std::string nif_taints(VM& vm);
+
 void write_schedulers(DumpOutput& out, VM& vm, const std::vector<DumpedProcess>& procs, int calling_scheduler);
 void write_memory(DumpOutput& out, VM& vm);
 void write_tables_summary(DumpOutput& out, VM& vm);  // =index_table

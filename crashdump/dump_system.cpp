@@ -38,6 +38,18 @@ size_t module_bytes(const ModuleCode* mc) {
 
 }  // namespace
 
+std::string nif_taints(VM& vm) {
+    std::string out;
+    Namespace& root = vm.root();
+    for (Term m : root.loaded_modules()) {
+        ModuleCode* mc = root.current(m);
+        if (!mc || !mc->nif) continue;
+        if (!out.empty()) out += ',';
+        out += atom_name(m);
+    }
+    return out;
+}
+
 void write_schedulers(DumpOutput& out, VM& vm, const std::vector<DumpedProcess>& procs, int calling) {
     // beamvm keeps no sleep or run-queue flags worth naming, and its run queues are not
     // read here (the halting schedulers still own them): the lengths are written as 0.

@@ -13,6 +13,7 @@ main([Dump]) ->
     ok = wait_done(),
     {ok, G, _} = crashdump_viewer:general_info(),
     out("slogan", G#general_info.slogan),
+    out("taints", G#general_info.taints),
     out("num_procs", G#general_info.num_procs),
     out("num_ets", G#general_info.num_ets),
     out("num_atoms", G#general_info.num_atoms),

@@ -43,7 +43,7 @@ report "$work/erl.dump" >"$work/erl.report"
 report "$work/beamvm.dump" >"$work/beamvm.report"
 grep -q '^schedulers_listed' "$work/beamvm.report" || { fail "the viewer did not read beamvm's dump"; cat "$work/beamvm.report"; }
 # Facts that must be equal.
-for key in slogan ets foo_init_func foo_dict foo_msgs foo_stack_has_return memory_keys atoms_listed \
+for key in slogan taints ets foo_init_func foo_dict foo_msgs foo_stack_has_return memory_keys atoms_listed \
            persistent_terms_listed schedulers_listed proc_details_not_decoded; do
   diff <(grep "^$key:" "$work/erl.report") <(grep "^$key:" "$work/beamvm.report") >"$work/diff" ||
     { fail "viewer's $key differs (< erl, > beamvm)"; cat "$work/diff"; }
