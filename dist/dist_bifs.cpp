@@ -142,14 +142,17 @@ std::shared_ptr<dist::ProcChannel> channel_of(Process* p, Term h) {
     return e->proc;
 }
 
-// The controller's own channel for `h`: null with *err set (notsup or badarg) otherwise.
+// The controller's own channel for `h`: null with *err set otherwise. As erts: a process that
+// carries no connection is told notsup whatever the handle; a carrier naming a handle that is
+// not a live connection's gets badarg, one naming another carrier's connection notsup.
 std::shared_ptr<dist::ProcChannel> controller_channel(Process* p, Term h, Term* err) {
+    if (!dist::dist_of(*p->vm).is_controller(p->pid)) {
+        *err = atom("notsup");
+        return nullptr;
+    }
     auto ch = channel_of(p, h);
     if (ch && ch->controller == p->pid) return ch;
-    // A process that controls no connection is told notsup, whatever the handle; telling
-    // which processes are controllers would need a table of them: a channel named by a
-    // handle and controlled by someone else is notsup too, a stale handle badarg.
-    *err = ch ? atom("notsup") : (is_tuple(h) ? am::badarg : atom("notsup"));
+    *err = ch ? atom("notsup") : am::badarg;
     return nullptr;
 }
 

@@ -57,6 +57,9 @@ public:
     // The same with a local process as carrier (dist/proc_channel.hpp): false unless
     // pending and the process is alive. The channel made is in e.proc.
     bool attach_process(DistEntry& e, Term pid, uint64_t flags, uint32_t creation);
+    // Whether `pid` carries a connection (erts' distribution-process flag): the dist_ctrl_*
+    // natives answer any other caller notsup before they look at their arguments.
+    bool is_controller(Term pid);
     // The connection is gone (its port closed, or net_kernel gave up): every link and monitor
     // across it ends with noconnection; monitor_node's callers get {nodedown, Node}.
     // `reason`: why (the carrier port's exit reason; normal, or none, is connection_closed).
@@ -99,6 +102,8 @@ private:
     void auto_connect(DistEntry& e);
 
     std::mutex subs_mu_;
+    std::mutex controllers_mu_;
+    std::unordered_map<Word, int> controllers_;  // carrier process -> connections it carries
     std::vector<std::pair<Term, uint32_t>> subs_;  // one entry per subscription
     std::mutex table_mu_;
     std::unordered_map<Word, std::shared_ptr<DistEntry>> table_;

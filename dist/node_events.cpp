@@ -42,7 +42,14 @@ void DistSystem::connection_lost(DistEntry& e, uint32_t conn_id, Term reason) {
     }
     // A carrier process outlives its connection only when something else ended it (a
     // malformed packet): erts then kills it. One that exited is past caring.
-    if (proc) send_exit_signal(vm, proc->controller, proc->controller, am::kill, false);
+    if (proc) {
+        {
+            std::lock_guard lock(controllers_mu_);
+            auto it = controllers_.find(proc->controller.raw);
+            if (it != controllers_.end() && --it->second == 0) controllers_.erase(it);
+        }
+        send_exit_signal(vm, proc->controller, proc->controller, am::kill, false);
+    }
     Term noconnection = atom("noconnection");
     for (const CrossLink& l : links) {
         auto* s = new Signal{SignalKind::Exit};
