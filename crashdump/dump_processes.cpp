@@ -85,12 +85,14 @@ size_t heap_fragment_count(const Process* p) {
     return n;
 }
 
-void write_link_list(DumpOutput& out, const Process* p) {
+void write_link_list(DumpOutput& out, VM& vm, const Process* p) {
     const ProcessSched& s = p->sched;
     std::vector<std::string> items;
     for (Term l : s.links) items.push_back(id_text(l));
     for (const MonitorEntry& m : s.monitors) {
-        std::string target = m.name != NIL ? "{" + std::string(atom_name(m.name)) + ",nonode@nohost}" : id_text(m.pid);
+        std::string target = id_text(m.pid);
+        if (m.name != NIL)  // monitored by name: {Name,Node}, as erts writes it
+            target = "{" + std::string(atom_name(m.name)) + "," + std::string(atom_name(vm.node.name())) + "}";
         items.push_back("{to," + target + "," + ref_text(m.ref) + "}");
     }
     for (const MonitorEntry& m : s.monitored_by) items.push_back("{from," + id_text(m.pid) + "," + ref_text(m.ref) + "}");
@@ -119,7 +121,7 @@ void write_summary(DumpOutput& out, VM& vm, const DumpedProcess& d) {
     out.printf("Message queue length: %zu\n", p->mailbox.size());
     out.printf("Number of heap fragments: %zu\n", heap_fragment_count(p));
     out.printf("Heap fragment data: %zu\n", p->fragment_words);
-    write_link_list(out, p);
+    write_link_list(out, vm, p);
     out.printf("Reductions: %lld\n", static_cast<long long>(p->reductions));
     size_t young = size_t(p->hend - p->heap), old = size_t(p->old_hend - p->old_heap);
     out.printf("Stack+heap: %zu\n", young);

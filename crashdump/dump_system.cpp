@@ -138,7 +138,8 @@ void write_ets(DumpOutput& out) {
         {
             std::shared_lock lock(t->lock);
             if (t->alive.load(std::memory_order_acquire)) {
-                out.printf("=ets:%s\n", id_text(Term{t->owner.load()}).c_str());
+                Term owner{t->owner.load()};
+                out.printf("=ets:%s\n", is_local_pid(owner) ? id_text(owner).c_str() : "[]");
                 out.printf("Slot: %llu\n", static_cast<unsigned long long>(reinterpret_cast<uintptr_t>(t)));
                 out.printf("Table: %s\n", display_string(ets_table_term(scratch, t)).c_str());
                 out.printf("Name: %s\n", std::string(atom_name(t->name)).c_str());
