@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "bifs/system_info_items.hpp"
+#include "crashdump/crash_dump.hpp"
 #include "bifs/bif_families.hpp"
 #include "bifs/bif_util.hpp"
 #include "vm/bignum.hpp"
@@ -35,19 +36,41 @@ constexpr const char* SYSTEM_ARCHITECTURE = "unknown-unknown-linux-gnu";
 Term self_0(Process* p, const Term*) { return p->pid; }
 
 // halt/1,2 (OTP: halt_2 in bif.c). Status: a non-negative integer (a bignum is masked to its
-// low word, as term_to_Uint_mask does; the OS keeps the low 8 bits), `abort`, or a string
-// (the crash-dump slogan, printed on stderr as erts prints it; beamvm writes no crash dump:
-// docs/boot.md; exit status 1).
+// low word, as term_to_Uint_mask does; the OS keeps the low 8 bits), `abort`, or a string:
+// the slogan, printed on stderr as erts prints it (\r\n), and erl_crash.dump, written once
+// the schedulers have stopped (crashdump/crash_dump.hpp); exit status 1. With a string the
+// flush option changes nothing, as in erts.
+// erts keeps the first 1023 characters of a slogan (bif.c: HALT_MSG_SIZE).
+constexpr size_t HALT_SLOGAN_CHARS = 1023;
+
+void keep_first_chars(std::string& utf8, size_t chars) {
+    size_t seen = 0;
+    for (size_t i = 0; i < utf8.size(); ++i) {
+        if ((uint8_t(utf8[i]) & 0xC0) == 0x80) continue;  // a continuation byte
+        if (seen++ == chars) {
+            utf8.resize(i);
+            return;
+        }
+    }
+}
+
 Term halt_status(Process* p, Term status) {
     int code;
     std::optional<std::string> slogan;
     if (is_small(status) && small_value(status) >= 0) code = int(small_value(status) & 0xFF);
     else if (is_integer(status) && int_sign(status) > 0) code = int(big_limbs(status)[0] & 0xFF);
     else if (status == atom("abort")) code = 134;
-    else if (is_nil(status) || (is_list(status) && (slogan = char_list_to_utf8(status)))) code = 1;
+    else if (is_nil(status) || (is_list(status) && (slogan = char_list_to_utf8(status)))) {
+        if (!slogan) slogan.emplace();
+        keep_first_chars(*slogan, HALT_SLOGAN_CHARS);
+        code = 1;
+    }
     else return p->badarg();
     std::fflush(p->vm->out);
-    if (slogan) std::fprintf(stderr, "%s\n", slogan->c_str());
+    if (slogan) {
+        std::fprintf(stderr, "%s\r\n", slogan->c_str());
+        request_crash_dump(*slogan, p->pid, Schedulers::current_index() + 1);
+    }
     p->halt_requested = true;
     p->halt_status = code;
     return NON_VALUE;

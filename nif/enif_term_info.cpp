@@ -4,6 +4,7 @@
 
 #include "bifs/hash.hpp"
 #include "nif/nif_env.hpp"
+#include "vm/fatal_error.hpp"
 #include "vm/binary.hpp"
 #include "vm/map_hash.hpp"
 
@@ -27,8 +28,7 @@ ErlNifTermType enif_term_type(ErlNifEnv*, ERL_NIF_TERM term) {
     if (is_pid(t)) return ERL_NIF_TERM_TYPE_PID;
     if (is_port(t)) return ERL_NIF_TERM_TYPE_PORT;
     if (is_ref(t)) return ERL_NIF_TERM_TYPE_REFERENCE;
-    std::fprintf(stderr, "beamvm: invalid term passed to enif_term_type\n");
-    std::abort();
+    fatal_error("invalid term passed to enif_term_type");
 }
 
 // ERL_NIF_INTERNAL_HASH is make_internal_hash salted with the low 32 bits of `salt`.

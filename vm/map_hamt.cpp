@@ -8,6 +8,7 @@
 #include <cstdlib>
 
 #include "vm/map.hpp"
+#include "vm/fatal_error.hpp"
 #include "vm/map_hash.hpp"
 #include "vm/term_order.hpp"
 
@@ -20,8 +21,7 @@ namespace {
 constexpr unsigned MAX_LEVEL = 8 * 16;
 
 [[noreturn]] void hash_exhausted() {
-    std::fprintf(stderr, "beamvm: map trie: two distinct keys hash alike at every level\n");
-    std::abort();
+    fatal_error("map trie: two distinct keys hash alike at every level");
 }
 
 // The key's hash positioned for `level`: its slot there is the low 4 bits (OTP's

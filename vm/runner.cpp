@@ -4,6 +4,7 @@
 #include <cstdlib>
 
 #include "bifs/bif_util.hpp"
+#include "crashdump/crash_dump.hpp"
 #include "scheduler/port_system.hpp"
 #include "scheduler/scheduler.hpp"
 
@@ -13,6 +14,7 @@ int run_vm(VM& vm, int schedulers, Term module, Term function, Term (*make_args)
            void* ctx, const std::function<void()>& on_started, const std::function<void(Process*)>& as_init) {
     const bool io_servers = !as_init;
     vm.start(schedulers);
+    install_fatal_error_dump(vm);  // vm/fatal_error.hpp: internal fatal errors dump too
     // The I/O servers: `user` (stdout) is every process's group leader; `standard_error`.
     Term user = NIL;
     for (int fd : {1, 2}) {
@@ -39,6 +41,7 @@ int run_vm(VM& vm, int schedulers, Term module, Term function, Term (*make_args)
     ProcessTable::release(p);
     if (vm.exit_process_when_done) {
         int status = vm.scheds->wait_until_done();
+        finish_requested_crash_dump(vm);  // halt with a slogan: the dump, then the OS process ends
         if (!vm.ports_started.load(std::memory_order_acquire)) {
             // Joining the schedulers and freeing the tables took a tenth of a hello-world's
             // start-up, most of it the allocator's per-thread clean-up (docs/benchmarks.md,
@@ -57,6 +60,7 @@ int run_vm(VM& vm, int schedulers, Term module, Term function, Term (*make_args)
         }
     }
     int status = vm.scheds->run_until_done();
+    finish_requested_crash_dump(vm);
     std::fflush(vm.out);
     vm.timers.stop();
     return status;
