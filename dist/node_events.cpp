@@ -95,8 +95,8 @@ void DistSystem::subscribe_nodes(Term pid, uint32_t key, bool on) {
         subs_.emplace_back(pid, key);
         return;
     }
-    auto it = std::find(subs_.begin(), subs_.end(), std::pair{pid, key});
-    if (it != subs_.end()) subs_.erase(it);
+    // As erts: turning a subscription off ends every one the process made with these options.
+    std::erase(subs_, std::pair{pid, key});
 }
 
 Term DistSystem::monitoring_nodes(Process* p) {

@@ -44,7 +44,10 @@ void enif_system_info(ErlNifSysInfo* sip, size_t si_size) {
     sip->thread_support = 1;
     sip->smp_support = 1;
     if (si_size >= SYS_INFO_SIZE_UPTO(scheduler_threads)) {  // driver 1.1
-        sip->async_threads = 0;  // beamvm has no async thread pool: system_info(thread_pool_size) is 0
+        // erl's +A, as system_info(thread_pool_size) reports it (tools/emu_flags.cpp); beamvm
+        // itself has no async thread pool (no driver_async).
+        VM* vm = nif::current_vm();
+        sip->async_threads = vm ? int(vm->emu_options.thread_pool_size) : 1;
         sip->scheduler_threads = scheduler_count();
     }
     if (si_size >= SYS_INFO_SIZE_UPTO(nif_minor_version)) {  // driver 1.5, NIF 1.0

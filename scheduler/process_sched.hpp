@@ -75,6 +75,11 @@ struct ProcessSched {
     bool waiting = false;           // stopped in a receive with nothing to match
     bool hibernating = false;       // in erlang:hibernate/3, waiting for any message
     bool timer_set = false;         // a receive ... after timer is running for this wait
+    // erts' F_DISTRIBUTION: net_kernel of a live node (dist/this_node.cpp). Its native watches
+    // fire before its links hear of its exit: every connection then ends with
+    // net_kernel_terminated, not with the reason its linked connection processes die of.
+    // (Here, it fills the padding before timer_id: Process stays within 768 bytes.)
+    std::atomic<bool> ends_distribution{false};
     uint64_t timer_id = 0;
 
     // Owner-only, except under info_mutex for process_info from other processes.
@@ -95,10 +100,6 @@ struct ProcessSched {
     bool system = false;            // VM-internal process (the I/O server): not counted as user work
     bool exit_pending = false;      // an exit signal arrived while running (RunStatus::Killed)
     bool native_monitors_fired = false;
-    // erts' F_DISTRIBUTION: net_kernel of a live node (dist/this_node.cpp). Its native watches
-    // fire before its links hear of its exit: every connection then ends with
-    // net_kernel_terminated, not with the reason its linked connection processes die of.
-    std::atomic<bool> ends_distribution{false};
     // dirty_kind::CPU or IO while a dirty scheduler has it (vm/nif_call.hpp): it stays
     // RUNNING for the normal schedulers, its signals wait (erts' "executing dirty").
     std::atomic<uint8_t> dirty{0};  // its exit has been told to the natives watching it
