@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "bifs/bif_util.hpp"
+#include "io/tty/break_menu.hpp"
 #include "scheduler/ports.hpp"
 #include "vm/code_watch.hpp"
 #include "tools/escript_args.hpp"
@@ -30,7 +31,7 @@ const char* HELP = R"(usage: beamvm [flags] [-s Mod [Func [Arg...]]] [-run Mod [
 Runs .beam files compiled by OTP 25's erlc. As erl, beamvm boots OTP: OTP's own init runs the
 boot script (kernel, stdlib), then the -s, -run and -eval commands in order.
 
-  -noshell, -noinput  as erl's (beamvm has no shell)
+  -noshell, -noinput  as erl's
   -pa Dir..., -pz Dir...
                       add directories to the front / end of the code path
   -s Mod [Func [Arg...]]
@@ -57,7 +58,8 @@ boot script (kernel, stdlib), then the -s, -run and -eval commands in order.
                       background (its own session, stdin/stdout/stderr on /dev/null); implies
                       -noshell -noinput. init's progname is this beamvm's path, so OTP's peer
                       (and slave, test_server) start beamvm nodes by default
-  -remsh, -heart      refused: beamvm has no remote shell or heart yet
+  -remsh Node         a shell on Node instead of this one (OTP's user_drv), as erl
+  -heart              refused: beamvm has no heart yet
   --no-boot           beamvm's own quick start-up instead of OTP's init (no kernel: no
                       application controller, no logger; modules load from the code path)
   --otp-root Dir      the OTP installation to boot and load from
@@ -66,7 +68,9 @@ boot script (kernel, stdlib), then the -s, -run and -eval commands in order.
   +W w|i|e            error_logger's warning map (warning, info, error)
   +SDcpu N, +SDio N   dirty CPU scheduler threads (default: as many as +S) and dirty I/O
                       ones (default 10), as erl (+SDcpu's :Online part is accepted)
-  +P N, +B            accepted (no process limit; no break menu)
+  +P N                accepted (no process limit)
+  +B[c|d|i]           ^C: the break menu by default; +Bc to the shell, +Bd or +B ends the
+                      VM, +Bi ignored (docs/shell.md)
   --watch[=force]     reload a loaded module when its .beam file in a -pa directory changes
                       (inotify): the new version is loaded if the previous old code can be
                       soft-purged, else the processes still running it are reported on stderr
@@ -179,6 +183,7 @@ int main(int argc, char** argv) {
     std::vector<std::string> pa, pz;
     std::vector<Command> commands;
     NodeStartFlags node_flags;
+    beam::tty::BreakMode break_mode = beam::tty::BreakMode::Menu;
     std::vector<std::string> init_args;  // what OTP's init gets, in order (boot mode)
     std::string otp_root;
     std::string script_path;
@@ -202,9 +207,8 @@ int main(int argc, char** argv) {
             no_boot = true;
         } else if (a == "-extra") {
             for (; i < argc; ++i) init_args.push_back(argv[i]);
-        } else if (a == "-remsh" || a == "-heart") {
-            std::fprintf(stderr, "beamvm: %s is not supported: beamvm has no %s yet\n", a.c_str(),
-                         a == "-remsh" ? "shell to run remotely" : "heart");
+        } else if (a == "-heart") {
+            std::fprintf(stderr, "beamvm: -heart is not supported: beamvm has no heart yet\n");
             return 2;
         } else if (a == "-detached") {
             // Detached before the VM was made (above); init sees what erlexec gives it instead.
@@ -309,7 +313,8 @@ int main(int argc, char** argv) {
         } else if (a == "+P" && i + 1 < argc) {
             ++i;  // accepted: beamvm's process table has no fixed limit
         } else if (a == "+B" || a == "+Bc" || a == "+Bd" || a == "+Bi") {
-            // break handling: beamvm has no break menu; ^C ends the VM either way
+            break_mode = a == "+Bc" ? beam::tty::BreakMode::ToShell
+                         : a == "+Bi" ? beam::tty::BreakMode::Ignored : beam::tty::BreakMode::Disabled;
         } else if (!is_flag(argv[i]) && a.ends_with(".beam")) {
             script = true;
             script_path = a;
@@ -339,6 +344,7 @@ int main(int argc, char** argv) {
         return 2;
     }
     vm.set_boot_dir(exe_dir() + "/boot");
+    beam::tty::install_break_handler(vm, break_mode);  // ^C, as erl's (io/tty/break_menu.hpp)
 
     std::unique_ptr<CodeWatcher> watcher;
     if (watch) {
