@@ -49,7 +49,7 @@ std::optional<CursorCaps> load_cursor_caps(int fd) {
     c.up = *up;
     c.right = *right;
     c.down = cap("cud1").value_or("\n");
-    c.left = "\b";  // erts: ^H unless termcap's bc says otherwise, which no terminfo entry does
+    c.left.assign(1, '\b');  // erts: ^H unless termcap's bc says otherwise, which no terminfo entry does
     c.wraps_late = ::tigetflag(const_cast<char*>("xenl")) > 0;
     return c;
 }

@@ -5,7 +5,7 @@
 # legitimately not the same (the banner's emulator line, pids, the node's host) are masked.
 # After the VM exits, the terminal's mode (stty -g) must be what it was before it started.
 #
-# usage: shell_compare.sh BEAMVM [SCENARIO...]   (default: every scenario)
+# usage: shell_compare.sh BEAMVM [SCENARIO...]   (default: every scenario; SHOW=1 prints the screens)
 # A scenario is lines of steps:
 #   type TEXT      type TEXT literally
 #   key K...       press tmux keys (Enter, Left, Up, Tab, C-a, C-g, ...)
@@ -101,6 +101,7 @@ for scen in "${scenarios[@]}"; do
     run beamvm "$BEAMVM" "$scen" || run_ok=1
     if [ $run_ok -eq 0 ] && cmp -s "$WORK/erl.screen" "$WORK/beamvm.screen"; then
         echo "ok   $n ($((SECONDS - start)) s)"
+        [ -n "${SHOW:-}" ] && sed 's/^/  | /' "$WORK/beamvm.screen"
     else
         echo "FAIL $n: erl (<) and beamvm (>) screens differ"
         diff "$WORK/erl.screen" "$WORK/beamvm.screen" | head -40
