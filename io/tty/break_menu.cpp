@@ -107,7 +107,7 @@ void do_break(VM& vm) {
             abort_vm(1);
         case 'c':
         case 'm': return;
-        case 'v': say(std::string("Erlang (BEAM) emulator version ") + ERTS_VERSION + " (beamvm)\n"); return;
+        case 'v': say(std::string("Erlang (BEAM) emulator version ") + ERTS_VERSION + "\n"); return;
         case 'l': loaded_modules(vm); return;
         case 'i': system_info(vm); return;
         case 'p':
