@@ -13,6 +13,9 @@
 #   settle         wait until the screen stops changing
 #   sh CMD         run CMD in the scenario's directory (e.g. to edit a module)
 #   start ARGS     the VM's extra arguments (first line only; default none)
+#   before CMD     run CMD in the scenario's directory before the VM starts
+# In every line @ID@ is this run's id (unique node names) and, in sh and before, $OTHER_VM is
+# the other VM (beamvm when erl runs, erl when beamvm runs): -remsh from one into the other.
 set -u
 BEAMVM=$(realpath "$1")
 shift
@@ -61,7 +64,13 @@ run() {
     local name=$1 cmd=$2 scen=$3 dir="$WORK/$1"
     rm -rf "$dir" && mkdir -p "$dir"
     local args=""
-    args=$(sed -n 's/^start //p' "$scen" | head -1)
+    args=$(sed -n 's/^start //p' "$scen" | sed "s/@ID@/$$/g" | head -1)
+    local other=$BEAMVM
+    [ "$name" = beamvm ] && other=$(command -v "$ERL")
+    export OTHER_VM=$other
+    while IFS= read -r line; do
+        (cd "$dir" && eval "$line")
+    done < <(sed -n 's/^before //p' "$scen" | sed "s/@ID@/$$/g")
     # The VM runs under sh, which records the terminal's mode before and after it.
     "${TMUX_CMD[@]}" new-session -d -s "$name" -x 80 -y 24 -c "$dir" \
         "env -i PATH=$PATH TERM=screen LANG=C.UTF-8 HOME=$dir sh -c 'stty -g > stty.before; $cmd $args; stty -g > stty.after; echo \"[exited \$?]\"; sleep 30'"
@@ -79,7 +88,7 @@ run() {
         "sh "*) (cd "$dir" && eval "${line#sh }") ;;
         *) ;;
         esac
-    done < <(grep -v -e '^#' -e '^start ' -e '^$' "$scen")
+    done < <(grep -v -e '^#' -e '^start ' -e '^before ' -e '^$' "$scen" | sed "s/@ID@/$$/g")
     settle "$name"
     screen "$name" | normalise > "$WORK/$name.screen"
     if [ -f "$dir/stty.after" ] && ! cmp -s "$dir/stty.before" "$dir/stty.after"; then
