@@ -10,10 +10,12 @@
 #   type TEXT      type TEXT literally
 #   key K...       press tmux keys (Enter, Left, Up, Tab, C-a, C-g, ...)
 #   wait REGEX     wait until the screen matches REGEX (extended grep), 10 s at most
+#   waitn N REGEX  wait until N lines of the screen match REGEX
 #   settle         wait until the screen stops changing
 #   sh CMD         run CMD in the scenario's directory (e.g. to edit a module)
 #   start ARGS     the VM's extra arguments (first line only; default none)
 #   before CMD     run CMD in the scenario's directory before the VM starts
+#   twice          the VM runs again in the same window once it has exited (persistent history)
 # In every line @ID@ is this run's id (unique node names) and, in sh and before, $OTHER_VM is
 # the other VM (beamvm when erl runs, erl when beamvm runs): -remsh from one into the other.
 set -u
@@ -28,10 +30,10 @@ trap '"${TMUX_CMD[@]}" kill-server 2>/dev/null; rm -rf "$WORK"' EXIT
 
 screen() { "${TMUX_CMD[@]}" capture-pane -p -J -S - -t "$1" 2>/dev/null; }
 
-wait_for() {  # session regex
+wait_for() {  # session regex [count]
     local i
     for ((i = 0; i < 100; i++)); do
-        screen "$1" | grep -Eq -- "$2" && return 0
+        [ "$(screen "$1" | grep -Ec -- "$2")" -ge "${3:-1}" ] && return 0
         sleep 0.1
     done
     echo "  timed out waiting for /$2/ in $1; the screen ends:" >&2
@@ -52,7 +54,7 @@ settle() {  # session: until two captures 0.3 s apart are the same
 
 # The screen with what may differ between the two VMs masked; trailing blank lines dropped.
 normalise() {
-    sed -E -e 's/^Erlang\/OTP 25 .*/Erlang\/OTP 25 [banner]/' \
+    sed -E -e 's/Erlang\/OTP 25 \[.*/Erlang\/OTP 25 [banner]/' \
         -e 's/<[0-9]+\.[0-9]+\.[0-9]+>/<pid>/g' \
         -e 's/@[A-Za-z0-9_.-]+/@host/g' \
         -e 's/#Ref<[0-9.]+>/#Ref<ref>/g' |
@@ -71,9 +73,11 @@ run() {
     while IFS= read -r line; do
         (cd "$dir" && eval "$line")
     done < <(sed -n 's/^before //p' "$scen" | sed "s/@ID@/$$/g")
+    local run_vm="$cmd $args"
+    grep -q '^twice$' "$scen" && run_vm="$cmd $args; $cmd $args"
     # The VM runs under sh, which records the terminal's mode before and after it.
     "${TMUX_CMD[@]}" new-session -d -s "$name" -x 80 -y 24 -c "$dir" \
-        "env -i PATH=$PATH TERM=screen LANG=C.UTF-8 HOME=$dir sh -c 'stty -g > stty.before; $cmd $args; stty -g > stty.after; echo \"[exited \$?]\"; sleep 30'"
+        "env -i PATH=$PATH TERM=screen LANG=C.UTF-8 HOME=$dir sh -c 'stty -g > stty.before; $run_vm; stty -g > stty.after; echo \"[exited \$?]\"; sleep 30'"
     local ok=0 line
     while IFS= read -r line; do
         case "$line" in
@@ -84,11 +88,14 @@ run() {
                 sleep 0.15
             done ;;
         "wait "*) wait_for "$name" "${line#wait }" || { ok=1; break; } ;;
+        "waitn "*)
+            local rest=${line#waitn }
+            wait_for "$name" "${rest#* }" "${rest%% *}" || { ok=1; break; } ;;
         settle) settle "$name" ;;
         "sh "*) (cd "$dir" && eval "${line#sh }") ;;
         *) ;;
         esac
-    done < <(grep -v -e '^#' -e '^start ' -e '^before ' -e '^$' "$scen" | sed "s/@ID@/$$/g")
+    done < <(grep -v -e '^#' -e '^start ' -e '^before ' -e '^twice$' -e '^$' "$scen" | sed "s/@ID@/$$/g")
     settle "$name"
     screen "$name" | normalise > "$WORK/$name.screen"
     if [ -f "$dir/stty.after" ] && ! cmp -s "$dir/stty.before" "$dir/stty.after"; then
