@@ -15,6 +15,7 @@
 #   sh CMD         run CMD in the scenario's directory (e.g. to edit a module)
 #   start ARGS     the VM's extra arguments (first line only; default none)
 #   before CMD     run CMD in the scenario's directory before the VM starts
+#   serial         run erl, then beamvm (not both at once: node names would clash)
 #   twice          the VM runs again in the same window once it has exited (persistent history)
 # In every line @ID@ is this run's id (unique node names) and, in sh and before, $OTHER_VM is
 # the other VM (beamvm when erl runs, erl when beamvm runs): -remsh from one into the other.
@@ -95,7 +96,7 @@ run() {
         "sh "*) (cd "$dir" && eval "${line#sh }") ;;
         *) ;;
         esac
-    done < <(grep -v -e '^#' -e '^start ' -e '^before ' -e '^twice$' -e '^$' "$scen" | sed "s/@ID@/$$/g")
+    done < <(grep -v -e '^#' -e '^start ' -e '^before ' -e '^twice$' -e '^serial$' -e '^$' "$scen" | sed "s/@ID@/$$/g")
     settle "$name"
     screen "$name" | normalise > "$WORK/$name.screen"
     if [ -f "$dir/stty.after" ] && ! cmp -s "$dir/stty.before" "$dir/stty.after"; then
@@ -113,8 +114,17 @@ for scen in "${scenarios[@]}"; do
     n=$(basename "$scen" .keys)
     start=$SECONDS
     run_ok=0
-    run erl "$ERL" "$scen" || run_ok=1
-    run beamvm "$BEAMVM" "$scen" || run_ok=1
+    # Both VMs at once, each in its own window: every step waits for what it expects.
+    # (A scenario marked `serial` uses fixed node names: one VM after the other.)
+    if grep -q '^serial$' "$scen"; then
+        run erl "$ERL" "$scen" || run_ok=1
+        run beamvm "$BEAMVM" "$scen" || run_ok=1
+    else
+        run erl "$ERL" "$scen" &
+        erl_job=$!
+        run beamvm "$BEAMVM" "$scen" || run_ok=1
+        wait $erl_job || run_ok=1
+    fi
     if [ $run_ok -eq 0 ] && cmp -s "$WORK/erl.screen" "$WORK/beamvm.screen"; then
         echo "ok   $n ($((SECONDS - start)) s)"
         [ -n "${SHOW:-}" ] && sed 's/^/  | /' "$WORK/beamvm.screen"
