@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Usage: bench/dist_run.sh [--quick] [--runs N] [--pairs "erl-erl beamvm-beamvm ..."] [BENCH...]
+# Usage: bench/dist_run.sh [--quick] [--runs N] [--pairs "erl-erl beamvm-beamvm ..."] [--proto gen_tcp] [BENCH...]
 # Node-to-node benchmarks (issue 25) between two nodes on 127.0.0.1 (-name, a fresh random
 # cookie), bench/dist/dist_bench.erl, for each pair of VMs SENDER-RECEIVER in one run:
 #   erl-erl  beamvm-beamvm  beamvm-erl  erl-beamvm
@@ -16,6 +16,8 @@
 # --quick    small counts (a CI size: a few seconds in all per pair)
 # --runs N   each measurement N times, interleaved, the median reported
 # --pairs    only these pairs (e.g. --pairs erl-erl to check the benchmark itself)
+# --proto gen_tcp  both nodes with `-proto_dist gen_tcp` (OTP's gen_tcp_dist example, from
+#            Debian's erlang-examples): connections carried by processes (erlang:dist_ctrl_*)
 # BENCH...   only these rows
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -24,7 +26,8 @@ quick=0
 runs=1
 pairs=(erl-erl beamvm-beamvm beamvm-erl erl-beamvm)
 only=()
-usage() { echo "usage: $0 [--quick] [--runs N] [--pairs \"P...\"] [BENCH...]" >&2; exit 2; }
+proto=()
+usage() { echo "usage: $0 [--quick] [--runs N] [--pairs \"P...\"] [--proto gen_tcp] [BENCH...]" >&2; exit 2; }
 while [ $# -gt 0 ]; do
   case $1 in
     --quick) quick=1 ;;
@@ -32,6 +35,7 @@ while [ $# -gt 0 ]; do
       if [ $# -lt 2 ] || ! [[ $2 =~ ^[1-9][0-9]*$ ]]; then usage; fi
       runs=$2; shift ;;
     --pairs) [ $# -ge 2 ] || usage; read -r -a pairs <<<"$2"; shift ;;
+    --proto) [ $# -ge 2 ] || usage; proto=(-proto_dist "$2"); shift ;;
     -*) usage ;;
     *) only+=("$1") ;;
   esac
@@ -52,6 +56,11 @@ server_pid=
 cleanup() { [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null; rm -rf "$work"; }
 trap cleanup EXIT
 erlc -o "$work" "$root"/bench/dist/*.erl || exit 1
+if [ ${#proto[@]} -gt 0 ]; then
+  src=$(ls /usr/lib/erlang/lib/kernel-*/examples/"${proto[1]}"_dist/src/"${proto[1]}"_dist.erl 2>/dev/null | head -1)
+  [ -n "$src" ] || { echo "no ${proto[1]}_dist.erl (Debian's erlang-examples)" >&2; exit 1; }
+  erlc -o "$work" "$src" || exit 1
+fi
 for p in "${pairs[@]}"; do
   if [[ $p == *beamvm* ]] && [ ! -x "$beamvm" ]; then echo "no beamvm at $beamvm (set BEAMVM)" >&2; exit 1; fi
 done
@@ -70,10 +79,10 @@ run_one() {
   local out=$1 sender=$2 receiver=$3 bench=$4 count=$5 tag cookie rate st=0
   tag=$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')
   cookie=$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')
-  timeout -k 2 "$limit" "$(prog "$receiver")" -noshell -name "r$tag@127.0.0.1" -setcookie "$cookie" \
+  timeout -k 2 "$limit" "$(prog "$receiver")" -noshell -name "r$tag@127.0.0.1" -setcookie "$cookie" "${proto[@]}" \
     -pa "$work" -eval 'dist_bench:serve()' </dev/null >"$out.server" 2>&1 &
   server_pid=$!
-  timeout -k 2 "$limit" "$(prog "$sender")" -noshell -name "s$tag@127.0.0.1" -setcookie "$cookie" \
+  timeout -k 2 "$limit" "$(prog "$sender")" -noshell -name "s$tag@127.0.0.1" -setcookie "$cookie" "${proto[@]}" \
     -pa "$work" -eval "dist_bench:run('r$tag@127.0.0.1', $bench, $count), halt()." \
     </dev/null >"$out.raw" 2>"$out.err" || st=1
   # The sender halts the receiving node when it is done; a stuck one is stopped here.
@@ -90,7 +99,7 @@ run_one() {
 
 echo "date: $(date -u '+%Y-%m-%d %H:%M UTC'); size: $([ $quick = 1 ] && echo quick || echo full);" \
      "runs per pair: $runs (median); traffic timed inside the sending node, start-up and connection excluded"
-echo "  erl: $(command -v erl); beamvm: $beamvm"
+echo "  erl: $(command -v erl); beamvm: $beamvm${proto[1]:+; -proto_dist ${proto[1]}}"
 echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 printf '%-9s %-7s' bench unit
 for p in "${pairs[@]}"; do printf ' %14s' "$p"; done

@@ -122,8 +122,10 @@ Term garbage_collect_message_area_0(Process* p, const Term*) { return p->error(a
 // The level error_logger:warning_msg/1,2 reports at: erl's default (+W w), warning.
 Term warning_map_0(Process* p, const Term*) { return p->vm->warning_map == NIL ? atom("warning") : p->vm->warning_map; }
 
-// File names are UTF-8 (erl's +fnu, its default on a UTF-8 system).
-Term native_name_encoding_0(Process*, const Term*) { return atom("utf8"); }
+// erl's +fnu/+fnl/+fna (tools/emu_flags.cpp; +fna, the default, follows the locale's charset).
+Term native_name_encoding_0(Process* p, const Term*) {
+    return atom(p->vm->emu_options.filename_utf8 ? "utf8" : "latin1");
+}
 
 constexpr BifSpec table[] = {
     {"erlang", "garbage_collect_message_area", 0, &garbage_collect_message_area_0},

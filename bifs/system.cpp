@@ -147,12 +147,12 @@ Term system_info_1(Process* p, const Term* a) {
     if (what == atom("schedulers_online")) return make_small(p->vm->scheds ? p->vm->scheds->reported_online() : 1);
     if (what == atom("scheduler_id")) return make_small(Schedulers::current_index() + 1);
     if (what == atom("process_count")) return make_small(SWord(p->vm->procs.count()));
-    if (what == atom("process_limit")) return make_small(262144);
+    if (what == atom("process_limit")) return make_small(p->vm->emu_options.process_limit);
     if (what == atom("port_count")) return make_small(static_cast<SWord>(port_count(*p->vm)));
     if (what == atom("system_architecture")) return make_string(*p, SYSTEM_ARCHITECTURE);
     if (what == atom("atom_count")) return make_small(SWord(AtomTable::instance().size()));
-    if (what == atom("atom_limit")) return make_small(SWord(MAX_ATOMS));
-    if (what == atom("thread_pool_size")) return make_small(0);
+    if (what == atom("atom_limit")) return make_small(p->vm->emu_options.atom_limit);
+    if (what == atom("thread_pool_size")) return make_small(p->vm->emu_options.thread_pool_size);
     if (what == atom("logical_processors") || what == atom("logical_processors_available") ||
         what == atom("logical_processors_online"))
         return make_small(SWord(std::max(1u, std::thread::hardware_concurrency())));
@@ -165,7 +165,7 @@ Term system_info_1(Process* p, const Term* a) {
     if (what == atom("emu_type")) return atom("opt");
     if (what == atom("emu_flavor")) return atom("emu");
     if (what == atom("build_type")) return atom("opt");
-    if (what == atom("kernel_poll")) return am::false_;
+    if (what == atom("kernel_poll")) return make_bool(p->vm->emu_options.kernel_poll);
     if (what == atom("creation")) return make_integer_u(*p, this_node(p).creation());
     if (Term v = system_flag_info(p, what); is_value(v)) return v;
     if (Term v = system_info_item(p, what); is_value(v)) return v;

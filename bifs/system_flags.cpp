@@ -17,6 +17,7 @@
 #include "bifs/bif_util.hpp"
 #include "bifs/system_flags.hpp"
 #include "bifs/system_heap_options.hpp"
+#include "dist/dist_system.hpp"
 #include "vm/map.hpp"
 #include "vm/system_flags.hpp"
 #include "vm/vm.hpp"
@@ -207,8 +208,13 @@ Term system_flag_info(Process* p, Term item) {
     }
     if (item == atom("trace_control_word")) return make_small(f.trace_control_word.load());
     if (item == atom("sequential_tracer")) return tagged(seq_system_tracer(p));
-    if (item == atom("dist_ctrl")) return NIL;  // no connections
-    if (item == atom("scheduler_bind_type")) return atom("unbound");
+    if (item == atom("dist_ctrl")) {
+        Term list = NIL;
+        for (auto& [node, carrier] : dist::dist_of(*p->vm).carriers())
+            list = cons_at(p->alloc(2), make_tuple(*p, {node, carrier}), list);
+        return list;
+    }
+    if (item == atom("scheduler_bind_type")) return atom(p->vm->emu_options.scheduler_bind_type);  // +sbt
     if (item == atom("system_logger")) {
         Word w = f.system_logger.load();
         return w ? Term{w} : atom("logger");

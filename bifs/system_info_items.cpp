@@ -204,26 +204,32 @@ Term system_info_item(Process* p, Term what) {
     if (w == "ethread_info") return NIL;
     if (w == "thread_progress") return am::true_;
 
-    if (w == "beam_jump_table" || w == "constant_pool_support" || w == "eager_check_io" || w == "time_correction" ||
+    if (w == "beam_jump_table" || w == "constant_pool_support" || w == "eager_check_io" ||
         w == "port_tasks")
         return am::true_;
     if (w == "break_ignored" || w == "io_thread" || w == "lock_checking" || w == "lock_counting" ||
-        w == "dynamic_trace_probes" || w == "ets_always_compress" || w == "ets_realloc_moves" ||
-        w == "port_parallelism")
+        w == "dynamic_trace_probes")
         return am::false_;
+    const EmulatorOptions& emu = p->vm->emu_options;  // erl's emulator flags (tools/emu_flags.cpp)
+    if (w == "time_correction") return make_bool(emu.time_correction);
+    if (w == "port_parallelism") return make_bool(emu.port_parallelism);
+    if (w == "ets_always_compress") return make_bool(emu.ets_always_compress);
+    if (w == "ets_realloc_moves") return make_bool(emu.ets_realloc_moves);
+    if (w == "compat_rel") return make_small(emu.compat_rel);
+    if (w == "time_warp_mode") return atom(emu.time_warp_mode);
+    if (w == "scheduler_bind_type") return atom(emu.scheduler_bind_type);
     if (w == "dynamic_trace") return atom("none");
-    if (w == "modified_timing_level") return am::undefined;
+    if (w == "modified_timing_level")
+        return emu.modified_timing_level < 0 ? am::undefined : make_small(emu.modified_timing_level);
     if (w == "heap_type") return atom("private");
     if (w == "literal_test") return atom("range");
     if (w == "time_offset") return atom("final");
-    if (w == "time_warp_mode") return atom("no_time_warp");
     if (w == "tolerant_timeofday") return atom("enabled");
     if (w == "start_time") return make_integer(*p, START_TIME);
     if (w == "end_time") return make_integer(*p, END_TIME);
     if (w == "os_monotonic_time_source") return time_source(p, true);
     if (w == "os_system_time_source") return time_source(p, false);
 
-    if (w == "compat_rel") return make_small(25);
     if (w == "driver_version") return make_string(*p, "3.3");
     if (w == "nif_version") return make_string(*p, "2.16");
     if (w == "system_architecture") return make_string(*p, architecture());
@@ -260,12 +266,12 @@ Term system_info_item(Process* p, Term what) {
     if (w == "message_queue_data") return message_queue_data_term(false);
 
     if (w == "port_count") return make_small(0);  // no ports yet
-    if (w == "port_limit") return make_small(65536);
+    if (w == "port_limit") return make_small(emu.port_limit);
     if (w == "check_io") return NIL;
     if (w == "ets_count") return make_small(0);  // no ETS yet
     if (w == "ets_limit") return make_small(8192);
     if (w == "delayed_node_table_gc") return make_small(60);
-    if (w == "dist_buf_busy_limit") return make_small(1024 * 1024);
+    if (w == "dist_buf_busy_limit") return make_small(emu.dist_buf_busy_limit);
     if (w == "dist") return make_binary(*p, std::string_view{});  // no distribution
     if (w == "loaded") return loaded_text(p);
     if (w == "procs") return procs_text(p);

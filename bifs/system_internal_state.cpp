@@ -9,7 +9,9 @@
 #include "vm/clocks.hpp"
 #include "bifs/bif_families.hpp"
 #include <shared_mutex>
+#include "scheduler/scheduler.hpp"
 #include "vm/bignum.hpp"
+#include "vm/binary.hpp"
 #include "vm/map.hpp"
 #include "vm/map_hash.hpp"
 #include "scheduler/signals.hpp"
@@ -85,12 +87,40 @@ Term set_internal_state_2(Process* p, const Term* a) {
     return p->badarg();
 }
 
+// {binary_info, Bin}: heap_binary, or for an off-heap one (directly or under a sub-binary)
+// {refc_binary, Size, {binary, BlobBytes}, Flags} as erts' (erl_bif_info.c). BlobBytes is the
+// blob's capacity (erts' orig_size, which also counts a writable binary's spare room); Flags
+// are erts' PB_IS_WRITABLE | PB_ACTIVE_WRITER (3) for the newest binary of a blob with room
+// to grow in place (vm/interp_bits.cpp, append_to_writable), else 0.
+Term binary_info(Process* p, Term bin) {
+    if (!is_bitstring(bin)) return p->badarg();
+    const Term* b = boxed_ptr(bin);
+    if (header_sub(b[0]) == Sub::SubBin) b = boxed_ptr(b[1]);
+    if (header_sub(b[0]) != Sub::RefcBin) return atom("heap_binary");
+    const auto* blob = reinterpret_cast<const BinaryBlob*>(b[2].raw);
+    size_t size = size_t(b[1].raw);
+    size_t in_use = std::atomic_ref<size_t>(const_cast<BinaryBlob*>(blob)->size).load();
+    int flags = blob->capacity > size && in_use == size ? 3 : 0;
+    Term orig = make_tuple(*p, {atom("binary"), make_integer(*p, int64_t(blob->capacity))});
+    return make_tuple(*p, {atom("refc_binary"), make_integer(*p, int64_t(size)), orig, make_small(flags)});
+}
+
 Term get_internal_state_1(Process* p, const Term* a) {
     if (!p->vm->internal_state_available) return undef_call(p, "get_internal_state", a, 1);
     if (a[0] == atom("available_internal_state")) return am::true_;
     if (a[0] == atom("force_heap_frags")) return am::false_;  // no such build flavour
     if (a[0] == atom("monitoring_nodes")) return dist::dist_of(*p->vm).monitoring_nodes(p);
     if (a[0] == atom("reds_left")) return make_small(REDUCTION_BUDGET - p->slice_reds_used);
+    if (a[0] == atom("nbalance")) {
+        // erts counts its run-queue balance checks, one each time the schedulers have run
+        // 2000*2000 reductions apiece (ERTS_RUNQ_CHECK_BALANCE_REDS_PER_SCHED). beamvm balances
+        // by stealing instead, with no such step: the same count is derived from the
+        // reductions run (scheduler_SUITE waits for it to advance while its workers run).
+        constexpr int64_t BALANCE_REDS_PER_SCHED = 2000 * 2000;
+        int64_t online = p->vm->scheds ? std::max(1, p->vm->scheds->online()) : 1;
+        int64_t total = p->vm->scheds ? p->vm->scheds->total_reductions() : p->reductions;
+        return make_integer(*p, total / (BALANCE_REDS_PER_SCHED * online));
+    }
     if (a[0] == atom("persistent_term")) {
         // #{table => Buckets}: the size of the hash table behind persistent_term.
         size_t buckets;
@@ -100,6 +130,8 @@ Term get_internal_state_1(Process* p, const Term* a) {
         }
         return map_from_pairs(*p, {{atom("table"), make_integer(*p, int64_t(buckets))}});
     }
+    if (is_tuple(a[0]) && tuple_arity(a[0]) == 2 && tuple_elem(a[0], 0) == atom("binary_info"))
+        return binary_info(p, tuple_elem(a[0], 1));
     if (is_tuple(a[0]) && tuple_arity(a[0]) == 2 && tuple_elem(a[0], 0) == atom("internal_hash"))
         return make_integer(*p, int64_t(internal_hash(tuple_elem(a[0], 1), 0)));
     return p->badarg();

@@ -14,9 +14,10 @@ namespace beam {
 
 namespace {
 
-// Which characters ~p treats as printable: latin1 unless erl is started with +pc unicode,
-// which beamvm does not take yet.
-Term printable_range_0(Process* p, const Term*) { return am::latin1; }
+// Which characters ~p treats as printable: latin1 unless started with +pc unicode.
+Term printable_range_0(Process* p, const Term*) {
+    return p->vm->emu_options.printable_unicode ? atom("unicode") : am::latin1;
+}
 
 // beamvm's start-up module reports a crash on stderr as erl does:
 //   init terminating in do_boot (Reason)

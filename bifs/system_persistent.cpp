@@ -2,6 +2,7 @@
 // them without copying; found by the key's internal hash under a shared lock. Erasing or
 // replacing leaks the old copy (OTP frees it after a global literal GC): a process may still
 // hold the old value as a literal, and beamvm has no pass that copies such values out.
+#include <algorithm>
 #include <mutex>
 #include <shared_mutex>
 
@@ -10,6 +11,7 @@
 #include "vm/atom_table.hpp"
 #include "vm/bignum.hpp"
 #include "vm/copy_term.hpp"
+#include "vm/interp.hpp"
 #include "vm/map.hpp"
 #include "vm/map_hash.hpp"
 #include "vm/term_order.hpp"
@@ -51,6 +53,11 @@ Term pt_get_0(Process* p, const Term*) {
     std::shared_lock lock(s.mutex);
     Term list = NIL;
     for (auto& [h, kv] : s.items) list = cons_at(p->alloc(2), make_tuple(*p, {kv.first, kv.second}), list);
+    // A reduction per entry, at most a time slice (erts traps through the table, charging as
+    // it goes): uncharged, a loop calling get/0 on 20,000 terms kept its scheduler for seconds
+    // per slice, and kills and other processes waited (persistent_term_SUITE:
+    // killed_while_trapping ran out of time).
+    p->slice_reds_used += std::min<int64_t>(int64_t(s.items.size()), REDUCTION_BUDGET);
     return list;
 }
 

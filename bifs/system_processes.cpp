@@ -155,6 +155,12 @@ template <class Setup>
 Term do_spawn(Process* p, const SpawnOpts& o, Setup setup, Term req_ref = NON_VALUE) {
     VM& vm = *p->vm;
     if (o.scheduler > (vm.scheds ? vm.scheds->count() : 1)) return bad_spawn_options(p);  // {scheduler, N} past the last
+    // erl's +P: a full process table makes spawn raise system_limit (the count is relaxed, so
+    // racing spawns may pass it by a few, as erts' table is sized, not counted, exactly).
+    if (int64_t(vm.procs.count()) >= vm.emu_options.process_limit) {
+        send_to_system_logger(p, "error", "Too many processes~n", NIL);  // erts' report, as its text
+        return p->error(am::system_limit);
+    }
     Process* child = vm.new_process(o.ns ? *o.ns : *p->ns, o.min_heap, p->group_leader == NIL ? p->pid : p->group_leader);
     child->parent = p->pid;
     setup(child);

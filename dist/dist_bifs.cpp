@@ -142,14 +142,17 @@ std::shared_ptr<dist::ProcChannel> channel_of(Process* p, Term h) {
     return e->proc;
 }
 
-// The controller's own channel for `h`: null with *err set (notsup or badarg) otherwise.
+// The controller's own channel for `h`: null with *err set otherwise. As erts: a process that
+// carries no connection is told notsup whatever the handle; a carrier naming a handle that is
+// not a live connection's gets badarg, one naming another carrier's connection notsup.
 std::shared_ptr<dist::ProcChannel> controller_channel(Process* p, Term h, Term* err) {
+    if (!dist::dist_of(*p->vm).is_controller(p->pid)) {
+        *err = atom("notsup");
+        return nullptr;
+    }
     auto ch = channel_of(p, h);
     if (ch && ch->controller == p->pid) return ch;
-    // A process that controls no connection is told notsup, whatever the handle; telling
-    // which processes are controllers would need a table of them: a channel named by a
-    // handle and controlled by someone else is notsup too, a stale handle badarg.
-    *err = ch ? atom("notsup") : (is_tuple(h) ? am::badarg : atom("notsup"));
+    *err = ch ? atom("notsup") : am::badarg;
     return nullptr;
 }
 
@@ -227,10 +230,14 @@ Term dist_get_stat_1(Process* p, const Term* a) {
 
 // erlang:setnode(Node, Creation): this node becomes Node (net_kernel's start, after epmd
 // gave the creation).
+// As erts: badarg on a node that is alive already, or without a registered net_kernel.
 Term setnode_2(Process* p, const Term* a) {
-    if (!is_node_name(a[0]) || !is_small(a[1]) || small_value(a[1]) < 0) return p->badarg();
-    p->vm->node.set(a[0], uint32_t(small_value(a[1])));
-    dist::dist_of(*p->vm);
+    if (!is_node_name(a[0]) || a[0] == am::nonode_at_nohost || !is_small(a[1]) || small_value(a[1]) < 0 ||
+        small_value(a[1]) > 0xffffffff || p->vm->node.is_alive())
+        return p->badarg();
+    Term nk = p->vm->procs.whereis(&p->vm->root(), atom("net_kernel"));
+    if (!is_local_pid(nk)) return p->badarg();
+    dist::dist_of(*p->vm).this_node_alive(a[0], uint32_t(small_value(a[1])), nk);
     return am::true_;
 }
 

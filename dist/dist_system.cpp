@@ -62,6 +62,17 @@ std::vector<std::shared_ptr<DistEntry>> DistSystem::connected(bool visible, bool
     return out;
 }
 
+std::vector<std::pair<Term, Term>> DistSystem::carriers() {
+    std::vector<std::pair<Term, Term>> out;
+    for (auto& e : connected(true, true)) {
+        std::lock_guard lock(e->mu);
+        if (e->state != ConnState::Up) continue;
+        if (e->port) out.emplace_back(e->node, e->port->id);
+        else if (e->proc) out.emplace_back(e->node, e->proc->controller);
+    }
+    return out;
+}
+
 bool DistSystem::node_creation(Term node, uint32_t* creation) {
     auto e = find(node);
     if (!e) return false;
@@ -240,9 +251,18 @@ bool DistSystem::attach_process(DistEntry& e, Term pid, uint64_t flags, uint32_t
     }
     for (const Queued& q : queued)
         if (q.spawn_request && !(flags & flag::SPAWN)) fail_spawn(e, q.spawn_ref, atom("notsup"));
+    {
+        std::lock_guard lock(controllers_mu_);
+        ++controllers_[pid.raw];
+    }
     // The controller's exit ends the connection; one already gone ends it at once.
     if (native_monitor(vm, pid, ch) == 0) ch->on_exit(pid, 0);
     return true;
+}
+
+bool DistSystem::is_controller(Term pid) {
+    std::lock_guard lock(controllers_mu_);
+    return controllers_.count(pid.raw) != 0;
 }
 
 bool DistSystem::write_on(DistEntry& e, const std::shared_ptr<Port>& port, uint64_t flags, const Queued& q,

@@ -45,6 +45,16 @@ public:
     std::shared_ptr<DistEntry> find_or_insert(Term node);
     // Nodes with a connection up, hidden or visible as asked.
     std::vector<std::shared_ptr<DistEntry>> connected(bool visible, bool hidden);
+    // erlang:system_info(dist_ctrl): each connection that is up, {Node, its carrier port or
+    // controlling process}.
+    std::vector<std::pair<Term, Term>> carriers();
+
+    // ---- this node's own life (dist/this_node.cpp) ----
+    // erlang:setnode/2: this node is `name`; subscribers hear {nodeup, Name, ...}; the node
+    // stays alive while `net_kernel` lives.
+    void this_node_alive(Term name, uint32_t creation, Term net_kernel);
+    // net_kernel has exited with `reason`: every connection ends, then the node is not alive.
+    void net_kernel_exited(Term reason);
 
     // ---- what net_kernel and dist_util call (dist/dist_bifs.cpp) ----
     // erts_internal:new_connection/1: Pending (a new connection id) unless one is pending or up.
@@ -57,6 +67,9 @@ public:
     // The same with a local process as carrier (dist/proc_channel.hpp): false unless
     // pending and the process is alive. The channel made is in e.proc.
     bool attach_process(DistEntry& e, Term pid, uint64_t flags, uint32_t creation);
+    // Whether `pid` carries a connection (erts' distribution-process flag): the dist_ctrl_*
+    // natives answer any other caller notsup before they look at their arguments.
+    bool is_controller(Term pid);
     // The connection is gone (its port closed, or net_kernel gave up): every link and monitor
     // across it ends with noconnection; monitor_node's callers get {nodedown, Node}.
     // `reason`: why (the carrier port's exit reason; normal, or none, is connection_closed).
@@ -99,6 +112,12 @@ private:
     void auto_connect(DistEntry& e);
 
     std::mutex subs_mu_;
+    // After net_kernel exited and once no connection is left: nonode@nohost, {nodedown, ...}.
+    void not_alive_when_unconnected();
+    std::atomic<bool> net_kernel_gone_{false};
+    std::atomic<Word> nodedown_reason_{0};
+    std::mutex controllers_mu_;
+    std::unordered_map<Word, int> controllers_;  // carrier process -> connections it carries
     std::vector<std::pair<Term, uint32_t>> subs_;  // one entry per subscription
     std::mutex table_mu_;
     std::unordered_map<Word, std::shared_ptr<DistEntry>> table_;

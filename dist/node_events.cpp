@@ -42,7 +42,14 @@ void DistSystem::connection_lost(DistEntry& e, uint32_t conn_id, Term reason) {
     }
     // A carrier process outlives its connection only when something else ended it (a
     // malformed packet): erts then kills it. One that exited is past caring.
-    if (proc) send_exit_signal(vm, proc->controller, proc->controller, am::kill, false);
+    if (proc) {
+        {
+            std::lock_guard lock(controllers_mu_);
+            auto it = controllers_.find(proc->controller.raw);
+            if (it != controllers_.end() && --it->second == 0) controllers_.erase(it);
+        }
+        send_exit_signal(vm, proc->controller, proc->controller, am::kill, false);
+    }
     Term noconnection = atom("noconnection");
     for (const CrossLink& l : links) {
         auto* s = new Signal{SignalKind::Exit};
@@ -79,6 +86,7 @@ void DistSystem::connection_lost(DistEntry& e, uint32_t conn_id, Term reason) {
         for (uint32_t i = 0; i < count; ++i) post_message(vm, pid, down);
     if (reason == NIL || reason == am::normal) reason = atom("connection_closed");  // as erts
     if (was_up) node_event(e.node, hidden, conn_id, false, reason);
+    not_alive_when_unconnected();  // dist/this_node.cpp: if net_kernel has exited
 }
 
 void DistSystem::subscribe_nodes(Term pid, uint32_t key, bool on) {
@@ -138,10 +146,14 @@ void DistSystem::node_event(Term node, bool hidden, uint32_t conn_id, bool up, T
             uint32_t bits = key - 1;
             bool want = hidden ? (bits & 16) : ((bits & 8) || !(bits & 16));
             if (!want) continue;
+            // In erts' list order: connection_id, nodedown_reason, node_type (a map sorts them).
+            // This node's own up and down have no connection: its id is undefined.
             std::vector<std::pair<Term, Term>> info;
-            if (bits & 1) info.emplace_back(atom("connection_id"), make_small(SWord(conn_id)));
-            if (bits & 24) info.emplace_back(atom("node_type"), atom(hidden ? "hidden" : "visible"));
+            if (bits & 1)
+                info.emplace_back(atom("connection_id"),
+                                  conn_id == ~uint32_t(0) ? atom("undefined") : make_small(SWord(conn_id)));
             if ((bits & 2) && !up) info.emplace_back(atom("nodedown_reason"), reason);
+            if (bits & 24) info.emplace_back(atom("node_type"), atom(hidden ? "hidden" : "visible"));
             Term extra;
             if (bits & 4) {  // the list option: [{Key, Value}] in place of the map
                 extra = NIL;

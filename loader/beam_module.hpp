@@ -117,9 +117,11 @@ private:
 // changes").
 class OperandPool {
 public:
-    // Room for `n` consecutive operands, default-constructed; n <= BLOCK.
+    // Room for `n` consecutive operands, default-constructed; n <= BLOCK. The first call
+    // allocates even for n == 0: a module with no functions begins with int_code_end, which
+    // has no operands (code_SUITE:bad_beam_file), and back() of no block is undefined.
     Operand* take(size_t n) {
-        if (used_ + n > BLOCK) {
+        if (used_ + n > BLOCK || blocks_.empty()) {
             blocks_.push_back(std::make_unique<Operand[]>(BLOCK));
             used_ = 0;
         }

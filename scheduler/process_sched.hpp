@@ -95,6 +95,10 @@ struct ProcessSched {
     bool system = false;            // VM-internal process (the I/O server): not counted as user work
     bool exit_pending = false;      // an exit signal arrived while running (RunStatus::Killed)
     bool native_monitors_fired = false;
+    // erts' F_DISTRIBUTION: net_kernel of a live node (dist/this_node.cpp). Its native watches
+    // fire before its links hear of its exit: every connection then ends with
+    // net_kernel_terminated, not with the reason its linked connection processes die of.
+    std::atomic<bool> ends_distribution{false};
     // dirty_kind::CPU or IO while a dirty scheduler has it (vm/nif_call.hpp): it stays
     // RUNNING for the normal schedulers, its signals wait (erts' "executing dirty").
     std::atomic<uint8_t> dirty{0};  // its exit has been told to the natives watching it

@@ -512,6 +512,12 @@ std::vector<size_t> Schedulers::queue_lengths(bool with_running) {
     return out;
 }
 
+int64_t Schedulers::total_reductions() const {
+    int64_t sum = 0;
+    for (auto& s : scheds_) sum += s->reductions.load(std::memory_order_relaxed);
+    return sum;
+}
+
 void Schedulers::await_running_slices() {
     int self = current_index();
     std::vector<std::pair<Scheduler*, uint64_t>> busy;
@@ -585,7 +591,10 @@ void Schedulers::run_one(Scheduler& s, Process* p) {
             constexpr uint32_t SCHED = trace_flag::RUNNING | trace_flag::RUNNING_PROCS;
             if (trace_flags_of(p) & SCHED) trace_sched(p, "in");
             int64_t slice_start = timed ? monotonic_ns() : 0;
+            int64_t reds_before = p->reductions;
             RunStatus rs = execute(p);
+            s.reductions.store(s.reductions.load(std::memory_order_relaxed) + (p->reductions - reds_before),
+                               std::memory_order_relaxed);
             if (timed) [[unlikely]] sysmon_after_slice(p, monotonic_ns() - slice_start, in_pc, p->pc);
             if ((rs == RunStatus::Yielded || rs == RunStatus::Waiting) && (trace_flags_of(p) & SCHED))
                 trace_sched(p, "out");

@@ -116,6 +116,8 @@ public:
     // Per scheduler, the processes in its run queues, plus the one it is running if
     // `with_running` (OTP's statistics(run_queue_lengths) and statistics(active_tasks)).
     std::vector<size_t> queue_lengths(bool with_running);
+    // Reductions of every time slice finished so far, all schedulers (statistics(reductions)).
+    int64_t total_reductions() const;
 
 private:
     struct MultiBlock {
@@ -139,6 +141,9 @@ private:
         void count_queued(long d) { queued.store(queued.load(std::memory_order_relaxed) + size_t(d), std::memory_order_release); }
         std::atomic<bool> running{false};  // inside run_one
         std::atomic<uint64_t> slices{0};    // run_one calls finished
+        // Reductions of the slices this scheduler finished: written by it alone (a relaxed
+        // load and store, no read-modify-write per slice), summed by total_reductions.
+        std::atomic<int64_t> reductions{0};
         std::atomic<bool> in_barrier{false};  // in await_running_slices
         std::atomic<bool> spinning{false};  // idle, looking for work before it sleeps
         bool sleeping = false;

@@ -427,6 +427,8 @@ void exit_process(VM& vm, Process* p, Term reason) {
 
     if (vm.scheds) vm.scheds->release_multi_scheduling(p->pid);
     ets_owner_exited(vm, p);  // its tables go to their heirs or are deleted (ets/ets_registry.hpp)
+    if (ps.ends_distribution.load(std::memory_order_relaxed)) [[unlikely]]
+        fire_native_monitors(p, reason);  // (the call below then finds none)
     for (Term linked : ps.links) {
         if (p->seq_trace) [[unlikely]] seq_link_exit(p, linked, reason);  // with its token
         else send_exit_signal(vm, p->pid, linked, reason, true);

@@ -17,6 +17,8 @@ erl -noshell -eval '
     ok = escript:create("beam.escript", [shebang, {beam, B}]),
     {ok, {_, Zip}} = zip:create("a.zip", [{"escript_main.beam", B}], [memory]),
     ok = escript:create("archive.escript", [shebang, {emu_args, "-escript main escript_main"}, {archive, Zip}]),
+    ok = escript:create("archive_flags.escript", [shebang, {emu_args, "+sbtu +A1 -escript main escript_main"}, {archive, Zip}]),
+    ok = escript:create("beam_flags.escript", [shebang, {emu_args, "+P 5000 +hms 1000"}, {beam, B}]),
     halt().' || exit 1
 
 fail=0
@@ -45,4 +47,8 @@ run interpreted.escript 1 x
 run beam.escript
 run beam.escript x y
 run archive.escript p q r
+run archive_flags.escript s t
+run beam_flags.escript u
+run emu_flags.escript
+run emu_flags.escript 3
 exit $fail

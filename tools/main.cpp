@@ -13,6 +13,8 @@
 #include "io/tty/break_menu.hpp"
 #include "scheduler/ports.hpp"
 #include "vm/code_watch.hpp"
+#include "tools/emu_flags.hpp"
+#include "tools/erl_argv.hpp"
 #include "tools/escript_args.hpp"
 #include "tools/node_start.hpp"
 #include "tools/otp_boot.hpp"
@@ -58,19 +60,15 @@ boot script (kernel, stdlib), then the -s, -run and -eval commands in order.
                       background (its own session, stdin/stdout/stderr on /dev/null); implies
                       -noshell -noinput. init's progname is this beamvm's path, so OTP's peer
                       (and slave, test_server) start beamvm nodes by default
+  -heart              as erl: kernel's heart runs OTP's heart program (HEART_COMMAND)
   -remsh Node         a shell on Node instead of this one (OTP's user_drv), as erl
-  -heart              refused: beamvm has no heart yet
-  --no-boot           beamvm's own quick start-up instead of OTP's init (no kernel: no
-                      application controller, no logger; modules load from the code path)
-  --otp-root Dir      the OTP installation to boot and load from
-                      (default: found from `erl` on PATH, else /usr/lib/erlang)
-  +S N                number of scheduler threads (default: one per core)
-  +W w|i|e            error_logger's warning map (warning, info, error)
-  +SDcpu N, +SDio N   dirty CPU scheduler threads (default: as many as +S) and dirty I/O
-                      ones (default 10), as erl (+SDcpu's :Online part is accepted)
-  +P N                accepted (no process limit)
-  +B[c|d|i]           ^C: the break menu by default; +Bc to the shell, +Bd or +B ends the
-                      VM, +Bi ignored (docs/shell.md)
+  -version            the emulator's version line (beamvm's, with the OTP release it emulates)
+  -emu_args, -emu_args_exit, -compile File..., -make, -args_file File, -boot_var, -mode,
+  -init_debug         as erl; ERL_AFLAGS, ERL_FLAGS and ERL_ZFLAGS are read as erlexec reads them
+  +Flag [Value]       erl's emulator flags, in erl's syntax (+S N:M, +SDcpu, +SDio, +P, +hms,
+                      +hmax, +W, +fnu, +pc, +sbtu, +A1, +M..., ...): each is honoured, reported
+                      by system_info, or accepted and ignored (docs/command_line.md says which);
+                      +B[c|d|i]: what ^C does (docs/shell.md)
   --watch[=force]     reload a loaded module when its .beam file in a -pa directory changes
                       (inotify): the new version is loaded if the previous old code can be
                       soft-purged, else the processes still running it are reported on stderr
@@ -165,17 +163,27 @@ bool is_flag(const char* a) { return a[0] == '-' || a[0] == '+'; }
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int main(int original_argc, char** original_argv) {
     // beamvm script.escript Args...: run as OTP's escript launcher runs erl.
-    std::vector<std::string> escript_storage;
-    std::vector<char*> escript_argv;
-    if (auto cmd = escript_command_line(std::vector<std::string>(argv + 1, argv + argc))) {
-        escript_storage = std::move(*cmd);
-        escript_argv.push_back(argv[0]);
-        for (std::string& s : escript_storage) escript_argv.push_back(s.data());
-        argc = int(escript_argv.size());
-        argv = escript_argv.data();
+    std::vector<std::string> words(original_argv + 1, original_argv + original_argc);
+    if (auto cmd = escript_command_line(words)) {
+        words = std::move(*cmd);
+    } else if (!words.empty() && !is_flag(words[0].c_str()) && !words[0].ends_with(".beam")) {
+        // erl would take it as a plain argument and start a shell; `beamvm word` means a script.
+        std::fprintf(stderr, "beamvm: cannot run '%s': no such file (see beamvm --help)\n", words[0].c_str());
+        return 2;
     }
+    // As erlexec: ERL_AFLAGS, ERL_FLAGS, ERL_ZFLAGS and -args_file merged in first.
+    MergedArgv merged = merge_erl_argv(words);
+    if (merged.error) erl_launcher_usage_exit(merged.error->message);
+    std::vector<std::string> storage;
+    storage.push_back(original_argv[0]);
+    storage.insert(storage.end(), merged.args.begin(), merged.args.end());
+    std::vector<char*> argv_ptrs;
+    for (std::string& w : storage) argv_ptrs.push_back(w.data());
+    argv_ptrs.push_back(nullptr);
+    int argc = int(storage.size());
+    char** argv = argv_ptrs.data();
     // erlexec detaches before the emulator starts; beamvm before the VM has any thread.
     if (wants_detached(argc, argv)) detach_from_terminal();
     VM vm;
@@ -183,13 +191,13 @@ int main(int argc, char** argv) {
     std::vector<std::string> pa, pz;
     std::vector<Command> commands;
     NodeStartFlags node_flags;
-    beam::tty::BreakMode break_mode = beam::tty::BreakMode::Menu;
     std::vector<std::string> init_args;  // what OTP's init gets, in order (boot mode)
     std::string otp_root;
     std::string script_path;
     bool script = false, no_boot = false;
     bool watch = false, watch_force = false;
-    int schedulers = int(std::max(1u, std::thread::hardware_concurrency()));
+    EmuFlags emu_flags;
+    bool show_emu_args = false, emu_args_exit = false;
     vm.emu_args.assign(argv, argv + argc);
 
     // Copies argv[i] and its values (the arguments up to the next flag) to init's arguments.
@@ -207,9 +215,24 @@ int main(int argc, char** argv) {
             no_boot = true;
         } else if (a == "-extra") {
             for (; i < argc; ++i) init_args.push_back(argv[i]);
-        } else if (a == "-heart") {
-            std::fprintf(stderr, "beamvm: -heart is not supported: beamvm has no heart yet\n");
-            return 2;
+        } else if (a[0] == '+') {
+            size_t at = size_t(i);
+            std::string err = parse_emu_flag(storage, at, emu_flags, exe_path());
+            if (!err.empty()) emu_flag_usage_exit(err);
+            i = int(at);
+        } else if (a == "-version") {
+            // erlexec turns it into the emulator's -V: the version line, then exit 0.
+            emu_flags.print_version = true;
+        } else if (a == "-emu_args" || a == "-emu_args_exit") {
+            (a == "-emu_args" ? show_emu_args : emu_args_exit) = true;
+        } else if (a == "-compile" || a == "-make") {
+            // erlexec's shorthands: c:lc_batch on the files that follow, make:all_or_nothing.
+            init_args.insert(init_args.end(), {"-noshell", "-noinput", "-s", a == "-make" ? "make" : "c",
+                                               a == "-make" ? "all_or_nothing" : "lc_batch"});
+            if (a == "-make") {
+                init_args.insert(init_args.end(), {"-s", "erlang", "halt"});
+                break;
+            }
         } else if (a == "-detached") {
             // Detached before the VM was made (above); init sees what erlexec gives it instead.
             init_args.push_back("-noshell");
@@ -289,32 +312,6 @@ int main(int argc, char** argv) {
             beam::set_default_port_grace_ms(ms);
         } else if (a == "--otp-root" && i + 1 < argc) {
             otp_root = argv[++i];
-        } else if (a == "+S" && i + 1 < argc) {
-            // erl's form is +S Schedulers[:SchedulersOnline]
-            schedulers = std::atoi(argv[++i]);
-            if (schedulers < 1 || schedulers > 1024) {
-                std::fprintf(stderr, "beamvm: bad scheduler count '%s'\n", argv[i]);
-                return 2;
-            }
-        } else if ((a == "+SDcpu" || a == "+SDio") && i + 1 < argc) {
-            int n = std::atoi(argv[++i]);  // erl's +SDcpu N[:Online]: the online part is not kept
-            if (n < 1 || n > 1024) {
-                std::fprintf(stderr, "beamvm: bad dirty scheduler count '%s'\n", argv[i]);
-                return 2;
-            }
-            (a == "+SDcpu" ? vm.dirty_cpu_schedulers : vm.dirty_io_schedulers) = n;
-        } else if (a == "+W" && i + 1 < argc) {
-            std::string w = argv[++i];  // error_logger's warning map, as erl's +W
-            if (w != "w" && w != "i" && w != "e") {
-                std::fprintf(stderr, "beamvm: bad +W '%s' (w, i or e)\n", w.c_str());
-                return 2;
-            }
-            vm.warning_map = beam::atom(w == "w" ? "warning" : w == "i" ? "info" : "error");
-        } else if (a == "+P" && i + 1 < argc) {
-            ++i;  // accepted: beamvm's process table has no fixed limit
-        } else if (a == "+B" || a == "+Bc" || a == "+Bd" || a == "+Bi") {
-            break_mode = a == "+Bc" ? beam::tty::BreakMode::ToShell
-                         : a == "+Bi" ? beam::tty::BreakMode::Ignored : beam::tty::BreakMode::Disabled;
         } else if (!is_flag(argv[i]) && a.ends_with(".beam")) {
             script = true;
             script_path = a;
@@ -328,12 +325,26 @@ int main(int argc, char** argv) {
         } else if (a.size() > 1 && a[0] == '-' && a[1] != '-') {
             // -boot, -config, -kernel Key Value, -App Key Value, ...: OTP's init reads them.
             pass_flag(i);
+        } else if (a == "--" || !is_flag(argv[i])) {
+            // erlexec passes "--" (which ends a flag's values) and bare words (plain
+            // arguments, the files after -compile) on to init.
+            init_args.push_back(a);
         } else {
             std::fprintf(stderr, "beamvm: unknown argument '%s' (see beamvm --help)\n", argv[i]);
             return 2;
         }
     }
 
+    if (emu_flags.print_version) {
+        std::fprintf(stderr, "%s\r\n", emulator_version_line().c_str());  // erts' line ending
+        return 0;
+    }
+    SchedulerCounts counts;
+    if (std::string err = resolve_schedulers(emu_flags, &counts); !err.empty()) emu_flag_usage_exit(err);
+    int schedulers = counts.schedulers;
+    vm.dirty_cpu_schedulers = counts.dirty_cpu;
+    vm.dirty_io_schedulers = counts.dirty_io;
+    apply_emu_flags(emu_flags, vm);
     if (otp_root.empty()) otp_root = find_otp_root();
     if (std::string err = check_node_start_flags(node_flags); !err.empty()) {
         std::fprintf(stderr, "beamvm: %s\n", err.c_str());
@@ -344,7 +355,11 @@ int main(int argc, char** argv) {
         return 2;
     }
     vm.set_boot_dir(exe_dir() + "/boot");
-    beam::tty::install_break_handler(vm, break_mode);  // ^C, as erl's (io/tty/break_menu.hpp)
+    // ^C, as erl's (io/tty/break_menu.hpp): the menu, or what +B chose.
+    beam::tty::install_break_handler(vm, emu_flags.break_handling == 'c'   ? beam::tty::BreakMode::ToShell
+                                         : emu_flags.break_handling == 'i' ? beam::tty::BreakMode::Ignored
+                                         : emu_flags.break_handling == 'd' ? beam::tty::BreakMode::Disabled
+                                                                           : beam::tty::BreakMode::Menu);
 
     std::unique_ptr<CodeWatcher> watcher;
     if (watch) {
@@ -355,6 +370,10 @@ int main(int argc, char** argv) {
         watcher = std::make_unique<CodeWatcher>(vm, pa, watch_force);
     }
     auto start_watch = [&] {
+        // +S N:M and +SDcpu N:M: the online parts, once the schedulers exist.
+        if (vm.scheds && counts.online < counts.schedulers) vm.scheds->set_reported_online(counts.online);
+        if (vm.scheds && counts.dirty_cpu_online < counts.dirty_cpu)
+            vm.scheds->dirty().set_cpu_online(counts.dirty_cpu_online);
         if (!watcher) return;
         auto r = watcher->start();
         if (!r.ok()) std::fprintf(stderr, "beamvm: %s\n", r.error().message.c_str());
@@ -367,6 +386,9 @@ int main(int argc, char** argv) {
         // as erl's is `erl` (both found by os:find_executable/1).
         std::string progname = exe_path();
         if (progname.empty()) progname = "erl";
+        put_erts_bin_on_path(otp_root, erts_bindir(otp_root));
+        if (show_emu_args || emu_args_exit)
+            print_emulator_command(progname, otp_root, erts_bindir(otp_root), init_args, emu_args_exit);
         int status = boot_otp(vm, schedulers, init_args, progname, start_watch);
         watcher.reset();
         return status;

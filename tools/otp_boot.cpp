@@ -83,4 +83,38 @@ int boot_otp(VM& vm, int schedulers, const std::vector<std::string>& user_args, 
     return run_vm(vm, schedulers, atom("erl_init"), atom("start"), make, &args, on_started, as_init);
 }
 
+void put_erts_bin_on_path(const std::string& root, const std::string& bindir) {
+    const char* old = std::getenv("PATH");
+    std::string path;
+    if (!old) {
+        path = bindir + ":" + root + "/bin:";
+    } else if (std::string(old).find(root) == std::string::npos) {
+        path = bindir + ":" + root + "/bin:" + old;
+    } else {
+        // The installation is there already: erts' bin moves to the front, once.
+        std::string rest = old, slug = bindir + ":";
+        for (size_t at; (at = rest.find(slug)) != std::string::npos;) rest.erase(at, slug.size());
+        path = slug + rest;
+    }
+    setenv("PATH", path.c_str(), 1);
+}
+
+void print_emulator_command(const std::string& program, const std::string& root, const std::string& bindir,
+                            const std::vector<std::string>& init_args, bool then_exit) {
+    const char* home = std::getenv("HOME");
+    std::vector<std::string> args = {"--", "-root", root, "-bindir", bindir, "-progname", program, "--"};
+    if (home) args.insert(args.end(), {"-home", home});
+    args.push_back("--");
+    args.insert(args.end(), init_args.begin(), init_args.end());
+    if (then_exit) {
+        for (const std::string& a : args) std::printf("%s\n", a.c_str());
+        std::exit(0);
+    }
+    std::printf("Executing: %s", program.c_str());
+    for (const std::string& a : args) std::printf(" %s", a.c_str());
+    std::printf("\n\n");
+    std::fflush(stdout);
+}
+
 }  // namespace beam
+

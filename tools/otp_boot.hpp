@@ -20,4 +20,13 @@ int boot_otp(VM& vm, int schedulers, const std::vector<std::string>& user_args, 
 // root/erts-Vsn/bin, which erl passes as -bindir (epmd and erl_child_setup live there).
 std::string erts_bindir(const std::string& root);
 
+// As erlexec: erts' bin directory, then the installation's bin, first on PATH, so that OTP's
+// port programs (heart, erl_child_setup's kin) and `erl` are found by name, as under erl.
+void put_erts_bin_on_path(const std::string& root, const std::string& bindir);
+
+// erl -emu_args / -emu_args_exit: the emulator's command line (here beamvm's and init's
+// arguments), on stdout; -emu_args_exit then exits 0.
+void print_emulator_command(const std::string& program, const std::string& root, const std::string& bindir,
+                            const std::vector<std::string>& init_args, bool then_exit);
+
 }  // namespace beam

@@ -35,16 +35,19 @@ Term new_bitstring(Process* p, size_t total, Write write) {
 
 // bs_create_bin's result once its `total` bits are known (both the general path and the fast
 // one). An append (`acc`, the accumulator, `acc_bits` long; NON_VALUE when the instruction is
-// not an append) whose result is whole bytes past HEAP_BIN_LIMIT extends the accumulator in
-// place, and write(1, data, acc_bits) writes the segments after it; anything else is a new
-// bitstring, written by write(0, data, 0). `write` returns the bits it copied from binaries.
+// not an append) whose result is past HEAP_BIN_LIMIT bytes extends the accumulator in place
+// when it can (append_to_writable), and write(1, data, acc_bits) writes the segments after
+// it; a result that does not end on a byte boundary is a sub-binary of those bytes. Anything
+// else is a new bitstring, written by write(0, data, 0). `write` returns the bits it copied
+// from binaries.
 template <class Write>
 Term created_binary(Process* p, Term acc, size_t acc_bits, size_t total, Write write) {
-    if (is_value(acc) && total % 8 == 0 && total / 8 > HEAP_BIN_LIMIT) {
-        Term bin = append_to_writable(p, acc, acc_bits, total / 8);
+    size_t bytes = (total + 7) / 8;
+    if (is_value(acc) && bytes > HEAP_BIN_LIMIT) {
+        Term bin = append_to_writable(p, acc, acc_bits, bytes);
         // The accumulator may have moved into the new blob: its own data is not read again.
         charge_copy(p, write(1, refc_bytes(bin), acc_bits));
-        return bin;
+        return total % 8 != 0 ? make_sub_binary(*p, bin, 0, total) : bin;
     }
     return new_bitstring(p, total, [&](uint8_t* data) { return write(0, data, 0); });
 }

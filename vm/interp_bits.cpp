@@ -104,26 +104,38 @@ size_t write_segments(const BsCreateOp* op, Term* x, Term* E, const size_t* bits
 
 uint8_t* refc_bytes(Term bin) { return reinterpret_cast<BinaryBlob*>(boxed_ptr(bin)[2].raw)->data; }
 
-// The result of <<Acc/binary, ...>> when it is an off-heap binary of `bytes` bytes, with Acc
-// (acc_bits long) already in place. Appending in a loop must not copy Acc every time: the
+// The result of <<Acc/bitstring, ...>> when it is an off-heap binary of `bytes` bytes, with
+// Acc (acc_bits long) already in place. Appending in a loop must not copy Acc every time: the
 // blob gets spare capacity, and when Acc is the latest binary built in a blob (its size is
 // the blob's used size) the new bytes go right after it, claimed with a compare-and-swap so
 // two processes appending to the same binary never both write there. Older binaries keep
 // their own size and never see the bytes beyond it.
+// An Acc that is not whole bytes is a sub-binary from offset 0 of such a binary, and is
+// extended the same way: its last byte is shared, so the claim must add at least one byte
+// (whoever claims is then the only writer of the bits after Acc's end; an append that stays
+// inside Acc's last byte copies). Without this, building a bitstring that is not whole bytes
+// segment by segment (eval_bits on <<42:13, ...>>, as compile:file does for a constant)
+// copied the whole accumulator each time: code_SUITE:constant_refc_binaries spent 90 s and
+// gigabytes of garbage compiling one module.
+// The last byte's bits past the new end read as zero, as in every bitstring built here.
 Term append_to_writable(Process* p, Term acc, size_t acc_bits, size_t bytes) {
     BinaryBlob* blob = nullptr;
     const Term* a = boxed_ptr(acc);
-    if (header_sub(a[0]) == Sub::RefcBin) {
+    if (header_sub(a[0]) == Sub::SubBin && a[2].raw == 0) a = boxed_ptr(a[1]);
+    size_t acc_bytes = (acc_bits + 7) / 8;
+    if (header_sub(a[0]) == Sub::RefcBin && size_t(a[1].raw) == acc_bytes && bytes > acc_bytes) {
         auto* cand = reinterpret_cast<BinaryBlob*>(a[2].raw);
-        size_t expect = size_t(a[1].raw);
+        size_t expect = acc_bytes;
         if (bytes <= cand->capacity && std::atomic_ref<size_t>(cand->size).compare_exchange_strong(expect, bytes)) {
             blob = cand;
             blob->retain();
+            blob->data[bytes - 1] = 0;
         }
     }
     if (!blob) {
         blob = BinaryBlob::create(std::max<size_t>(2 * bytes, 256));
         blob->size = bytes;
+        blob->data[bytes - 1] = 0;
         BitView bv = bit_view(acc);
         copy_bits(bv.base, bv.bit_offset, blob->data, 0, acc_bits);
         charge_copy(p, acc_bits);

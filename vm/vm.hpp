@@ -19,6 +19,7 @@
 #include "scheduler/process_table.hpp"
 #include "scheduler/scheduler.hpp"
 #include "scheduler/timers.hpp"
+#include "vm/emulator_options.hpp"
 #include "vm/code_table.hpp"
 #include "vm/namespace_registry.hpp"
 #include "vm/node_identity.hpp"
@@ -144,6 +145,8 @@ public:
     NodeIdentity node;
     // erl's +W w|i|e: what error_logger:warning_map/0 answers (warning, info or error).
     Term warning_map = NIL;  // NIL: warning, erl's default
+    // What erl's other emulator flags set, as system_info reports them (tools/emu_flags.cpp).
+    EmulatorOptions emu_options;
 
     ProcessTable procs;
     AliasRoutes aliases;  // alias reference -> owner (scheduler/aliases.hpp)

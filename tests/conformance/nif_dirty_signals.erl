@@ -17,7 +17,8 @@ main() ->
     ok.
 
 %% The sleeper and a ticker are both bound to scheduler 1: the ticker can run only if the
-%% sleeper's NIF does not hold that scheduler.
+%% sleeper's NIF does not hold that scheduler. At least 3 ticks of 10 ms in 300 ms: erl itself
+%% made fewer than 10 on a machine with a load of 12.
 others_run(F) ->
     Self = self(),
     Ticker = spawn_opt(fun() -> tick(Self, 0) end, [{scheduler, 1}]),
@@ -26,7 +27,7 @@ others_run(F) ->
     Ticker ! stop,
     Ticks = receive {ticks, N} -> N end,
     show({F, result}, Result),
-    show({F, ticker_ran_meanwhile}, Ticks >= 10),
+    show({F, ticker_ran_meanwhile}, Ticks >= 3),
     show({F, sleeper}, is_pid(Sleeper)).
 
 tick(Parent, N) ->
