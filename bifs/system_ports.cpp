@@ -92,8 +92,9 @@ Parse parse_name(Term name, PortSettings& s) {
         s.command = text->substr(0, text->find(' '));
         return Parse::Ok;
     }
-    // {spawn, Command} opens a loaded driver of that name before it runs a program, as erts.
-    if (kind == atom("spawn") && (s.driver = find_c_driver(*text))) {
+    // {spawn, Command} opens a driver of that name (linked in, as tty_sl, or loaded) before
+    // it runs a program, as erts.
+    if (kind == atom("spawn") && ((s.driver = find_port_driver(*text)) || (s.driver = find_c_driver(*text)))) {
         s.kind = PortSettings::Kind::Driver;
         s.command = *text;  // the driver's start gets the whole command line
         return Parse::Ok;

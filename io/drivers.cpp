@@ -1,6 +1,7 @@
 #include "io/drivers.hpp"
 
 #include "io/inet/inet_desc.hpp"
+#include "io/tty/tty_sl.hpp"
 
 namespace beam {
 
@@ -11,6 +12,7 @@ namespace {
 const PortDriverSpec drivers[] = {
     {"tcp_inet", &make_tcp_inet},
     {"udp_inet", &make_udp_inet},
+    {"tty_sl", &make_tty_sl},
 };
 
 }  // namespace

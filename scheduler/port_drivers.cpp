@@ -2,6 +2,7 @@
 // watcher that brings its descriptors' events to it under its port's lock, and its timers,
 // which the I/O thread fires.
 #include <sys/epoll.h>
+#include <sys/ioctl.h>
 
 #include <algorithm>
 
@@ -171,9 +172,24 @@ void PortSystem::fire_driver_timers(std::chrono::steady_clock::time_point now) {
     }
 }
 
+// An {fd, In, Out} port answers one control, as erts' fd driver: the window size of its
+// output's terminal, else its input's (OTP's `user` asks it for io:columns/0 and io:rows/0).
+static std::optional<std::string> fd_port_control(const Port& p, unsigned op) {
+    constexpr unsigned FD_GET_WINSIZE = 0x018b0900 + 100;
+    if (op != FD_GET_WINSIZE) return std::nullopt;
+    for (int fd : {p.to_child, p.from_child}) {
+        struct winsize ws {};
+        if (fd < 0 || ::ioctl(fd, TIOCGWINSZ, &ws) != 0) continue;
+        uint32_t wh[2] = {ws.ws_col, ws.ws_row};  // native byte order, as user.erl reads it
+        return std::string(reinterpret_cast<const char*>(wh), sizeof wh);
+    }
+    return std::nullopt;
+}
+
 std::optional<std::string> port_control(VM& vm, Term port, Term caller, unsigned op, std::string_view data) {
     PortSystem& ps = ports_of(vm);
     LockedPort p = ps.lock_port(port);
+    if (p && !p->driver && p->settings.kind == PortSettings::Kind::Fd) return fd_port_control(*p.get(), op);
     if (!p || !p->driver) return std::nullopt;
     auto reply = p->driver->control(caller, op, data);
     ps.finish_driver_call(p.get());

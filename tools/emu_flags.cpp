@@ -323,6 +323,12 @@ std::string take_ets_compress(const std::string&, EmuFlags& f) {
     return {};
 }
 
+// +B, +Bc, +Bd, +Bi (or +B c ...): what ^C does (io/tty/break_menu.hpp). Bare +B is +Bd.
+std::string take_break(const std::string& v, EmuFlags& f) {
+    f.break_handling = v.empty() ? 'd' : v[0];
+    return {};
+}
+
 std::string take_verbose(const std::string&, EmuFlags&) {
     // erts' chatty mode exists in its debug build only; its release build says so and goes on.
     std::fputs("warning: -v (only in debug compiled code)\r\n", stderr);
@@ -338,7 +344,7 @@ using enum Status;
 constexpr EmuFlag FLAGS[] = {
     {"a", Required, Ignored, nullptr},             // async thread stack size: no async pool
     {"A", Required, Honoured, take_async_threads}, // thread_pool_size
-    {"B", BreakNext, Ignored, nullptr},            // break handling: the tty helper's part
+    {"B", BreakNext, Honoured, take_break},        // break handling (docs/shell.md)
     {"c", BoolNext, Honoured, take_time_correction},
     {"C", Required, Honoured, take_time_warp},     // reported; beamvm's clock never warps
     {"d", None, Ignored, nullptr},                 // crash dumps: see docs
@@ -481,9 +487,10 @@ std::string parse_emu_flag(const std::vector<std::string>& args, size_t& i, EmuF
     case BreakNext:
         if (!joined.empty() && joined != "c" && joined != "d" && joined != "i")
             return "Missing argument(s) for '" + arg + "'.";  // erlexec's usage for +Bx
+        value = joined;
         if (joined.empty() && i + 1 < args.size() && args[i + 1].size() == 1 &&
             std::strchr("cdi", args[i + 1][0]))
-            ++i;
+            value = args[++i];
         break;
     }
     return flag->take ? flag->take(value, out) : std::string();

@@ -28,6 +28,7 @@ struct EmuFlags {
     std::optional<bool> max_heap_kill, max_heap_error_logger;  // +hmaxk, +hmaxel
     bool print_version = false;                     // +V
     char filename_encoding = 'a';                   // +fn: 'u', 'l' or 'a' (the locale's)
+    char break_handling = 0;                        // +B: 'c', 'd', 'i'; 0: the break menu
     EmulatorOptions options;
 };
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "bifs/bif_util.hpp"
+#include "io/tty/break_menu.hpp"
 #include "scheduler/ports.hpp"
 #include "vm/code_watch.hpp"
 #include "tools/emu_flags.hpp"
@@ -32,7 +33,7 @@ const char* HELP = R"(usage: beamvm [flags] [-s Mod [Func [Arg...]]] [-run Mod [
 Runs .beam files compiled by OTP 25's erlc. As erl, beamvm boots OTP: OTP's own init runs the
 boot script (kernel, stdlib), then the -s, -run and -eval commands in order.
 
-  -noshell, -noinput  as erl's (beamvm has no shell)
+  -noshell, -noinput  as erl's
   -pa Dir..., -pz Dir...
                       add directories to the front / end of the code path
   -s Mod [Func [Arg...]]
@@ -60,13 +61,14 @@ boot script (kernel, stdlib), then the -s, -run and -eval commands in order.
                       -noshell -noinput. init's progname is this beamvm's path, so OTP's peer
                       (and slave, test_server) start beamvm nodes by default
   -heart              as erl: kernel's heart runs OTP's heart program (HEART_COMMAND)
-  -remsh              refused: beamvm has no remote shell yet
+  -remsh Node         a shell on Node instead of this one (OTP's user_drv), as erl
   -version            the emulator's version line (beamvm's, with the OTP release it emulates)
   -emu_args, -emu_args_exit, -compile File..., -make, -args_file File, -boot_var, -mode,
   -init_debug         as erl; ERL_AFLAGS, ERL_FLAGS and ERL_ZFLAGS are read as erlexec reads them
   +Flag [Value]       erl's emulator flags, in erl's syntax (+S N:M, +SDcpu, +SDio, +P, +hms,
                       +hmax, +W, +fnu, +pc, +sbtu, +A1, +M..., ...): each is honoured, reported
-                      by system_info, or accepted and ignored (docs/command_line.md says which)
+                      by system_info, or accepted and ignored (docs/command_line.md says which);
+                      +B[c|d|i]: what ^C does (docs/shell.md)
   --watch[=force]     reload a loaded module when its .beam file in a -pa directory changes
                       (inotify): the new version is loaded if the previous old code can be
                       soft-purged, else the processes still running it are reported on stderr
@@ -231,10 +233,6 @@ int main(int original_argc, char** original_argv) {
                 init_args.insert(init_args.end(), {"-s", "erlang", "halt"});
                 break;
             }
-        } else if (a == "-remsh") {
-            std::fprintf(stderr, "beamvm: %s is not supported: beamvm has no %s yet\n", a.c_str(),
-                         "shell to run remotely");
-            return 2;
         } else if (a == "-detached") {
             // Detached before the VM was made (above); init sees what erlexec gives it instead.
             init_args.push_back("-noshell");
@@ -357,6 +355,11 @@ int main(int original_argc, char** original_argv) {
         return 2;
     }
     vm.set_boot_dir(exe_dir() + "/boot");
+    // ^C, as erl's (io/tty/break_menu.hpp): the menu, or what +B chose.
+    beam::tty::install_break_handler(vm, emu_flags.break_handling == 'c'   ? beam::tty::BreakMode::ToShell
+                                         : emu_flags.break_handling == 'i' ? beam::tty::BreakMode::Ignored
+                                         : emu_flags.break_handling == 'd' ? beam::tty::BreakMode::Disabled
+                                                                           : beam::tty::BreakMode::Menu);
 
     std::unique_ptr<CodeWatcher> watcher;
     if (watch) {

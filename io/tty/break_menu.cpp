@@ -1,0 +1,184 @@
+// The break handler (io/tty/break_menu.hpp). SIGINT's handler only writes a byte to a pipe;
+// a thread of its own, asleep on that pipe until then, runs the menu. The menu blocks on the
+// user's answer, which must not hold up the poller or a scheduler: erts stops the whole
+// system for it, beamvm lets processes run on and only takes the terminal's input away from
+// tty_sl meanwhile.
+#include "io/tty/break_menu.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include "io/tty/terminal_mode.hpp"
+#include "scheduler/port_system.hpp"
+#include "scheduler/ports.hpp"
+#include "vm/atom_table.hpp"
+#include "vm/code_table.hpp"
+#include "vm/otp_version.hpp"
+#include "vm/vm.hpp"
+
+namespace beam::tty {
+
+namespace {
+
+constexpr const char* kHelp =
+    "BREAK: (a)bort (A)bort with dump (c)ontinue (p)roc info (i)nfo\n"
+    "       (l)oaded (v)ersion (k)ill (D)b-tables (d)istribution\n";
+
+int wake_pipe[2] = {-1, -1};
+std::atomic<bool> in_break{false};
+VM* break_vm = nullptr;
+
+// tty_sl's parked input (park_tty_input).
+std::mutex parked_mu;
+VM* parked_vm = nullptr;
+IoHandle parked_handle = 0;
+uint32_t parked_events = 0;
+
+void on_sigint(int) {
+    int saved = errno;
+    if (wake_pipe[1] >= 0) [[maybe_unused]] ssize_t n = ::write(wake_pipe[1], "b", 1);
+    errno = saved;
+}
+
+void say(const std::string& s) {
+    for (size_t done = 0; done < s.size();) {
+        ssize_t n = ::write(1, s.data() + done, s.size() - done);
+        if (n <= 0 && errno != EINTR && errno != EAGAIN) return;
+        if (n > 0) done += size_t(n);
+    }
+}
+
+// The answer: the first byte of what one read gives (erts' sys_get_key); 0 at end of input.
+int read_key() {
+    char buf[64];
+    for (;;) {
+        pollfd p{0, POLLIN, 0};
+        if (::poll(&p, 1, -1) < 0 && errno == EINTR) continue;
+        ssize_t n = ::read(0, buf, sizeof buf);
+        if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
+        return n <= 0 ? 0 : static_cast<unsigned char>(buf[0]);
+    }
+}
+
+[[noreturn]] void abort_vm(int status) {
+    restore_initial_mode();
+    std::fflush(nullptr);
+    std::_Exit(status);
+}
+
+void loaded_modules(VM& vm) {
+    auto mods = vm.root().loaded_modules();
+    std::sort(mods.begin(), mods.end(), [](Term a, Term b) { return atom_name(a) < atom_name(b); });
+    std::string out;
+    for (Term m : mods) out += std::string(atom_name(m)) + "\n";
+    out += "Totals: " + std::to_string(mods.size()) + " modules (beamvm does not count code sizes)\n";
+    say(out);
+}
+
+void system_info(VM& vm) {
+    std::string out = "=memory\n(beamvm keeps no allocator statistics in erl's form)\n";
+    out += "=hash_table:atom_tab\nentries: " + std::to_string(AtomTable::instance().size()) + "\n";
+    out += "=processes\ncount: " + std::to_string(vm.procs.count()) + "\n";
+    say(out);
+}
+
+// One pass of the menu: returns when the user continues.
+void do_break(VM& vm) {
+    say(std::string("\n") + kHelp);
+    for (;;) {
+        int key = read_key();
+        switch (key) {
+        case 0:
+        case 'a':
+        case 'q':
+        case '*': abort_vm(0);
+        case 'A':
+            say("beamvm: (A)bort with dump: halting; beamvm writes no crash dump from the break menu\n");
+            abort_vm(1);
+        case 'c':
+        case 'm': return;
+        case 'v': say(std::string("Erlang (BEAM) emulator version ") + ERTS_VERSION + "\n"); return;
+        case 'l': loaded_modules(vm); return;
+        case 'i': system_info(vm); return;
+        case 'p':
+        case 'o':
+        case 'k':
+        case 'D':
+        case 'd':
+            say(std::string("beamvm: break menu option '") + char(key) +
+                "' is not implemented (erl prints its process, port, ETS or distribution tables here)\n");
+            return;
+        case '\n': continue;
+        default:
+            say(std::string("Invalid option '") + char(key) + "'. Please enter one of the following:\n" + kHelp);
+        }
+    }
+}
+
+void break_loop() {
+    for (;;) {
+        char b;
+        ssize_t n = ::read(wake_pipe[0], &b, 1);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return;
+        in_break = true;
+        int flags = ::fcntl(0, F_GETFL);
+        ::fcntl(0, F_SETFL, flags & ~O_NONBLOCK);
+        suspend_driver_mode();
+        do_break(*break_vm);
+        resume_driver_mode();
+        ::fcntl(0, F_SETFL, flags);
+        in_break = false;
+        std::lock_guard lock(parked_mu);
+        if (parked_vm) ports_of(*parked_vm).arm_watcher(parked_handle, parked_events);
+        parked_vm = nullptr;
+    }
+}
+
+}  // namespace
+
+bool break_in_progress() { return in_break.load(); }
+
+void park_tty_input(VM* vm, IoHandle h, uint32_t rearm_events) {
+    std::lock_guard lock(parked_mu);
+    parked_vm = vm;
+    parked_handle = h;
+    parked_events = rearm_events;
+    // The menu may have ended between the driver's check and now: re-arm at once.
+    if (vm && !in_break) {
+        ports_of(*vm).arm_watcher(h, rearm_events);
+        parked_vm = nullptr;
+    }
+}
+
+void install_break_handler(VM& vm, BreakMode mode) {
+    remember_initial_mode();
+    if (mode == BreakMode::Disabled) return;  // SIGINT keeps its default action
+    if (mode == BreakMode::Ignored) {
+        ::signal(SIGINT, SIG_IGN);
+        ::signal(SIGQUIT, SIG_IGN);
+        ::signal(SIGTSTP, SIG_IGN);
+        return;
+    }
+    if (mode == BreakMode::ToShell) disable_interrupt_key();
+    if (wake_pipe[0] >= 0 || ::pipe2(wake_pipe, O_CLOEXEC) != 0) return;
+    break_vm = &vm;
+    std::thread(break_loop).detach();
+    struct sigaction sa {};
+    sa.sa_handler = on_sigint;
+    sa.sa_flags = SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    ::sigaction(SIGINT, &sa, nullptr);
+}
+
+}  // namespace beam::tty
