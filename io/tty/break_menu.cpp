@@ -18,6 +18,7 @@
 #include <string>
 #include <thread>
 
+#include "crashdump/crash_dump.hpp"
 #include "io/tty/terminal_mode.hpp"
 #include "scheduler/port_system.hpp"
 #include "scheduler/ports.hpp"
@@ -102,8 +103,10 @@ void do_break(VM& vm) {
         case 'a':
         case 'q':
         case '*': abort_vm(0);
-        case 'A':
-            say("beamvm: (A)bort with dump: halting; beamvm writes no crash dump from the break menu\n");
+        case 'A':  // as erts: a crash dump with this slogan, then exit status 1
+            restore_initial_mode();
+            std::fprintf(stderr, "Crash dump requested by user\r\n");
+            write_crash_dump(vm, "Crash dump requested by user", NIL, 0);
             abort_vm(1);
         case 'c':
         case 'm': return;
