@@ -162,13 +162,15 @@ Term dist_ctrl_get_data_1(Process* p, const Term* a) {
     Term err;
     auto ch = controller_channel(p, a[0], &err);
     if (!ch) return fail(p, err);
-    std::vector<uint8_t> bytes;
-    if (!ch->take(bytes)) return atom("none");
+    dist::ProcChannel::Packet packet;
+    if (!ch->take(packet)) return atom("none");
+    size_t size = packet.size();
     // An iovec, as erts gives it (tls_sender appends these lists with ++).
-    Term bin = make_binary(*p, bytes.data(), bytes.size());
+    Term bin = packet.blob ? make_binary_from_blob(*p, packet.blob.release())
+                           : make_binary(*p, packet.small.data(), packet.small.size());
     Term iov = cons_at(p->alloc(2), bin, NIL);
     if (!ch->get_size.load(std::memory_order_relaxed)) return iov;
-    return make_tuple(*p, {make_integer_u(*p, bytes.size()), iov});
+    return make_tuple(*p, {make_integer_u(*p, size), iov});
 }
 
 Term dist_ctrl_get_data_notification_1(Process* p, const Term* a) {

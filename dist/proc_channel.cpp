@@ -1,6 +1,8 @@
 // A connection carried by a process: see dist/proc_channel.hpp.
 #include "dist/proc_channel.hpp"
 
+#include <algorithm>
+
 #include "dist/carrier.hpp"
 #include "dist/dist_system.hpp"
 #include "scheduler/signals.hpp"
@@ -28,11 +30,18 @@ void ProcChannel::queue(const Queued& q, std::span<const Term> atoms) {
         std::lock_guard lock(send_mu_);
         if (!atoms.empty()) rx_->send_cache_header(atoms, fo.cache_header);
         (void)for_each_packet(q.control, q.payload, fo, [&](const PacketPieces& pk) {
-            std::vector<uint8_t> bytes;
-            bytes.reserve(pk.size);
-            for (auto piece : pk.view()) bytes.insert(bytes.end(), piece.begin(), piece.end());
-            queued_bytes_ += bytes.size();
-            queue_.push_back(std::move(bytes));
+            Packet packet;
+            if (pk.size > HEAP_BIN_LIMIT) {
+                packet.blob.reset(BinaryBlob::create(pk.size));
+                uint8_t* at = packet.blob->data;
+                for (auto piece : pk.view()) at = std::copy(piece.begin(), piece.end(), at);
+                packet.blob->size = pk.size;
+            } else {
+                packet.small.reserve(pk.size);
+                for (auto piece : pk.view()) packet.small.insert(packet.small.end(), piece.begin(), piece.end());
+            }
+            queued_bytes_ += pk.size;
+            queue_.push_back(std::move(packet));
         });
         tell = notify_ && !queue_.empty();
         if (tell) notify_ = false;
@@ -40,7 +49,7 @@ void ProcChannel::queue(const Queued& q, std::span<const Term> atoms) {
     if (tell) post_message(dist_.vm, controller, atom("dist_data"));
 }
 
-bool ProcChannel::take(std::vector<uint8_t>& out) {
+bool ProcChannel::take(Packet& out) {
     std::lock_guard lock(send_mu_);
     if (queue_.empty()) return false;
     out = std::move(queue_.front());

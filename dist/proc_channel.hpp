@@ -17,6 +17,7 @@
 
 #include "dist/dist_entry.hpp"
 #include "dist/wire_frame.hpp"
+#include "vm/binary.hpp"
 #include "scheduler/native_monitors.hpp"
 
 namespace beam {
@@ -38,8 +39,18 @@ public:
     // Frames an encoded message into packets and queues them for the controller; `atoms`:
     // what its ATOM_CACHE_REFs stand for. Sends `dist_data` if the controller asked to be told.
     void queue(const Queued& q, std::span<const Term> atoms);
+    // A packet waiting for the controller: one over HEAP_BIN_LIMIT bytes is written straight
+    // into a blob that dist_ctrl_get_data/1 hands out as its binary (no second copy).
+    struct Packet {
+        struct Release {
+            void operator()(BinaryBlob* b) const { b->release(); }
+        };
+        std::unique_ptr<BinaryBlob, Release> blob;
+        std::vector<uint8_t> small;
+        size_t size() const { return blob ? blob->size : small.size(); }
+    };
     // The next packet, false when none waits.
-    bool take(std::vector<uint8_t>& out);
+    bool take(Packet& out);
     // dist_ctrl_get_data_notification/1: true if data waits now (the caller then sends
     // dist_data itself); else the next queued packet sends it once.
     bool request_notification();
@@ -61,7 +72,7 @@ private:
     std::shared_ptr<DistEntry> entry_;
     std::shared_ptr<Carrier> rx_;   // the receive side and the send atom cache
     std::mutex send_mu_;            // queue_, notify_, and the carrier's send atom cache
-    std::deque<std::vector<uint8_t>> queue_;
+    std::deque<Packet> queue_;
     uint64_t queued_bytes_ = 0;
     bool notify_ = false;
     std::mutex recv_mu_;            // one packet at a time through the receive state
