@@ -5,6 +5,8 @@
 #include <cctype>
 #include <cwchar>
 
+#include "bifs/bif_util.hpp"  // append_utf8
+
 namespace beam::tty {
 
 namespace {
@@ -50,24 +52,6 @@ int32_t next_code_point(std::string_view s, size_t& i) {
         return cp;
     }
     return -1;
-}
-
-void append_utf8(uint32_t c, std::string& out) {
-    if (c < 0x80) {
-        out += char(c);
-    } else if (c < 0x800) {
-        out += char(0xC0 | (c >> 6));
-        out += char(0x80 | (c & 0x3F));
-    } else if (c < 0x10000) {
-        out += char(0xE0 | (c >> 12));
-        out += char(0x80 | ((c >> 6) & 0x3F));
-        out += char(0x80 | (c & 0x3F));
-    } else {
-        out += char(0xF0 | (c >> 18));
-        out += char(0x80 | ((c >> 12) & 0x3F));
-        out += char(0x80 | ((c >> 6) & 0x3F));
-        out += char(0x80 | (c & 0x3F));
-    }
 }
 
 // The digits of a character shown escaped: three octal digits up to \777, else x{...} hex.
@@ -185,7 +169,7 @@ void LineModel::write_cells(size_t from, size_t n, bool next_is_newline, std::st
         uint32_t c = cells_[i];
         if (!(c & TAG_MASK)) {
             last.clear();
-            if (utf8_) append_utf8(c, last);
+            if (utf8_) append_utf8(last, c);
             else last = char(c);
             out += last;
             ++i;
