@@ -6,7 +6,8 @@
 #   elixir -e '...'   the same output and status as on erl;
 #   mix new, mix test a tiny project: mix new's output and mix test's summary (timings masked)
 #                     and status are erl's;
-#   iex on a terminal (tmux, 100x30): `1 + 2` and `i 1`, the screen from the first prompt on is erl's.
+#   iex on a terminal (tmux, 100x30): `1 + 2`, `i 1` and `h Enum.map` (the docs chunk); the
+#                     screen from the first prompt on is erl's.
 # Skipped (77) when elixir or tmux is not installed.
 set -u
 [ $# -eq 1 ] || { echo "usage: $0 BEAMVM" >&2; exit 2; }
@@ -43,7 +44,7 @@ done
 compare mix_new
 compare mix_test
 grep -q '^status 0$' "$work/beamvm.mix_test" || { echo "mix test on beamvm:"; tail -30 "$work/beamvm.mix_test_all"; status=1; }
-# iex on a terminal: an expression and a helper (i/1 describes a term).
+# iex on a terminal: an expression and two helpers (i/1 describes a term, h/1 prints docs).
 for vm in erl beamvm; do
     "${TMUX_CMD[@]}" new-session -d -s "$vm" -x 100 -y 30 -c "$work" \
         "PATH=$([ $vm = erl ] && echo "$erl_path" || echo "$beamvm_path") iex; echo EXITED \$?; sleep 60"
@@ -52,11 +53,13 @@ for vm in erl beamvm; do
     wait_for "$vm" '^iex\(2\)> ' 20 || status=1
     "${TMUX_CMD[@]}" send-keys -t "$vm" -l 'i 1'; "${TMUX_CMD[@]}" send-keys -t "$vm" Enter
     wait_for "$vm" '^iex\(3\)> ' 20 || status=1
+    "${TMUX_CMD[@]}" send-keys -t "$vm" -l 'h Enum.map'; "${TMUX_CMD[@]}" send-keys -t "$vm" Enter
+    wait_for "$vm" '^iex\(4\)> ' 20 || status=1
     "${TMUX_CMD[@]}" send-keys -t "$vm" -l 'System.halt()'; "${TMUX_CMD[@]}" send-keys -t "$vm" Enter
     wait_for "$vm" 'EXITED' 20 || status=1
     # From the first prompt on (the banner names the emulator).
     screen "$vm" | sed -n '/^iex(1)> /,$p' | sed -e :a -e '/^\n*$/{$d;N;ba' -e '}' >"$work/$vm.iex"
 done
-grep -q '^3$' "$work/beamvm.iex" || status=1
+grep -q '^3$' "$work/beamvm.iex" && grep -q 'Enum.map(\[1, 2, 3\]' "$work/beamvm.iex" || status=1
 compare iex
 exit $status
