@@ -49,6 +49,7 @@ struct Reader {
     std::vector<bool> seen_groups;
     std::string out;
     bool ok = true;
+    int depth = 0;  // nested groups; PCRE 8.x compiles at most 250 (PARENS_NEST_LIMIT)
 
     unsigned byte() {
         if (pos >= size) { ok = false; return 0; }
@@ -128,6 +129,8 @@ struct Reader {
     }
     // A bracket from its opcode to its closing KET; `zero` is the BRAZERO/BRAMINZERO before it.
     void group(unsigned zero) {
+        if (++depth > 250) { ok = false; return; }
+        struct Leave { int& d; ~Leave() { --d; } } leave{depth};
         unsigned op = byte();
         pos += 2;  // link to the first ALT or KET
         switch (op) {
@@ -237,6 +240,7 @@ bool decode_erts(std::string_view bin, CompileOptions& opts, std::string& text) 
            count = header_field<uint16_t>(bin, 38);
     size_t code_at = names_at + entry * count, total = header_field<uint32_t>(bin, 4);
     if (names_at < HEADER || code_at > bin.size() || total > bin.size() || total < code_at) return false;
+    if (count > 0 && entry < 3) return false;  // a group number and at least a NUL
     Reader r{reinterpret_cast<const uint8_t*>(bin.data()), total, code_at, (options & P_UTF8) != 0, {}, {}, {}};
     for (size_t i = 0; i < count; ++i) {
         const char* e = bin.data() + names_at + i * entry;
