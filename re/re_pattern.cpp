@@ -133,7 +133,7 @@ std::string encode(const CompileOptions& opts, std::string_view text) {
 }
 
 bool decode(std::string_view bin, CompileOptions& opts, std::string& text) {
-    if (bin.size() < HEADER || std::memcmp(bin.data(), MAGIC, 4) != 0) return false;
+    if (bin.size() < HEADER || std::memcmp(bin.data(), MAGIC, 4) != 0) return decode_erts(bin, opts, text);
     opts.flags = 0;
     for (int i = 4; i < 8; ++i) opts.flags = (opts.flags << 8) | uint8_t(bin[size_t(i)]);
     opts.newline = uint8_t(bin[8]);

@@ -8,8 +8,8 @@
 // of the options and the pattern text, not PCRE2's compiled code: it stays valid through
 // term_to_binary/binary_to_term and across processes, and a run compiles it again through a
 // cache of recent patterns (PCRE2's code is read-only while matching, so one compiled
-// pattern serves every scheduler). Anything else in that place, a pattern compiled by erl
-// for one, fails to decode and the native raises badarg.
+// pattern serves every scheduler). A pattern compiled by erl is read back into text
+// (decode_erts); anything else fails to decode and the native raises badarg.
 #pragma once
 
 #include <cstdint>
@@ -56,6 +56,10 @@ struct CompileError {
 // that is not beamvm's.
 std::string encode(const CompileOptions& opts, std::string_view text);
 bool decode(std::string_view bin, CompileOptions& opts, std::string& text);
+// A pattern compiled by erl's PCRE 8.x (a literal in a .beam file, such as Elixir's ~r) read
+// back into text PCRE2 compiles with the same meaning; false for what it does not read
+// (re_erts_pattern.cpp).
+bool decode_erts(std::string_view bin, CompileOptions& opts, std::string& text);
 
 // Compiles (or finds in the cache) the pattern; null with `err` set when it does not compile.
 std::shared_ptr<const Pattern> compile(const CompileOptions& opts, std::string_view text, CompileError& err);
