@@ -3,6 +3,8 @@
 
 #include <cstdio>
 
+#include "scheduler/busy_wait.hpp"
+#include "scheduler/run_queue.hpp"
 #include "scheduler/signals.hpp"
 #include "scheduler/slice_output.hpp"
 #include "vm/clocks.hpp"
@@ -18,10 +20,20 @@ namespace {
 thread_local int tls_index = -1;
 // system_profile scheduler: this scheduler has reported itself inactive and not yet active again.
 thread_local bool tls_profiled_inactive = false;
+// +sbwt's longest spin (scheduler/busy_wait.hpp); medium is erl's default.
+std::atomic<int64_t> g_spin_max_ns{50'000};
 // How long this scheduler spins before it sleeps (Schedulers::spin), adapted to how often
-// spinning has found work.
-thread_local int64_t tls_spin_budget_ns = 50'000;
+// spinning has found work; -1 until the thread first spins.
+thread_local int64_t tls_spin_budget_ns = -1;
 }
+
+void set_scheduler_busy_wait(BusyWait level) {
+    // erts counts its thresholds in spin rounds; these are times of about the same order on
+    // current hardware, medium being the 50 us beamvm has always used.
+    static constexpr int64_t NS[] = {0, 5'000, 20'000, 50'000, 200'000, 1'000'000};
+    g_spin_max_ns.store(NS[int(level)], std::memory_order_relaxed);
+}
+long long scheduler_busy_wait_ns() { return g_spin_max_ns.load(std::memory_order_relaxed); }
 
 int Schedulers::current_index() { return tls_index; }
 
@@ -41,9 +53,12 @@ int Schedulers::set_online(int n) {
     // Every scheduler looks again: the ones going offline hand their queues over, the ones
     // coming online start stealing.
     for (auto& s : scheds_) {
-        std::lock_guard lock(s->mutex);
-        s->rebalance = true;
-        s->wake.notify_one();
+        {
+            std::lock_guard lock(s->mutex);
+            s->rebalance = true;
+            s->bump_locked();
+        }
+        s->wake_sleeper();
     }
     return old;
 }
@@ -155,8 +170,11 @@ void Schedulers::halt(int status) {
     bool expected = false;
     if (halting_.compare_exchange_strong(expected, true)) halt_status_.store(status);
     for (auto& s : scheds_) {
-        std::lock_guard lock(s->mutex);
-        s->wake.notify_all();
+        {
+            std::lock_guard lock(s->mutex);
+            s->bump_locked();
+        }
+        s->wake_sleeper();
     }
     std::lock_guard lock(done_mutex_);
     done_cv_.notify_all();
@@ -257,23 +275,36 @@ void Schedulers::enqueue(Scheduler& target, Process* p, int prio) {
     if (bound > 0 && bound <= count()) sp = scheds_[size_t(bound - 1)].get();
     else if (int on = online(); target.index >= on) sp = scheds_[size_t(target.index % on)].get();
     Scheduler& s = *sp;
-    bool share;
+    bool share, wake;
     {
         std::lock_guard lock(s.mutex);
         s.queues[prio >= 0 ? prio : p->sched.prio].push_back(p);
         s.count_queued(1);
         share = !s.sleeping && s.queued.load(std::memory_order_relaxed) > 1;
-        if (s.sleeping) s.wake.notify_one();
+        // One futex wake per sleep: later pushes find the wake already sent.
+        wake = s.sleeping && !s.wake_sent;
+        if (wake) {
+            s.wake_sent = true;
+            s.bump_locked();
+        }
     }
+    if (wake) s.wake_sleeper();
     // The target is busy and has more queued than it takes next: let a sleeper come and steal,
     // unless a spinning scheduler is about to find the work by itself.
     if (share && sleepers_.load(std::memory_order_acquire) > 0 && spinners_.load(std::memory_order_acquire) == 0) {
         for (auto& other : scheds_) {
             if (other.get() == &s || other->index >= online()) continue;
-            std::lock_guard lock(other->mutex);
-            if (other->sleeping) {
-                other->steal_hint = true;
-                other->wake.notify_one();
+            bool asleep;
+            {
+                std::lock_guard lock(other->mutex);
+                asleep = other->sleeping && !other->steal_hint;
+                if (asleep) {
+                    other->steal_hint = true;
+                    other->bump_locked();
+                }
+            }
+            if (asleep) {
+                other->wake_sleeper();
                 break;
             }
         }
@@ -372,9 +403,15 @@ Process* Schedulers::next(Scheduler& s) {
         // that came since this scheduler's last poll fires there at once).
         if (sleepers_.fetch_add(1, std::memory_order_acq_rel) + 1 == count())
             if (SchedulerPollset* ps = pollset_.load(std::memory_order_acquire)) ps->hand_to_io_thread();
-        s.wake.wait(lock, [&] { return s.queued > 0 || s.steal_hint || s.rebalance || halting(); });
+        while (!(s.queued > 0 || s.steal_hint || s.rebalance || halting())) {
+            uint32_t seen = s.wake_seq.load(std::memory_order_acquire);
+            lock.unlock();
+            s.sleep_until_bumped(seen);
+            lock.lock();
+        }
         sleepers_.fetch_sub(1, std::memory_order_acq_rel);
         s.sleeping = false;
+        s.wake_sent = false;
         s.steal_hint = false;
         if (s.rebalance) continue;
         // Woken for work elsewhere: try stealing before our own queue is empty-checked again.
@@ -393,7 +430,10 @@ Process* Schedulers::spin(Scheduler& s) {
     // the work): spinning 50 us on every idle moment cost udp_rtt (bench/net_run.sh) 1.8x its
     // CPU time and half its rate at load 15. So the budget adapts, as glibc's adaptive mutex
     // does: halved after a spin that found nothing, doubled after one that found work.
-    constexpr int64_t SPIN_MAX_NS = 50'000, SPIN_MIN_NS = 1'000;
+    const int64_t SPIN_MAX_NS = g_spin_max_ns.load(std::memory_order_relaxed);
+    constexpr int64_t SPIN_MIN_NS = 1'000;
+    if (SPIN_MAX_NS == 0) return nullptr;  // +sbwt none
+    if (tls_spin_budget_ns < 0) tls_spin_budget_ns = SPIN_MAX_NS;
     s.spinning.store(true, std::memory_order_relaxed);
     spinners_.fetch_add(1, std::memory_order_acq_rel);
     bool found_work = false;
@@ -416,7 +456,7 @@ Process* Schedulers::spin(Scheduler& s) {
     spinners_.fetch_sub(1, std::memory_order_acq_rel);
     s.spinning.store(false, std::memory_order_relaxed);
     tls_spin_budget_ns = found_work || found ? std::min(tls_spin_budget_ns * 2, SPIN_MAX_NS)
-                                             : std::max(tls_spin_budget_ns / 2, SPIN_MIN_NS);
+                                             : std::min(std::max(tls_spin_budget_ns / 2, SPIN_MIN_NS), SPIN_MAX_NS);
     return found;
 }
 

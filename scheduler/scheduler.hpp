@@ -127,31 +127,9 @@ private:
         int saved_online = 0;
         std::atomic<bool> any{false};
     } multi_block_;
-    struct Scheduler {
-        int index;
-        std::thread thread;
-        // The run queue's lock is taken twice per message passed (the receiver queued, then
-        // taken): a WordLock's uncontended path is one compare-and-swap, std::mutex's a call.
-        WordLock mutex;
-        std::condition_variable_any wake;
-        std::deque<Process*> queues[4];  // max, high, normal, low
-        // Processes in `queues`: changed under `mutex`, read without it by idle schedulers
-        // looking for work while they spin (scheduler.cpp, next()).
-        std::atomic<size_t> queued{0};
-        void count_queued(long d) { queued.store(queued.load(std::memory_order_relaxed) + size_t(d), std::memory_order_release); }
-        std::atomic<bool> running{false};  // inside run_one
-        std::atomic<uint64_t> slices{0};    // run_one calls finished
-        // Reductions of the slices this scheduler finished: written by it alone (a relaxed
-        // load and store, no read-modify-write per slice), summed by total_reductions.
-        std::atomic<int64_t> reductions{0};
-        std::atomic<bool> in_barrier{false};  // in await_running_slices
-        std::atomic<bool> spinning{false};  // idle, looking for work before it sleeps
-        bool sleeping = false;
-        bool steal_hint = false;  // woken because another scheduler has queued work
-        bool rebalance = false;   // woken because the number of schedulers online changed
-        unsigned low_credit = 0;  // lets low priority run now and then while normal is busy
-        int64_t polled_ns = 0;    // when this scheduler last polled the scheduler pollset
-    };
+    // One scheduler's thread, run queues and sleep state: scheduler/run_queue.hpp, which only
+    // scheduler.cpp includes (so changing it rebuilds one file, not everything vm.hpp reaches).
+    struct Scheduler;
 
     void loop(Scheduler& s);
     Process* next(Scheduler& s);
