@@ -32,6 +32,9 @@ struct Schedulers::Scheduler {
     // looking for work while they spin (scheduler.cpp, next()).
     std::atomic<size_t> queued{0};
     void count_queued(long d) { queued.store(queued.load(std::memory_order_relaxed) + size_t(d), std::memory_order_release); }
+    // Backlog measure for waking another scheduler (scheduler.cpp, count_backlog): written by
+    // this scheduler's thread, read by enqueuers, reset by whoever wakes the other.
+    std::atomic<int64_t> wakeup_other{0};
     std::atomic<bool> running{false};  // inside run_one
     std::atomic<uint64_t> slices{0};    // run_one calls finished
     // Reductions of the slices this scheduler finished: written by it alone (a relaxed

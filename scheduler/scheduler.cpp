@@ -35,6 +35,55 @@ void set_scheduler_busy_wait(BusyWait level) {
 }
 long long scheduler_busy_wait_ns() { return g_spin_max_ns.load(std::memory_order_relaxed); }
 
+namespace {
+// erts' wakeup_other (erl_process.c, +swt medium): a busy scheduler wakes a sleeping one only
+// after its run queue has held a backlog for a while, measured in reductions run while
+// others waited: after each slice, (processes queued - 1) x the slice's reductions, plus a
+// fixed step, is added; a slice with at most one process waiting takes its reductions off.
+// Waking a sleeper as soon as two processes were queued made a gen_server under eight
+// clients (bench/real/svc_genserver_ets.erl, +S 2) wake the other scheduler for nearly every
+// reply: the woken scheduler stole one client, ran it for a few hundred reductions, found
+// nothing else and slept again, 15,000 futex wake-ups and 30,000 context switches a run.
+constexpr int64_t WAKEUP_OTHER_LIMIT = 10 * 4000;  // erts' ERTS_WAKEUP_OTHER_LIMIT_MEDIUM
+constexpr int64_t WAKEUP_OTHER_STEP = 4000 / 10;   // ERTS_WAKEUP_OTHER_FIXED_INC
+
+// After a slice of `reds` reductions on `s` (its own thread): true when a sleeper should come.
+template <class Sched>
+bool count_backlog(Sched& s, int64_t reds) {
+    if (reds <= 0) return false;
+    int64_t waiting = int64_t(s.queued.load(std::memory_order_relaxed)) - 1;
+    int64_t v = s.wakeup_other.load(std::memory_order_relaxed);
+    v = waiting < 1 ? std::max<int64_t>(0, v - reds) : v + waiting * reds + WAKEUP_OTHER_STEP;
+    s.wakeup_other.store(v, std::memory_order_relaxed);
+    return v > WAKEUP_OTHER_LIMIT;
+}
+
+// Wakes one sleeping online scheduler other than `s` to steal from it, unless a spinning one
+// will find the work by itself. (A template so that it can take the private Scheduler type.)
+template <class Sched>
+void wake_other(std::vector<std::unique_ptr<Sched>>& scheds, Sched& s, int online, std::atomic<int>& sleepers,
+                std::atomic<int>& spinners) {
+    if (sleepers.load(std::memory_order_acquire) == 0 || spinners.load(std::memory_order_acquire) > 0) return;
+    s.wakeup_other.store(0, std::memory_order_relaxed);
+    for (auto& other : scheds) {
+        if (other.get() == &s || other->index >= online) continue;
+        bool asleep;
+        {
+            std::lock_guard lock(other->mutex);
+            asleep = other->sleeping && !other->steal_hint;
+            if (asleep) {
+                other->steal_hint = true;
+                other->bump_locked();
+            }
+        }
+        if (asleep) {
+            other->wake_sleeper();
+            return;
+        }
+    }
+}
+}  // namespace
+
 int Schedulers::current_index() { return tls_index; }
 
 Schedulers::Schedulers(VM* vm, int count) : vm_(vm) {
@@ -289,26 +338,11 @@ void Schedulers::enqueue(Scheduler& target, Process* p, int prio) {
         }
     }
     if (wake) s.wake_sleeper();
-    // The target is busy and has more queued than it takes next: let a sleeper come and steal,
-    // unless a spinning scheduler is about to find the work by itself.
-    if (share && sleepers_.load(std::memory_order_acquire) > 0 && spinners_.load(std::memory_order_acquire) == 0) {
-        for (auto& other : scheds_) {
-            if (other.get() == &s || other->index >= online()) continue;
-            bool asleep;
-            {
-                std::lock_guard lock(other->mutex);
-                asleep = other->sleeping && !other->steal_hint;
-                if (asleep) {
-                    other->steal_hint = true;
-                    other->bump_locked();
-                }
-            }
-            if (asleep) {
-                other->wake_sleeper();
-                break;
-            }
-        }
-    }
+    // The target is busy, has more queued than it takes next, and has had a backlog for a
+    // while (wakeup_other, counted in loop()): let a sleeper come and steal, unless a spinning
+    // scheduler is about to find the work by itself.
+    if (share && s.wakeup_other.load(std::memory_order_relaxed) > WAKEUP_OTHER_LIMIT)
+        wake_other(scheds_, s, online(), sleepers_, spinners_);
 }
 
 Process* Schedulers::pop_local(Scheduler& s) {
@@ -340,6 +374,10 @@ Process* Schedulers::steal(Scheduler& thief, bool busy_only) {
         // spawned or woken on its parent's scheduler: the parent goes on first (a spawn
         // followed by monitor/2 finds the child alive, as on erl) and runs it when it waits.
         if (busy_only && other->queued.load(std::memory_order_relaxed) < 2) continue;
+        // Nor, while spinning, before the victim's backlog is one that would wake a sleeper
+        // (count_backlog): stealing a process the moment a second one was queued split a
+        // gen_server from its clients, and every call then crossed cores.
+        if (busy_only && other->wakeup_other.load(std::memory_order_relaxed) <= WAKEUP_OTHER_LIMIT) continue;
         std::unique_lock lock(other->mutex, std::try_to_lock);
         if (!lock.owns_lock() || other->queued == 0) continue;
         // As OTP's try_steal_task_from_victim: the highest priority first, and in it the
@@ -489,8 +527,13 @@ void Schedulers::loop(Scheduler& s) {
             }
             if (st.compare_exchange_weak(f, (f & ~QUEUED) | RUNNING, std::memory_order_seq_cst)) break;
         }
-        TimeSlice slice;  // output held during the slice goes out when it ends
-        run_one(s, p);
+        int64_t reds_before = s.reductions.load(std::memory_order_relaxed);
+        {
+            TimeSlice slice;  // output held during the slice goes out when it ends
+            run_one(s, p);
+        }
+        if (count_backlog(s, s.reductions.load(std::memory_order_relaxed) - reds_before))
+            wake_other(scheds_, s, online(), sleepers_, spinners_);
     }
     if (vm_->exit_process_when_done) {
         // The OS process is about to end (vm/runner.cpp), unless run_until_done joins the
