@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <mutex>
+#include <tuple>
 #include <shared_mutex>
 
 #include "crashdump/dump_sections.hpp"
@@ -159,13 +160,14 @@ void write_ports(DumpOutput& out, VM& vm) {
         }
         Term name = vm.procs.port_name(port->id);
         if (is_atom(name)) out.printf("Registered as: %s\n", std::string(atom_name(name)).c_str());
-        switch (port->settings.kind) {
-        case PortSettings::Kind::Driver: out.printf("Port controls linked-in driver: %s\n", port->name.c_str()); break;
-        case PortSettings::Kind::Fd:
-            out.printf("Port is UNIX fd not opened by emulator: %d/%d\n", port->from_child, port->to_child);
-            break;
-        default: out.printf("Port controls external process: %s\n", port->name.c_str()); break;
-        }
+        // A driver port (tty_sl, the inet drivers) has a driver attached whatever its settings
+        // say; an fd port's name is "In/Out", the descriptors it was opened with, as erts prints.
+        if (port->driver || port->settings.kind == PortSettings::Kind::Driver)
+            out.printf("Port controls linked-in driver: %s\n", port->name.c_str());
+        else if (port->settings.kind == PortSettings::Kind::Fd)
+            out.printf("Port is UNIX fd not opened by emulator: %s\n", port->name.c_str());
+        else
+            out.printf("Port controls external process: %s\n", port->name.c_str());
         out.printf("Input: %llu\nOutput: %llu\nQueue: %zu\n", static_cast<unsigned long long>(port->bytes_in),
                    static_cast<unsigned long long>(port->bytes_out), port->pending.size());
     }
@@ -175,7 +177,13 @@ void write_ets(DumpOutput& out) {
     static constexpr const char* types[] = {"set", "ordered_set", "bag", "duplicate_bag"};
     static constexpr const char* access[] = {"public", "protected", "private"};
     LiteralArea scratch;
-    for (EtsTable* t : ets_all_tables()) {
+    // Oldest first, as erts lists them: a table's reference words grow with each new table
+    // (the registry itself keeps no order).
+    std::vector<EtsTable*> tables = ets_all_tables();
+    std::sort(tables.begin(), tables.end(), [](const EtsTable* a, const EtsTable* b) {
+        return std::tie(a->ref_ids[2], a->ref_ids[1], a->ref_ids[0]) < std::tie(b->ref_ids[2], b->ref_ids[1], b->ref_ids[0]);
+    });
+    for (EtsTable* t : tables) {
         {
             std::shared_lock lock(t->lock);
             if (t->alive.load(std::memory_order_acquire)) {
@@ -198,7 +206,7 @@ void write_ets(DumpOutput& out) {
 }
 
 void write_node(DumpOutput& out, VM& vm) {
-    out.printf("=node:%s\n", atom_text_quoted(vm.node.name()).c_str());
+    out.printf("=node:%s\n", display_string(vm.node.name()).c_str());  // erts' %T: 'nonode@nohost'
     if (!vm.node.is_alive()) {
         out.write("=no_distribution\n");
         return;
@@ -217,7 +225,7 @@ void write_node(DumpOutput& out, VM& vm) {
                 conn = e->conn_id;
             }
             out.printf("=%s:%u\nName: %s\n", visible ? "visible_node" : "hidden_node", conn,
-                       atom_text_quoted(e->node).c_str());
+                       display_string(e->node).c_str());
             for (const auto& [node, controller] : carriers)
                 if (node == e->node) out.printf("Controller: %s\n", display_string(controller).c_str());
         }
