@@ -136,8 +136,9 @@ private:
     Process* pop_local(Scheduler& s);
     Process* steal(Scheduler& thief, bool busy_only = false);
     // An idle scheduler looks for work for a short while before it sleeps (OTP's scheduler
-    // busy wait): a process queued meanwhile, here or on a busy scheduler, is taken without
-    // the futex wake-up that a sleeping scheduler needs. Null if none came (or s has its own).
+    // busy wait, +sbwt): a process queued meanwhile here, or on a busy scheduler with a
+    // backlog, is taken without the futex wake-up that a sleeping scheduler needs. Null if
+    // none came (or s has its own).
     Process* spin(Scheduler& s);
     // Polls the scheduler pollset if `s` has not for POLL_EVERY_NS (or `now`).
     void poll_io(Scheduler& s, bool now);
@@ -145,8 +146,9 @@ private:
     // An offline scheduler's queued processes that are not bound to it go to the online ones.
     void hand_over(Scheduler& s);
     // Queues p on s. A sleeping scheduler is woken to steal only when s, busy, has more than
-    // one process waiting: s takes the next one itself. (Waking one on every yield of a lone
-    // busy process cost about a quarter of an allocation benchmark's time in futex calls.)
+    // one process waiting and has had a backlog for a while (scheduler.cpp, count_backlog):
+    // s takes the next one itself. (Waking one on every yield of a lone busy process cost
+    // about a quarter of an allocation benchmark's time in futex calls.)
     void enqueue(Scheduler& s, Process* p, int prio = -1);
     // Moves a queued p to queue `prio` of the scheduler holding it; false if no queue holds
     // it (a scheduler has just taken it and is about to run it).
