@@ -5,7 +5,7 @@
 -module(real_parse).
 -export([main/0, quick/0]).
 
-main() -> run("erl_lint.erl", 12).
+main() -> run("erl_lint.erl", 8).
 
 quick() -> run("queue.erl", 2).
 

@@ -4,7 +4,7 @@
 -module(real_pmap).
 -export([main/0, quick/0]).
 
-main() -> run(32, 25000).
+main() -> run(32, 12000).
 
 quick() -> run(8, 3000).
 

@@ -6,7 +6,7 @@
 
 -include_lib("xmerl/include/xmerl.hrl").
 
-main() -> run(4000, 2).
+main() -> run(3000, 2).
 
 quick() -> run(300, 1).
 
