@@ -1,7 +1,9 @@
-// The crash dump's output stream: buffered writes to the dump file, cut off at
+// The output stream of the dump's printers: buffered writes to the dump file, cut off at
 // ERL_CRASH_DUMP_BYTES as erts cuts them (erts/emulator/beam/break.c: the limited writer
 // appends "=abort:CRASH DUMP SIZE LIMIT REACHED" and the dump ends there; crashdump_viewer
-// reads such a dump as truncated).
+// reads such a dump as truncated), or the terminal when the break menu (^C) prints the same
+// sections. Its purpose is erts' ERTS_IS_CRASH_DUMPING: a few sections read differently on
+// the terminal (a process's stack in its "Stack dump:" form, an ETS table's objects).
 #pragma once
 
 #include <cstdarg>
@@ -12,10 +14,14 @@
 
 namespace beam::crashdump {
 
+enum class DumpPurpose { CrashDump, BreakMenu };
+
 class DumpOutput {
 public:
     // `limit`: bytes at most (SIZE_MAX for none).
-    DumpOutput(std::FILE* f, uint64_t limit) : f_(f), limit_(limit) {}
+    DumpOutput(std::FILE* f, uint64_t limit, DumpPurpose purpose = DumpPurpose::CrashDump)
+        : f_(f), limit_(limit), purpose_(purpose) {}
+    bool crash_dumping() const { return purpose_ == DumpPurpose::CrashDump; }
     void write(std::string_view s);
     void printf(const char* fmt, ...) __attribute__((format(printf, 2, 3)));
     // The size limit was reached: the rest of the dump is dropped (erl exits there).
@@ -24,6 +30,7 @@ public:
 private:
     std::FILE* f_;
     uint64_t limit_;
+    DumpPurpose purpose_;
     uint64_t written_ = 0;
     bool cut_ = false;
 };

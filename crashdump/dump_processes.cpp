@@ -60,15 +60,17 @@ const char* state_text(const DumpedProcess& d) {
     return "Scheduled";
 }
 
+// erts' extended state: the active, user and run-queue priorities, then the flags set.
 std::string internal_state(const DumpedProcess& d) {
     static constexpr const char* prio[] = {"MAX", "HIGH", "NORMAL", "LOW"};
-    int pr = d.p->sched.prio & 3;
-    std::string s = std::string("USR_PRIO_") + prio[pr];
+    const char* pr = prio[d.p->sched.prio & 3];
+    std::string s = std::string("ACT_PRIO_") + pr + " | USR_PRIO_" + pr + " | PRQ_PRIO_" + pr;
     if (d.flags & QUEUED) s += " | IN_RUNQ";
     if (d.flags & RUNNING || d.caller) s += " | RUNNING";
     if (d.flags & PENDING) s += " | SIG_IN_Q";
     if (d.flags & EXITED) s += " | EXITING";
     if (d.p->trap_exit) s += " | TRAP_EXIT";
+    if (d.p->message_queue_off_heap) s += " | OFF_HEAP_MSGQ";
     return s;
 }
 
@@ -102,7 +104,48 @@ void write_link_list(DumpOutput& out, VM& vm, const Process* p) {
     out.write(line + "]\n");
 }
 
-void write_summary(DumpOutput& out, VM& vm, const DumpedProcess& d) {
+// A list of terms as erts' %T prints one: [A,B,C].
+std::string term_list_text(const std::vector<Term>& items) {
+    std::string s = "[";
+    for (size_t i = 0; i < items.size(); ++i) s += (i ? "," : "") + display_string(items[i]);
+    return s + "]";
+}
+
+// The break menu's form of the stack (erts_stack_dump): the program counter, the live
+// argument registers, then each slot from the stack pointer up as "y(N)     term", a
+// frame's return address after its slots, as the frames lie (vm/process.hpp).
+void write_stack_dump(DumpOutput& out, VM& vm, Process* p) {
+    out.printf("Program counter: %s (%s)\n", hex_addr(p->pc).c_str(), code_location(vm, p->pc).c_str());
+    out.printf("arity = %u\n", p->arity);
+    for (uint32_t i = 0; i < p->arity && i < p->saved_x.size(); ++i)
+        out.write("   " + display_string(p->saved_x[i]) + "\n");
+    int y = 0;
+    for (Term* sp = p->stop; sp < p->hend; ++sp) {
+        Term t = *sp;
+        if ((t.raw & tag::primary_mask) == tag::header) {
+            const void* ra = reinterpret_cast<const void*>(t.raw);
+            out.printf("\n%s Return addr %s (%s)\n", hex_addr(sp).c_str(), hex_addr(ra).c_str(), code_location(vm, ra).c_str());
+            y = 0;
+            continue;
+        }
+        char slot[16];
+        std::snprintf(slot, sizeof slot, "y(%d)", y++);
+        out.printf("%-8s ", slot);
+        if (is_catch(t)) {
+            const void* h = catch_address(t);
+            out.printf("Catch %s (%s)\n", hex_addr(h).c_str(), code_location(vm, h).c_str());
+        } else {
+            out.write(display_string(t) + "\n");
+        }
+    }
+}
+
+}  // namespace
+
+// erts' print_process_info. On the terminal (the break menu) it adds the message queue and
+// the dictionary, and the stack in its "Stack dump:" form; in a crash dump those go to
+// sections of their own (write_process_memory).
+void write_process_info(DumpOutput& out, VM& vm, const DumpedProcess& d) {
     Process* p = d.p;
     out.printf("=proc:%s\n", id_text(p->pid).c_str());
     out.printf("State: %s\n", state_text(d));
@@ -116,12 +159,24 @@ void write_summary(DumpOutput& out, VM& vm, const DumpedProcess& d) {
         out.printf("Internal State: %s\n", internal_state(d).c_str());
         return;
     }
-    out.printf("Current call: %s\n", current_call(vm, p).c_str());
+    // erts names the current call only while it knows one (p->current, set while a process
+    // runs or traps); on the terminal every process shown is idle, so erl prints none.
+    if (out.crash_dumping()) out.printf("Current call: %s\n", current_call(vm, p).c_str());
     out.printf("Spawned by: %s\n", is_local_pid(p->parent) ? id_text(p->parent).c_str() : "[]");
     out.printf("Message queue length: %zu\n", p->mailbox.size());
+    if (!out.crash_dumping() && p->mailbox.size() > 0) {
+        std::vector<Term> msgs;
+        for (size_t i = 0; i < p->mailbox.size(); ++i) msgs.push_back(p->mailbox[i]);
+        out.write("Message queue: " + term_list_text(msgs) + "\n");
+    }
     out.printf("Number of heap fragments: %zu\n", heap_fragment_count(p));
     out.printf("Heap fragment data: %zu\n", p->fragment_words);
     write_link_list(out, vm, p);
+    if (!out.crash_dumping() && is_list(p->dictionary)) {
+        std::vector<Term> entries;
+        for (Term l = p->dictionary; is_list(l); l = tail(l)) entries.push_back(head(l));
+        out.write("Dictionary: " + term_list_text(entries) + "\n");
+    }
     out.printf("Reductions: %lld\n", static_cast<long long>(p->reductions));
     size_t young = size_t(p->hend - p->heap), old = size_t(p->old_hend - p->old_heap);
     out.printf("Stack+heap: %zu\n", young);
@@ -135,12 +190,15 @@ void write_summary(DumpOutput& out, VM& vm, const DumpedProcess& d) {
     out.printf("OldBinVHeap unused: %zu\n", p->min_bin_vheap_size);
     size_t memory = sizeof(Process) + (young + old + p->fragment_words + p->mailbox.size()) * sizeof(Term);
     out.printf("Memory: %zu\n", memory);
-    out.printf("Program counter: %s (%s)\n", hex_addr(p->pc).c_str(), code_location(vm, p->pc).c_str());
-    out.printf("arity = %u\n", p->arity);
+    if (out.crash_dumping()) {
+        out.printf("Program counter: %s (%s)\n", hex_addr(p->pc).c_str(), code_location(vm, p->pc).c_str());
+        out.printf("arity = %u\n", p->arity);
+    } else {
+        out.write("Stack dump:\n");
+        write_stack_dump(out, vm, p);
+    }
     out.printf("Internal State: %s\n", internal_state(d).c_str());
 }
-
-}  // namespace
 
 std::string id_text(Term id) { return display_string(id); }
 
@@ -161,7 +219,7 @@ std::vector<DumpedProcess> stop_processes(VM& vm, Term caller) {
 }
 
 void write_process_summaries(DumpOutput& out, VM& vm, const std::vector<DumpedProcess>& procs) {
-    for (const DumpedProcess& d : procs) write_summary(out, vm, d);
+    for (const DumpedProcess& d : procs) write_process_info(out, vm, d);
 }
 
 // (declared in dump_sections.hpp) One frame at a time from the stack pointer up: a frame's y slots lie below its return

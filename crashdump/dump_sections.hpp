@@ -37,10 +37,16 @@ void write_schedulers(DumpOutput& out, VM& vm, const std::vector<DumpedProcess>&
 void write_memory(DumpOutput& out, VM& vm);
 void write_tables_summary(DumpOutput& out, VM& vm);  // =index_table
 void write_process_summaries(DumpOutput& out, VM& vm, const std::vector<DumpedProcess>& procs);  // =proc
+// One process's =proc section; on the terminal (out.crash_dumping() false) in the break
+// menu's form, with its message queue, dictionary and stack.
+void write_process_info(DumpOutput& out, VM& vm, const DumpedProcess& d);
 void write_ports(DumpOutput& out, VM& vm);
-void write_ets(DumpOutput& out);
+void write_ets(DumpOutput& out);  // on the terminal with each hash bucket's objects, as erl's (D)b-tables
 void write_node(DumpOutput& out, VM& vm);
 void write_modules(DumpOutput& out, VM& vm);  // =loaded_modules, =mod, =fun
+// erts' loaded(): the code totals, then each module (a =mod section in a dump, one line
+// "name size" on the terminal, as the break menu's (l)oaded).
+void write_loaded(DumpOutput& out, VM& vm);
 class HeapWriter;
 // A stopped process's stack, frame by frame; its terms go to `heap` as roots when given.
 void write_stack(DumpOutput& out, VM& vm, Process* p, HeapWriter* heap);

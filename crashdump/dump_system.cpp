@@ -1,11 +1,16 @@
 // The VM-wide sections of erl_crash.dump: =scheduler, =memory, =index_table, =port, =ets,
 // =node, =loaded_modules/=mod/=fun, =persistent_terms/=literals, =atoms. Field names and
 // value forms are erts' (break.c, erl_db.c, io.c, erl_fun.c) as crashdump_viewer reads them.
+#include <algorithm>
+#include <cmath>
 #include <mutex>
+#include <tuple>
 #include <shared_mutex>
 
 #include "crashdump/dump_sections.hpp"
 #include "crashdump/dump_terms.hpp"
+#include "dist/dist_entry.hpp"
+#include "dist/dist_system.hpp"
 #include "ets/ets_registry.hpp"
 #include "scheduler/port_system.hpp"
 #include "scheduler/ports.hpp"
@@ -34,6 +39,43 @@ std::string encoded_base64(Term t) {
 
 size_t module_bytes(const ModuleCode* mc) {
     return mc->code.size() * sizeof(Word) + mc->literals.used_words() * sizeof(Term);
+}
+
+// A hash table's buckets as erts' db_print_hash describes them (the chain statistics are
+// ets:info(T, stats)'s), and on the terminal each bucket's objects. Call with t->lock held.
+void write_hash_table(DumpOutput& out, const EtsTable* t) {
+    size_t buckets = t->bucket_count();
+    out.printf("Buckets: %zu\n", buckets);
+    std::vector<size_t> lengths(buckets, 0);
+    for (size_t i = 0; i < buckets; ++i) t->slot(i, [&](const EtsObject*) { ++lengths[i]; });
+    size_t sum = 0, sq_sum = 0, max_len = 0, min_len = buckets ? SIZE_MAX : 0;
+    for (size_t len : lengths) {
+        sum += len;
+        sq_sum += len * len;
+        max_len = std::max(max_len, len);
+        min_len = std::min(min_len, len);
+    }
+    // erts computes these in float; so does this, for the same digits.
+    float avg = buckets ? float(sum) / float(buckets) : 0.0f;
+    double dev = buckets ? std::sqrt((double(sq_sum) - avg * double(sum)) / double(buckets)) : 0.0;
+    double expected = buckets ? std::sqrt(avg * (1 - 1.0 / double(buckets))) : 0.0;
+    out.printf("Chain Length Avg: %f\nChain Length Max: %zu\nChain Length Min: %zu\n", double(avg), max_len, min_len);
+    out.printf("Chain Length Std Dev: %f\nChain Length Expected Std Dev: %f\n", dev, expected);
+    // erts counts the objects a fixation keeps (deleted but not yet freed); beamvm frees at once.
+    out.printf("Fixed: %s\n", t->fixations.empty() ? "false" : "0");
+    if (out.crash_dumping()) return;
+    for (size_t i = 0; i < buckets; ++i) {
+        if (!lengths[i]) continue;
+        std::string line = std::to_string(i) + ": [";
+        bool first = true;
+        t->slot(i, [&](const EtsObject* o) {
+            if (!first) line += ',';
+            first = false;
+            // A compressed table's objects are written by key only, as erts writes them.
+            line += t->compressed ? "key=" + display_string(t->key_of(o)) : display_string(o->term);
+        });
+        out.write(line + "]\n");
+    }
 }
 
 }  // namespace
@@ -118,13 +160,14 @@ void write_ports(DumpOutput& out, VM& vm) {
         }
         Term name = vm.procs.port_name(port->id);
         if (is_atom(name)) out.printf("Registered as: %s\n", std::string(atom_name(name)).c_str());
-        switch (port->settings.kind) {
-        case PortSettings::Kind::Driver: out.printf("Port controls linked-in driver: %s\n", port->name.c_str()); break;
-        case PortSettings::Kind::Fd:
-            out.printf("Port is UNIX fd not opened by emulator: %d/%d\n", port->from_child, port->to_child);
-            break;
-        default: out.printf("Port controls external process: %s\n", port->name.c_str()); break;
-        }
+        // A driver port (tty_sl, the inet drivers) has a driver attached whatever its settings
+        // say; an fd port's name is "In/Out", the descriptors it was opened with, as erts prints.
+        if (port->driver || port->settings.kind == PortSettings::Kind::Driver)
+            out.printf("Port controls linked-in driver: %s\n", port->name.c_str());
+        else if (port->settings.kind == PortSettings::Kind::Fd)
+            out.printf("Port is UNIX fd not opened by emulator: %s\n", port->name.c_str());
+        else
+            out.printf("Port controls external process: %s\n", port->name.c_str());
         out.printf("Input: %llu\nOutput: %llu\nQueue: %zu\n", static_cast<unsigned long long>(port->bytes_in),
                    static_cast<unsigned long long>(port->bytes_out), port->pending.size());
     }
@@ -134,7 +177,13 @@ void write_ets(DumpOutput& out) {
     static constexpr const char* types[] = {"set", "ordered_set", "bag", "duplicate_bag"};
     static constexpr const char* access[] = {"public", "protected", "private"};
     LiteralArea scratch;
-    for (EtsTable* t : ets_all_tables()) {
+    // Oldest first, as erts lists them: a table's reference words grow with each new table
+    // (the registry itself keeps no order).
+    std::vector<EtsTable*> tables = ets_all_tables();
+    std::sort(tables.begin(), tables.end(), [](const EtsTable* a, const EtsTable* b) {
+        return std::tie(a->ref_ids[2], a->ref_ids[1], a->ref_ids[0]) < std::tie(b->ref_ids[2], b->ref_ids[1], b->ref_ids[0]);
+    });
+    for (EtsTable* t : tables) {
         {
             std::shared_lock lock(t->lock);
             if (t->alive.load(std::memory_order_acquire)) {
@@ -144,8 +193,7 @@ void write_ets(DumpOutput& out) {
                 out.printf("Table: %s\n", display_string(ets_table_term(scratch, t)).c_str());
                 out.printf("Name: %s\n", std::string(atom_name(t->name)).c_str());
                 if (t->type == EtsType::OrderedSet) out.printf("Ordered set (AVL tree), Elements: %zu\n", t->size());
-                else out.printf("Buckets: %zu\n", t->bucket_count());
-                out.printf("Fixed: %s\n", t->fixations.empty() ? "false" : "true");
+                else write_hash_table(out, t);
                 out.printf("Objects: %zu\nWords: %zu\n", t->size(), t->memory_words());
                 out.printf("Type: %s\nProtection: %s\n", types[int(t->type)], access[int(t->access)]);
                 out.printf("Compressed: %s\nWrite Concurrency: %s\nRead Concurrency: %s\n",
@@ -158,34 +206,72 @@ void write_ets(DumpOutput& out) {
 }
 
 void write_node(DumpOutput& out, VM& vm) {
-    out.printf("=node:%s\n", atom_text_quoted(vm.node.name()).c_str());
-    // Connections to other nodes are not listed (=visible_node etc.): dist/ keeps them.
-    if (!vm.node.is_alive()) out.write("=no_distribution\n");
+    out.printf("=node:%s\n", display_string(vm.node.name()).c_str());  // erts' %T: 'nonode@nohost'
+    if (!vm.node.is_alive()) {
+        out.write("=no_distribution\n");
+        return;
+    }
+    // erts' distribution_info: each connection that is up, visible ones first. erts also
+    // lists the links and monitors across each one and the nodes not connected; beamvm's
+    // dist/ keeps those per connection without a printer: not listed.
+    if (!vm.remote.load(std::memory_order_acquire)) return;  // no connection was ever made
+    dist::DistSystem& dist = dist::dist_of(vm);
+    std::vector<std::pair<Term, Term>> carriers = dist.carriers();
+    for (bool visible : {true, false}) {
+        for (const std::shared_ptr<dist::DistEntry>& e : dist.connected(visible, !visible)) {
+            uint32_t conn;
+            {
+                std::lock_guard lock(e->mu);
+                conn = e->conn_id;
+            }
+            out.printf("=%s:%u\nName: %s\n", visible ? "visible_node" : "hidden_node", conn,
+                       display_string(e->node).c_str());
+            for (const auto& [node, controller] : carriers)
+                if (node == e->node) out.printf("Controller: %s\n", display_string(controller).c_str());
+        }
+    }
 }
 
-void write_modules(DumpOutput& out, VM& vm) {
+void write_loaded(DumpOutput& out, VM& vm) {
     Namespace& root = vm.root();
     std::vector<Term> mods = root.loaded_modules();
+    // erts lists modules in its module table's order (the order of first load), which beamvm
+    // does not keep: by name.
+    std::sort(mods.begin(), mods.end(), [](Term a, Term b) { return atom_name(a) < atom_name(b); });
     size_t current = 0, old = 0;
     for (Term m : mods) {
         if (ModuleCode* mc = root.current(m)) current += module_bytes(mc);
         if (ModuleCode* mc = root.old_version(m)) old += module_bytes(mc);
     }
-    out.printf("=loaded_modules\nCurrent code: %zu\nOld code: %zu\n", current, old);
+    out.printf("Current code: %zu\nOld code: %zu\n", current, old);
     for (Term m : mods) {
-        out.printf("=mod:%s\n", std::string(atom_name(m)).c_str());
         ModuleCode* mc = root.current(m);
+        ModuleCode* o = root.old_version(m);
+        if (!out.crash_dumping()) {  // the terminal: one line each, as erts keeps it brief there
+            std::string line = std::string(atom_name(m)) + " " + std::to_string(mc ? module_bytes(mc) : 0);
+            if (o) line += " (" + std::to_string(module_bytes(o)) + " old)";
+            out.write(line + "\n");
+            continue;
+        }
+        out.printf("=mod:%s\n", std::string(atom_name(m)).c_str());
         if (mc) {
             out.printf("Current size: %zu\n", module_bytes(mc));
             out.printf("Current attributes: %s\n", encoded_base64(mc->attributes).c_str());
             out.printf("Current compilation info: %s\n", encoded_base64(mc->compile_info).c_str());
         }
-        if (ModuleCode* o = root.old_version(m)) {
+        if (o) {
             out.printf("Old size: %zu\n", module_bytes(o));
             out.printf("Old attributes: %s\n", encoded_base64(o->attributes).c_str());
             out.printf("Old compilation info: %s\n", encoded_base64(o->compile_info).c_str());
         }
     }
+}
+
+void write_modules(DumpOutput& out, VM& vm) {
+    Namespace& root = vm.root();
+    std::vector<Term> mods = root.loaded_modules();
+    out.write("=loaded_modules\n");
+    write_loaded(out, vm);
     // erts counts each fun entry's live funs (Refc); beamvm keeps no such count: no Refc line.
     for (Term m : mods) {
         ModuleCode* mc = root.current(m);

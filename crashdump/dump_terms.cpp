@@ -5,6 +5,7 @@
 #include "vm/atom_table.hpp"
 #include "vm/binary.hpp"
 #include "vm/ext_term.hpp"
+#include "vm/interp.hpp"
 #include "vm/module.hpp"
 #include "vm/term_print.hpp"
 #include "vm/vm.hpp"
@@ -57,6 +58,9 @@ std::string code_location(VM& vm, const void* pc) {
             return std::string(atom_name(mc->name)) + ":" + std::string(atom_name(fi->name)) + "/" +
                    std::to_string(fi->arity) + off;
         }
+    // The return address under every process's first frame (vm/spawn.cpp), as erts names its
+    // beam_normal_exit. A return address always points at an instruction word.
+    if (w && *w == handler_word(Op::normal_exit)) return "<terminate process normally>";
     return "unknown function";
 }
 

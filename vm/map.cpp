@@ -16,12 +16,17 @@ size_t lower_bound(Term map, Term key, bool* found) {
     size_t lo = 0, hi = map_size(map);
     while (lo < hi) {
         size_t mid = (lo + hi) / 2;
-        if (compare_terms_exact(keys[mid], key) < 0)
+        int c = compare_terms_exact(keys[mid], key);
+        if (c == 0) {  // keys are unique: this is the one
+            *found = true;
+            return mid;
+        }
+        if (c < 0)
             lo = mid + 1;
         else
             hi = mid;
     }
-    *found = lo < map_size(map) && compare_terms_exact(keys[lo], key) == 0;
+    *found = false;
     return lo;
 }
 
@@ -54,9 +59,24 @@ Term flat_from_sorted(TermAllocator& a, const std::vector<std::pair<Term, Term>>
     return map;
 }
 
+// Where key is or would go. An immediate key already present is found by a scan, as in
+// map_get (an update of an existing atom key is the common put).
+size_t put_position(Term map, Term key, bool* found) {
+    if (is_immediate(key)) {
+        const Term* keys = flat_map_keys(map);
+        for (size_t i = 0, n = map_size(map); i < n; ++i) {
+            if (keys[i] == key) {
+                *found = true;
+                return i;
+            }
+        }
+    }
+    return lower_bound(map, key, found);
+}
+
 Term flat_put(TermAllocator& a, Term map, Term key, Term value) {
     bool found;
-    size_t pos = lower_bound(map, key, &found);
+    size_t pos = put_position(map, key, &found);
     size_t n = map_size(map);
     const Term* old_vs = flat_map_values(map);
     Term* vs;

@@ -10,7 +10,6 @@
 #include <signal.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
@@ -18,12 +17,14 @@
 #include <string>
 #include <thread>
 
+#include "crashdump/break_info.hpp"
 #include "crashdump/crash_dump.hpp"
 #include "io/tty/terminal_mode.hpp"
 #include "scheduler/port_system.hpp"
 #include "scheduler/ports.hpp"
+#include "scheduler/process_table.hpp"
+#include "scheduler/signals.hpp"
 #include "vm/atom_table.hpp"
-#include "vm/code_table.hpp"
 #include "vm/otp_version.hpp"
 #include "vm/vm.hpp"
 
@@ -77,20 +78,27 @@ int read_key() {
     std::_Exit(status);
 }
 
-void loaded_modules(VM& vm) {
-    auto mods = vm.root().loaded_modules();
-    std::sort(mods.begin(), mods.end(), [](Term a, Term b) { return atom_name(a) < atom_name(b); });
-    std::string out;
-    for (Term m : mods) out += std::string(atom_name(m)) + "\n";
-    out += "Totals: " + std::to_string(mods.size()) + " modules (beamvm does not count code sizes)\n";
-    say(out);
+// Prints what `print` writes to stdout, then hands the terminal back to say().
+template <class F>
+void print_section(F&& print) {
+    print(stdout);
+    std::fflush(stdout);
 }
 
-void system_info(VM& vm) {
-    std::string out = "=memory\n(beamvm keeps no allocator statistics in erl's form)\n";
-    out += "=hash_table:atom_tab\nentries: " + std::to_string(AtomTable::instance().size()) + "\n";
-    out += "=processes\ncount: " + std::to_string(vm.procs.count()) + "\n";
-    say(out);
+// (k)ill: each process, newest first, with the choice to kill it (an exit signal `kill`
+// from init, as erts sends it), go on to the next or return to the system.
+void process_killer(VM& vm) {
+    say("\n\nProcess Information\n\n--------------------------------------------------\n");
+    for (Term pid : crashdump::processes_newest_first(vm)) {
+        bool shown = false;
+        print_section([&](std::FILE* f) { shown = crashdump::print_process(vm, f, pid); });
+        if (!shown) continue;  // it ended meanwhile
+        say("(k)ill (n)ext (r)eturn:\n");
+        int key = read_key();
+        if (key == 0) abort_vm(0);
+        if (key == 'k') send_exit_signal(vm, vm.procs.whereis(&vm.root(), atom("init")), pid, am::kill, false);
+        else if (key != 'n') return;
+    }
 }
 
 // One pass of the menu: returns when the user continues.
@@ -111,16 +119,14 @@ void do_break(VM& vm) {
         case 'c':
         case 'm': return;
         case 'v': say(std::string("Erlang (BEAM) emulator version ") + ERTS_VERSION + "\n"); return;
-        case 'l': loaded_modules(vm); return;
-        case 'i': system_info(vm); return;
-        case 'p':
-        case 'o':
-        case 'k':
-        case 'D':
-        case 'd':
-            say(std::string("beamvm: break menu option '") + char(key) +
-                "' is not implemented (erl prints its process, port, ETS or distribution tables here)\n");
-            return;
+        // Each of these prints and then lets the system continue, as erl does.
+        case 'p': print_section([&](std::FILE* f) { crashdump::print_processes(vm, f); }); return;
+        case 'o': print_section([&](std::FILE* f) { crashdump::print_ports(vm, f); }); return;
+        case 'i': print_section([&](std::FILE* f) { crashdump::print_system_info(vm, f); }); return;
+        case 'l': print_section([&](std::FILE* f) { crashdump::print_loaded(vm, f); }); return;
+        case 'd': print_section([&](std::FILE* f) { crashdump::print_distribution(vm, f); }); return;
+        case 'D': print_section([&](std::FILE* f) { crashdump::print_ets_tables(f); }); return;
+        case 'k': process_killer(vm); return;
         case '\n': continue;
         default:
             say(std::string("Invalid option '") + char(key) + "'. Please enter one of the following:\n" + kHelp);

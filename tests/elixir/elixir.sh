@@ -7,7 +7,9 @@
 #   mix new, mix test a tiny project: mix new's output and mix test's summary (timings masked)
 #                     and status are erl's;
 #   iex on a terminal (tmux, 100x30): `1 + 2`, `i 1` and `h Enum.map` (the docs chunk); the
-#                     screen from the first prompt on is erl's.
+#                     screen from the first prompt on is erl's;
+#   iex -S mix in the project: Tiny.hello, then lib/tiny.ex changed and `recompile()`: the
+#                     new version answers, and the screen from the first prompt on is erl's.
 # Skipped (77) when elixir or tmux is not installed.
 set -u
 [ $# -eq 1 ] || { echo "usage: $0 BEAMVM" >&2; exit 2; }
@@ -62,4 +64,22 @@ for vm in erl beamvm; do
 done
 grep -q '^3$' "$work/beamvm.iex" && grep -q 'Enum.map(\[1, 2, 3\]' "$work/beamvm.iex" || status=1
 compare iex
+# iex -S mix: recompile/0 picks up a changed module.
+for vm in erl beamvm; do
+    "${TMUX_CMD[@]}" new-session -d -s "mix_$vm" -x 100 -y 30 -c "$work/$vm/tiny" \
+        "PATH=$([ $vm = erl ] && echo "$erl_path" || echo "$beamvm_path") iex -S mix; echo EXITED \$?; sleep 60"
+    wait_for "mix_$vm" '^iex\(1\)> ' 120 || status=1
+    "${TMUX_CMD[@]}" send-keys -t "mix_$vm" -l 'Tiny.hello'; "${TMUX_CMD[@]}" send-keys -t "mix_$vm" Enter
+    wait_for "mix_$vm" '^iex\(2\)> ' 20 || status=1
+    sed -i 's/^    :world$/    :recompiled/' "$work/$vm/tiny/lib/tiny.ex"
+    "${TMUX_CMD[@]}" send-keys -t "mix_$vm" -l 'recompile()'; "${TMUX_CMD[@]}" send-keys -t "mix_$vm" Enter
+    wait_for "mix_$vm" '^iex\(3\)> ' 120 || status=1
+    "${TMUX_CMD[@]}" send-keys -t "mix_$vm" -l 'Tiny.hello'; "${TMUX_CMD[@]}" send-keys -t "mix_$vm" Enter
+    wait_for "mix_$vm" '^iex\(4\)> ' 20 || status=1
+    "${TMUX_CMD[@]}" send-keys -t "mix_$vm" -l 'System.halt()'; "${TMUX_CMD[@]}" send-keys -t "mix_$vm" Enter
+    wait_for "mix_$vm" 'EXITED' 20 || status=1
+    screen "mix_$vm" | sed -n '/^iex(1)> /,$p' | sed -e :a -e '/^\n*$/{$d;N;ba' -e '}' >"$work/$vm.iex_mix"
+done
+grep -q '^:recompiled$' "$work/beamvm.iex_mix" || status=1
+compare iex_mix
 exit $status

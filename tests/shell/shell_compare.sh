@@ -17,6 +17,11 @@
 #   before CMD     run CMD in the scenario's directory before the VM starts
 #   serial         run erl, then beamvm (not both at once: node names would clash)
 #   twice          the VM runs again in the same window once it has exited (persistent history)
+#   hex BYTES      type raw bytes, in hex (tmux send-keys -H: invalid UTF-8)
+#   resize WxH     resize the window (the terminal sends SIGWINCH)
+#   signal SIG     send SIG to the VM (kill -SIG)
+#   jobcontrol     the VM is started from an interactive bash (job control: ^Z stops it and
+#                  `fg` resumes it); the window shows "$ $VM" for either VM
 # In every line @ID@ is this run's id (unique node names) and, in sh and before, $OTHER_VM is
 # the other VM (beamvm when erl runs, erl when beamvm runs): -remsh from one into the other.
 set -u
@@ -76,9 +81,21 @@ run() {
     done < <(sed -n 's/^before //p' "$scen" | sed "s/@ID@/$$/g")
     local run_vm="$cmd $args"
     grep -q '^twice$' "$scen" && run_vm="$cmd $args; $cmd $args"
-    # The VM runs under sh, which records the terminal's mode before and after it.
-    "${TMUX_CMD[@]}" new-session -d -s "$name" -x 80 -y 24 -c "$dir" \
-        "env -i PATH=$PATH TERM=screen LANG=C.UTF-8 HOME=$dir sh -c 'stty -g > stty.before; $run_vm; stty -g > stty.after; echo \"[exited \$?]\"; sleep 30'"
+    local jobs=0
+    grep -q '^jobcontrol$' "$scen" && jobs=1
+    if [ $jobs -eq 0 ]; then
+        # The VM runs under sh, which records the terminal's mode before and after it (and
+        # its own pid: the VM is its child).
+        "${TMUX_CMD[@]}" new-session -d -s "$name" -x 80 -y 24 -c "$dir" \
+            "env -i PATH=$PATH TERM=screen LANG=C.UTF-8 HOME=$dir sh -c 'echo \$\$ > sh.pid; stty -g > stty.before; $run_vm; stty -g > stty.after; echo \"[exited \$?]\"; sleep 30'"
+    else
+        # An interactive bash, where the VM is a job; the same lines are typed for either VM.
+        "${TMUX_CMD[@]}" new-session -d -s "$name" -x 80 -y 24 -c "$dir" \
+            "env -i PATH=$PATH TERM=screen LANG=C.UTF-8 HOME=$dir VM='$run_vm' PS1='$ ' bash --norc --noprofile -i"
+        wait_for "$name" '^\$ $'
+        "${TMUX_CMD[@]}" send-keys -t "$name" -l 'echo $$ > sh.pid; stty -g > stty.before; $VM'
+        "${TMUX_CMD[@]}" send-keys -t "$name" Enter
+    fi
     local ok=0 line
     while IFS= read -r line; do
         case "$line" in
@@ -94,10 +111,20 @@ run() {
             wait_for "$name" "${rest#* }" "${rest%% *}" || { ok=1; break; } ;;
         settle) settle "$name" ;;
         "sh "*) (cd "$dir" && eval "${line#sh }") ;;
+        "hex "*) "${TMUX_CMD[@]}" send-keys -t "$name" -H ${line#hex } ;;
+        "resize "*)
+            local size=${line#resize }
+            "${TMUX_CMD[@]}" resize-window -t "$name" -x "${size%x*}" -y "${size#*x}" ;;
+        "signal "*) pkill "-${line#signal }" -P "$(cat "$dir/sh.pid")" ;;
         *) ;;
         esac
-    done < <(grep -v -e '^#' -e '^start ' -e '^before ' -e '^twice$' -e '^serial$' -e '^$' "$scen" | sed "s/@ID@/$$/g")
+    done < <(grep -v -e '^#' -e '^start ' -e '^before ' -e '^twice$' -e '^serial$' -e '^jobcontrol$' -e '^$' "$scen" | sed "s/@ID@/$$/g")
     settle "$name"
+    if [ $jobs -eq 1 ]; then  # the VM has exited by now; bash records the mode after it
+        "${TMUX_CMD[@]}" send-keys -t "$name" -l 'stty -g > stty.after'
+        "${TMUX_CMD[@]}" send-keys -t "$name" Enter
+        settle "$name"
+    fi
     screen "$name" | normalise > "$WORK/$name.screen"
     if [ -f "$dir/stty.after" ] && ! cmp -s "$dir/stty.before" "$dir/stty.after"; then
         echo "  $name left the terminal in another mode: $(cat "$dir/stty.before") -> $(cat "$dir/stty.after")" >&2
