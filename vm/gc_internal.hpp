@@ -24,8 +24,8 @@ Term* alloc_words(size_t words);  // malloc'd; throws std::bad_alloc
 // block must be released with free_block (never std::free). Contents are uninitialised.
 Term* alloc_block(size_t words);  // throws std::bad_alloc
 void free_block(Term* block);     // null is ignored
-// A block not taken from the cache, for one that fills slowly (the old heap): a fresh mapping
-// costs no memory until written, a recycled one is resident in full.
+// The old heap's block. Taken from the cache like any other (a cached block is resident
+// already, and reusing it saves its page faults; see vm/gc_blocks.cpp).
 Term* alloc_fresh_block(size_t words);
 void free_fragments(HeapFragment* f);
 // The smallest heap size in the growth sequence that holds `words`.
