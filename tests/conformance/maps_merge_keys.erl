@@ -1,0 +1,40 @@
+-module(maps_merge_keys).
+%% maps:merge/2, maps:keys/1 and maps:values/1 on flat maps (32 keys or fewer), where beamvm
+%% merges the two sorted key sets in one pass and shares a key tuple when the result has
+%% exactly one side's keys: overlapping and disjoint keys, 1 and 1.0 as distinct keys,
+%% record-like tuple keys (as OTP's compiler uses them), results across the 32-key boundary,
+%% and a key set equal to either side's. Maps above 32 keys are shown as sorted lists (their
+%% printed order depends on atom hashing).
+-export([main/0]).
+
+main() ->
+    Var = fun(I) -> {b_var, I} end,
+    M1 = maps:from_list([{Var(I), I} || I <- lists:seq(1, 20)]),
+    M2 = maps:from_list([{Var(I), -I} || I <- lists:seq(10, 30)]),
+    show(overlap, maps:merge(M1, M2)),
+    show(overlap_swapped, maps:merge(M2, M1)),
+    show(disjoint_small, maps:merge(#{a => 1, c => 3}, #{b => 2, d => 4})),
+    show(second_subset, maps:merge(M1, maps:from_list([{Var(I), x} || I <- [1, 7, 20]]))),
+    show(first_subset, maps:merge(#{Var(5) => x, Var(6) => y}, M1)),
+    show(same_keys, maps:merge(M1, maps:map(fun(_, V) -> V * 2 end, M1))),
+    show(self, maps:merge(M1, M1) =:= M1),
+    show(empty_left, maps:merge(#{}, M1) =:= M1),
+    show(empty_right, maps:merge(M1, #{}) =:= M1),
+    show(int_float, maps:merge(#{1 => a, 1.0 => b, 2 => c}, #{1 => x, 2.0 => y})),
+    show(mixed_kinds, maps:merge(#{a => 1, 1 => 2, "s" => 3, <<"b">> => 4, {t, 1} => 5},
+                                 #{[] => 6, 1 => 7, {t, 1.0} => 8, z => 9})),
+    show(exactly_32, maps:merge(M1, maps:from_list([{Var(I), I} || I <- lists:seq(21, 32)]))),
+    show(to_33, maps:merge(M1, maps:from_list([{Var(I), I} || I <- lists:seq(21, 33)]))),
+    show(to_64, maps:merge(maps:from_list([{Var(I), I} || I <- lists:seq(1, 32)]),
+                           maps:from_list([{Var(I), I} || I <- lists:seq(33, 64)]))),
+    Merged = maps:merge(M1, M2),
+    show(keys, maps:keys(Merged)),
+    show(values, maps:values(Merged)),
+    show(keys_mixed, maps:keys(#{b => 1, 1.0 => 2, 1 => 3, {a} => 4, "x" => 5})),
+    show(values_mixed, maps:values(#{b => 1, 1.0 => 2, 1 => 3, {a} => 4, "x" => 5})),
+    show(keys_empty, {maps:keys(#{}), maps:values(#{})}),
+    show(errors, [catch maps:merge(x, #{}), catch maps:merge(#{}, y), catch maps:keys(z),
+                  catch maps:values(w)]).
+
+show(Name, M) when is_map(M), map_size(M) > 32 -> io:format("~p: ~p~n", [Name, lists:sort(maps:to_list(M))]);
+show(Name, T) -> io:format("~p: ~p~n", [Name, T]).
