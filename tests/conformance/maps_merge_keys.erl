@@ -1,5 +1,5 @@
 -module(maps_merge_keys).
-%% maps:merge/2, maps:keys/1 and maps:values/1 on flat maps (32 keys or fewer), where beamvm
+%% maps:merge/2, maps:keys/1, maps:values/1, maps:to_list/1 and maps:from_list/1 on flat maps (32 keys or fewer), where beamvm
 %% merges the two sorted key sets in one pass and shares a key tuple when the result has
 %% exactly one side's keys: overlapping and disjoint keys, 1 and 1.0 as distinct keys,
 %% record-like tuple keys (as OTP's compiler uses them), results across the 32-key boundary,
@@ -33,8 +33,23 @@ main() ->
     show(keys_mixed, maps:keys(#{b => 1, 1.0 => 2, 1 => 3, {a} => 4, "x" => 5})),
     show(values_mixed, maps:values(#{b => 1, 1.0 => 2, 1 => 3, {a} => 4, "x" => 5})),
     show(keys_empty, {maps:keys(#{}), maps:values(#{})}),
+    show(to_list, maps:to_list(Merged)),
+    show(to_list_mixed, maps:to_list(#{b => 1, 1.0 => 2, 1 => 3, {a} => 4, "x" => 5})),
+    show(to_list_empty, maps:to_list(#{})),
+    %% from_list: ascending, descending, shuffled, duplicates (the last wins), 1 and 1.0,
+    %% exactly 32 and 33 distinct keys, 40 pairs with 20 distinct keys.
+    show(from_asc, maps:from_list([{Var(I), I} || I <- lists:seq(1, 10)])),
+    show(from_desc, maps:from_list([{Var(I), I} || I <- lists:seq(10, 1, -1)])),
+    show(from_shuffled, maps:from_list([{(I * 7) rem 23, I} || I <- lists:seq(1, 23)])),
+    show(from_dups, maps:from_list([{a, 1}, {b, 2}, {a, 3}, {1, x}, {1.0, y}, {1, z}, {b, 4}])),
+    show(from_32, maps:from_list([{Var(I), I} || I <- lists:seq(32, 1, -1)])),
+    show(from_33, maps:from_list([{Var(I), I} || I <- lists:seq(33, 1, -1)])),
+    show(from_40_dups, maps:from_list([{I rem 20, I} || I <- lists:seq(1, 40)])),
+    show(from_empty, maps:from_list([])),
     show(errors, [catch maps:merge(x, #{}), catch maps:merge(#{}, y), catch maps:keys(z),
-                  catch maps:values(w)]).
+                  catch maps:values(w), catch maps:from_list([{a, 1} | b]),
+                  catch maps:from_list([{a, 1}, {b}]), catch maps:from_list(x),
+                  catch maps:from_list([{K, K} || K <- lists:seq(1, 40)] ++ [bad])]).
 
 show(Name, M) when is_map(M), map_size(M) > 32 -> io:format("~p: ~p~n", [Name, lists:sort(maps:to_list(M))]);
 show(Name, T) -> io:format("~p: ~p~n", [Name, T]).
