@@ -3,7 +3,8 @@
 # Network benchmarks (issue 23), loopback only, each bounded in count and in time. Compiles
 # bench/net/*.erl and runs each benchmark, in the same run, on
 #   jit     erl on PATH (OTP's JIT)
-#   emu     OTP's interpreter flavour, ${OTP_EMU:-/work/otp-ext/otp-emu}/bin/erl, when present
+#   emu     OTP's interpreter flavour, when present (found as bench/run.sh finds it: OTP_EMU, else
+#           ../otp-emu or ../ext/otp-emu beside the repository)
 #   beamvm  BEAMVM, default build/beamvm
 # and prints per benchmark the rate on each VM and the ratios beamvm/emu and beamvm/jit of the
 # rates: ABOVE 1, beamvm is faster (the reverse of bench/run.sh, which divides times).
@@ -29,8 +30,9 @@
 # Env: BEAMVM, OTP_EMU, NET_BENCH_TIMEOUT.
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
+. "$root/bench/bench_lib.sh"
 beamvm=${BEAMVM:-$root/build/beamvm}
-emu_erl=${OTP_EMU:-/work/otp-ext/otp-emu}/bin/erl
+emu_erl=$(locate_emu)
 quick=0
 runs=1
 idle=1

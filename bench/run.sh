@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Usage: bench/run.sh [--quick] [--sched N] [--runs N] [--wall] [BENCH...]
+# Usage: bench/run.sh [--quick] [--sched N] [--runs N] [--wall] [--emu DIR] [BENCH...]
 # Compiles bench/*.erl and runs each benchmark, in the same run, on
 #   jit     erl on PATH (OTP's JIT, BeamAsm)
-#   emu     OTP's interpreter flavour, ${OTP_EMU:-/work/otp-ext/otp-emu}/bin/erl, when present
-#           (built by the shared tools' build_otp_emu.sh; skipped with a note when absent)
+#   emu     OTP's interpreter flavour, DIR/bin/erl, when present (built by the shared tools'
+#           build_otp_emu.sh; skipped with a note when absent). DIR: --emu DIR, else OTP_EMU,
+#           else $root/../otp-emu (build_otp_emu.sh's default place, beside the folder holding
+#           shared/), else $root/../ext/otp-emu
 #   beamvm  BEAMVM, default build/beamvm
 # checks that every VM prints the same checksum lines, and prints per benchmark the seconds on
 # each VM and the ratios beamvm/emu and beamvm/jit (below 1: beamvm is faster); at the end the
@@ -25,20 +27,23 @@
 #            and reports the median of each VM's N times (default 1).
 # BENCH...   only these benchmarks (module names), default all of bench/*.erl.
 # Env: BEAMVM, OTP_EMU (see above), BENCH_TIMEOUT (seconds per run, default 300).
+# The real workloads (bench/real/) have a runner of their own, bench/real_run.sh.
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
+. "$root/bench/bench_lib.sh"
 beamvm=${BEAMVM:-$root/build/beamvm}
-emu_erl=${OTP_EMU:-/work/otp-ext/otp-emu}/bin/erl
+emu_dir=
 entry=main
 sched=()
 runs=1
 wall=0
 only=()
-usage() { echo "usage: $0 [--quick] [--sched N] [--runs N] [--wall] [BENCH...]" >&2; exit 2; }
+usage() { echo "usage: $0 [--quick] [--sched N] [--runs N] [--wall] [--emu DIR] [BENCH...]" >&2; exit 2; }
 while [ $# -gt 0 ]; do
   case $1 in
     --quick) entry=quick ;;
     --wall) wall=1 ;;
+    --emu) [ $# -ge 2 ] || usage; emu_dir=$2; shift ;;
     --sched|--runs)
       if [ $# -lt 2 ] || ! [[ $2 =~ ^[1-9][0-9]*$ ]]; then usage; fi
       if [ "$1" = --sched ]; then sched=(+S "$2"); else runs=$2; fi
@@ -48,7 +53,7 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
-limit=${BENCH_TIMEOUT:-300}
+emu_erl=$(locate_emu "$emu_dir")
 
 ebin=$(mktemp -d)
 trap 'rm -rf "$ebin"' EXIT
@@ -56,41 +61,13 @@ erlc -o "$ebin" "$root"/bench/*.erl || exit 1
 
 # The VMs of this run: names and programs, in the order each round runs them.
 vms=(jit) progs=(erl)
-flavor='io:format("~p~n", [erlang:system_info(emu_flavor)]), halt().'
-if [ -x "$emu_erl" ] && [ "$("$emu_erl" -noshell -eval "$flavor" </dev/null 2>/dev/null)" = emu ]; then
+if is_emu "$emu_erl"; then
   vms+=(emu) progs+=("$emu_erl")
 else
-  echo "note: no OTP interpreter (emu flavour) at $emu_erl (set OTP_EMU); emu column left empty"
+  echo "note: no OTP interpreter (emu flavour) at $emu_erl (--emu DIR or OTP_EMU); emu column left empty"
 fi
 vms+=(beamvm) progs+=("$beamvm")
 if [ ! -x "$beamvm" ]; then echo "no beamvm at $beamvm (set BEAMVM)" >&2; exit 1; fi
-
-now() { date +%s.%N; }
-load() { cut -d' ' -f1-3 /proc/loadavg; }
-# median of the numbers on stdin
-median() { sort -g | awk '{ a[NR] = $1 } END { if (NR % 2) print a[(NR + 1) / 2]; else print (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
-fmt() { if [ -n "$1" ]; then printf '%.3f' "$1"; else echo -; fi; }
-# ratio A B: A / B to 6 places (the geometric means use these; the table rounds to 2), or -
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || b == "" || a <= 0 || b <= 0) print "-"; else printf "%.6f", a / b }'; }
-fmt_ratio() { if [ "$1" = - ]; then echo -; else printf '%.2f' "$1"; fi; }
-
-# time_run OUTFILE PROGRAM MODULE: runs one benchmark; prints its seconds (the harness's
-# time, or the wall time with --wall) and leaves its output, time line removed, in OUTFILE.
-time_run() {
-  local out=$1 prog=$2 mod=$3 start end us
-  start=$(now)
-  timeout "$limit" "$prog" "${sched[@]}" -noshell -pa "$ebin" -s bench_harness run "$mod" "$entry" \
-    -s erlang halt </dev/null >"$out.raw" 2>/dev/null || return 1
-  end=$(now)
-  us=$(sed -n 's/^{bench_time_us,\([0-9]*\)}\r\?$/\1/p' "$out.raw")  # erl ends it with \r\n
-  [ -n "$us" ] || return 1
-  grep -v '^{bench_time_us,' "$out.raw" >"$out"
-  if [ $wall = 1 ]; then
-    awk -v a="$start" -v b="$end" 'BEGIN { printf "%.6f", b - a }'
-  else
-    awk -v u="$us" 'BEGIN { printf "%.6f", u / 1e6 }'
-  fi
-}
 
 echo "date: $(date -u '+%Y-%m-%d %H:%M UTC'); entry: $entry/0; runs per VM: $runs (median);" \
      "time: $([ $wall = 1 ] && echo 'wall, start-up included' || echo 'inside the VM, start-up excluded')"
@@ -110,7 +87,7 @@ for src in "$root"/bench/*.erl; do
   for ((r = 1; r <= runs; r++)); do
     for i in "${!vms[@]}"; do
       vm=${vms[$i]}
-      if ! s=$(time_run "$ebin/$mod.$vm.out" "${progs[$i]}" "$mod"); then
+      if ! s=$(time_run "$ebin/$mod.$vm.out" "${progs[$i]}" "$ebin" "$mod" "$entry" "$wall" "${sched[@]}"); then
         note="$note $vm failed;"
         continue
       fi

@@ -19,13 +19,16 @@ cd "$(dirname "$0")/.."
 # libncurses-dev: terminfo (libtinfo) for the tty_sl driver's cursor controls (io/tty/);
 # tmux drives erl and beamvm on a terminal in tests/shell/.
 # elixir: Elixir's launchers (elixir, mix, iex), which run beamvm as their `erl` (tests/elixir/).
+# erlang-src and erlang-xmerl: stdlib's sources, which bench/real/real_compile.erl compiles and
+# real_parse.erl parses, and OTP's XML parser (real_xmerl.erl).
 PACKAGES=(build-essential cmake python3 erlang-base erlang-dev erlang-eunit erlang-common-test
           erlang-runtime-tools erlang-syntax-tools erlang-inets erlang-idna erlang-uuid
           erlang-jiffy erlang-bitcask
           zlib1g-dev libfmt-dev
           libmimalloc-dev catch2 libgmp-dev libpcre2-dev pkg-config
           erlang-crypto erlang-asn1 erlang-public-key erlang-ssl erlang-ssh openssh-client
-          erlang-examples rebar3 libncurses-dev tmux elixir)
+          erlang-examples rebar3 libncurses-dev tmux elixir
+          erlang-src erlang-xmerl)
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

@@ -7,8 +7,9 @@
 # Usage: bench/standins/run.sh [N]     Env: BEAMVM, OTP_EMU (as bench/run.sh)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
+. "$root/bench/bench_lib.sh"
 beamvm=${BEAMVM:-$root/build/beamvm}
-emu=${OTP_EMU:-/work/otp-ext/otp-emu}/bin/erl
+emu=$(locate_emu)
 runs=${1:-3}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -16,7 +17,7 @@ erlc -o "$work" "$root"/bench/bench_harness.erl "$root"/bench/standins/*.erl
 time_of() {  # vm module label -> microseconds; the output without the time line in $work/label
   "$1" -noshell -pa "$work" -s bench_harness run "$2" main -s erlang halt </dev/null 2>&1 |
     tr -d '\r' >"$work/out"
-  grep -v '^{bench_time_us,' "$work/out" >"$work/$3" || true
+  grep -v '^{bench_' "$work/out" >"$work/$3" || true
   sed -n 's/^{bench_time_us,\([0-9]*\)}$/\1/p' "$work/out"
 }
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
