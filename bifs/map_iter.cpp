@@ -20,6 +20,18 @@ Term map_next_3(Process* p, const Term* a) {
     if (!is_map(map) || !is_small(path)) return p->badarg();
     SWord limit = is_flat_map(map) ? SWord(map_size(map)) : 0;
     if (small_value(path) < 0 || small_value(path) > limit) return p->badarg();
+    if (is_flat_map(map) && (acc == am::iterator || is_list(acc) || is_nil(acc))) {
+        // A flat map's pairs read in place (maps:fold/map/filter iterate through here; the
+        // vector of pairs was the largest malloc left in compile:file/2's profile).
+        size_t n = map_size(map);
+        const Term* ks = flat_map_keys(map);
+        const Term* vs = flat_map_values(map);
+        Term out = acc == am::iterator ? am::none : acc;
+        for (size_t i = n; i-- > 0;)
+            out = acc == am::iterator ? make_tuple(*p, {ks[i], vs[i], out})
+                                      : cons_at(p->alloc(2), make_tuple(*p, {ks[i], vs[i]}), out);
+        return out;
+    }
     auto pairs = map_pairs(map, MapOrder::Iteration);
     if (acc == am::iterator) {
         Term chain = am::none;

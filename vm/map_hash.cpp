@@ -38,6 +38,42 @@ inline bool is_byte(Term t) { return is_small(t) && small_value(t) >= 0 && small
 // Marker pushed after a list cell's tail when that tail is not a list (OTP's HASH_CDR).
 constexpr Term HASH_CDR = NON_VALUE;
 
+// The walk's stack: map keys are mostly small terms ({b_var, N}, {Label, Var} in OTP's
+// compiler), whose walk fits in the inline words; a std::vector here was a malloc per hashed
+// key (hamt::get, 0.1% of compile:file/2 in operator new alone).
+class HashStack {
+public:
+    HashStack() {}
+    HashStack(const HashStack&) = delete;
+    HashStack& operator=(const HashStack&) = delete;
+    ~HashStack() {
+        if (data_ != inline_.t) delete[] data_;
+    }
+    bool empty() const { return n_ == 0; }
+    void push_back(Term t) {
+        if (n_ == cap_) grow();
+        data_[n_++] = t;
+    }
+    Term back() const { return data_[n_ - 1]; }
+    void pop_back() { --n_; }
+
+private:
+    void grow() {
+        Term* bigger = new Term[2 * cap_];
+        std::memcpy(static_cast<void*>(bigger), data_, n_ * sizeof(Term));
+        if (data_ != inline_.t) delete[] data_;
+        data_ = bigger;
+        cap_ *= 2;
+    }
+    // Uninitialised on purpose: a Term array would be filled with NIL at every hash.
+    union Inline {
+        Inline() {}
+        Term t[32];
+    } inline_;
+    Term* data_ = inline_.t;
+    size_t n_ = 0, cap_ = 32;
+};
+
 }  // namespace
 
 // Shared with erlang:phash2 (bifs/hash.cpp): both hash a bitstring the same way.
@@ -62,7 +98,7 @@ uint32_t internal_hash(Term term, uint32_t salt) {
         hash_word(h, term.raw, jenkins::HCONST);
         return h;
     }
-    std::vector<Term> stack;
+    HashStack stack;
     for (;;) {
         bool pop = true;  // false: `term` was set to the next thing to hash
         if (is_list(term)) {
