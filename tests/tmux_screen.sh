@@ -14,3 +14,14 @@ wait_for() {
     screen "$1" | grep -v '^$' | tail -8 | sed 's/^/  | /' >&2
     return 1
 }
+# settle SESSION [ROUNDS]: until two captures 0.3 s apart are the same (at most ROUNDS, 40).
+settle() {
+    local a b i
+    a=$(screen "$1")
+    for ((i = 0; i < ${2:-40}; i++)); do
+        sleep 0.3
+        b=$(screen "$1")
+        [ "$a" = "$b" ] && return 0
+        a=$b
+    done
+}

@@ -10,35 +10,13 @@ namespace beam {
 
 namespace {
 
-// Map key order, with tuples compared here element by element: OTP's compiler keys its maps
-// by records such as {b_var, N} and {b_var, {Base, N}}, and the search below compares one at
-// each step. Equal words and small integers are decided inline, tuples nested up to
-// KEY_TUPLE_DEPTH levels by recursion; any other pair goes to compare_terms_exact.
-// (compare_impl under lower_bound was 1.5% of compile:file/2's profile.)
-constexpr int KEY_TUPLE_DEPTH = 3;
-
-int key_order(Term a, Term b, int depth) {
-    if (a == b) return 0;
-    if (is_small(a) && is_small(b)) return small_value(a) < small_value(b) ? -1 : 1;
-    if (depth < KEY_TUPLE_DEPTH && is_tuple(a) && is_tuple(b)) {
-        Word n = tuple_arity(a), m = tuple_arity(b);
-        if (n != m) return n < m ? -1 : 1;
-        const Term* ea = tuple_elems(a);
-        const Term* eb = tuple_elems(b);
-        for (Word i = 0; i < n; ++i)
-            if (int c = key_order(ea[i], eb[i], depth + 1)) return c;
-        return 0;
-    }
-    return compare_terms_exact(a, b);
-}
-
 // Index of the first key not less than `key`; `found` tells whether it is =:= key.
 size_t lower_bound(Term map, Term key, bool* found) {
     const Term* keys = flat_map_keys(map);
     size_t lo = 0, hi = map_size(map);
     while (lo < hi) {
         size_t mid = (lo + hi) / 2;
-        int c = key_order(keys[mid], key, 0);
+        int c = compare_terms_exact(keys[mid], key);
         if (c == 0) {  // keys are unique: this is the one
             *found = true;
             return mid;

@@ -36,16 +36,6 @@ wait_count() {
     echo "  timed out waiting for $3 x /$2/ in $1" >&2
     return 1
 }
-settle() {
-    local a b i
-    a=$(screen "$1")
-    for ((i = 0; i < 40; i++)); do
-        sleep 0.3
-        b=$(screen "$1")
-        [ "$a" = "$b" ] && return 0
-        a=$b
-    done
-}
 # What the last answer printed: the screen after the last menu.
 answer_text() { screen "$1" | awk '/^BREAK: /{buf=""; next} {buf = buf $0 "\n"} END{printf "%s", buf}'; }
 

@@ -29,12 +29,11 @@ BEAMVM=$(realpath "$1")
 shift
 HERE=$(cd "$(dirname "$0")" && pwd)
 ERL=${ERL:-erl}
+source "$HERE/../tmux_screen.sh"  # screen, settle
 SOCK=beamvm-shell-$$
 TMUX_CMD=(tmux -L "$SOCK" -f /dev/null)
 WORK=$(mktemp -d)
 trap '"${TMUX_CMD[@]}" kill-server 2>/dev/null; rm -rf "$WORK"' EXIT
-
-screen() { "${TMUX_CMD[@]}" capture-pane -p -J -S - -t "$1" 2>/dev/null; }
 
 wait_for() {  # session regex [count]
     local i
@@ -45,17 +44,6 @@ wait_for() {  # session regex [count]
     echo "  timed out waiting for /$2/ in $1; the screen ends:" >&2
     screen "$1" | grep -v '^$' | tail -6 | sed 's/^/  | /' >&2
     return 1
-}
-
-settle() {  # session: until two captures 0.3 s apart are the same
-    local a b i
-    a=$(screen "$1")
-    for ((i = 0; i < 30; i++)); do
-        sleep 0.3
-        b=$(screen "$1")
-        [ "$a" = "$b" ] && return 0
-        a=$b
-    done
 }
 
 # The screen with what may differ between the two VMs masked; trailing blank lines dropped.
