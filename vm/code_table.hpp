@@ -15,6 +15,7 @@
 
 #include "vm/module.hpp"
 #include "vm/result.hpp"
+#include "vm/sandbox.hpp"
 #include "vm/term.hpp"
 
 namespace beam {
@@ -85,6 +86,13 @@ public:
     uint64_t id() const { return id_; }
     Namespace* parent() const { return parent_; }
 
+    // ---- sandbox (vm/sandbox.hpp) ----
+    // What this namespace's processes may do. Set once, right after creation and before any
+    // process of it runs; the root's allows everything.
+    const SandboxPolicy& policy() const { return policy_; }
+    void set_policy(const SandboxPolicy& p) { policy_ = p; }
+    SandboxUsage& usage() { return usage_; }
+
     // ---- namespace lifecycle (vm/namespace_registry.cpp) ----
     // Refuses further loads (commit answers NotPurged) once set: its processes are being killed.
     void mark_destroyed() { destroyed_.store(true, std::memory_order_release); }
@@ -126,6 +134,8 @@ private:
     uint64_t id_;
     const uint64_t uid_;  // unique in the OS process, never reused (export_entry's memo)
     std::atomic<bool> destroyed_{false};
+    SandboxPolicy policy_;
+    SandboxUsage usage_;
     // One lock for a namespace and all that descend from its root: a change in one reaches
     // into its children's export tables.
     std::recursive_mutex own_mutex_;
