@@ -70,8 +70,20 @@ struct Locked {
     bool ok;
     explicit Locked(EtsTable* t) : lock(t->lock), ok(t->alive.load()) {}
 };
-using ReadLocked = Locked<std::shared_lock<std::shared_mutex>>;
-using WriteLocked = Locked<std::unique_lock<std::shared_mutex>>;
+using ReadLocked = Locked<std::shared_lock<EtsTableLock>>;
+using WriteLocked = Locked<std::unique_lock<EtsTableLock>>;
+
+// Shared or exclusive lock on the part of a live table that holds `key` (EtsTable::key_lock):
+// for operations on that key alone. An insert under it passes may_grow = false and calls
+// grow_if_needed once the lock is let go.
+template <class Lock>
+struct KeyLocked {
+    Lock lock;
+    bool ok;
+    KeyLocked(EtsTable* t, Term key) : lock(t->key_lock(key)), ok(t->alive.load()) {}
+};
+using KeyReadLocked = KeyLocked<std::shared_lock<EtsLock>>;
+using KeyWriteLocked = KeyLocked<std::unique_lock<EtsLock>>;
 
 inline bool is_object_for(const EtsTable* t, Term o) { return is_tuple(o) && tuple_arity(o) >= t->keypos; }
 

@@ -62,11 +62,16 @@ Term new_2(Process* p, const Term* a) {
     EtsType type = EtsType::Set;
     EtsAccess access = EtsAccess::Protected;
     uint32_t keypos = 1;
-    bool named = false, rc = false, wc = false, dc = false, compressed = false;
+    // As erts' ets:new/2 (erl_db.c): write_concurrency and decentralized_counters depend on
+    // the order of the options (ordered_set turns counters on, a later {write_concurrency,
+    // true} on a table not yet ordered_set turns them off) and an explicit
+    // decentralized_counters option wins.
+    bool named = false, rc = false, wc = false, wc_auto = false, dc = false, compressed = false;
+    int dc_option = -1;
     Term heir = NON_VALUE;
     for (Term o : opts) {
         if (o == atom("set")) type = EtsType::Set;
-        else if (o == atom("ordered_set")) type = EtsType::OrderedSet;
+        else if (o == atom("ordered_set")) type = EtsType::OrderedSet, dc = true;
         else if (o == atom("bag")) type = EtsType::Bag;
         else if (o == atom("duplicate_bag")) type = EtsType::DuplicateBag;
         else if (o == atom("public")) access = EtsAccess::Public;
@@ -82,12 +87,18 @@ Term new_2(Process* p, const Term* a) {
                    (tuple_elem(o, 0) == atom("read_concurrency") || tuple_elem(o, 0) == atom("write_concurrency") ||
                     tuple_elem(o, 0) == atom("decentralized_counters"))) {
             bool v = tuple_elem(o, 1) == am::true_;
-            if (tuple_elem(o, 0) == atom("read_concurrency")) rc = v;
-            else if (tuple_elem(o, 0) == atom("write_concurrency")) wc = v;
-            else dc = v;
+            if (tuple_elem(o, 0) == atom("read_concurrency")) {
+                rc = v;
+            } else if (tuple_elem(o, 0) == atom("write_concurrency")) {
+                wc = v;
+                wc_auto = false;
+                if (v && type != EtsType::OrderedSet) dc = false;
+            } else {
+                dc_option = v;
+            }
         } else if (is_tuple(o) && tuple_arity(o) == 2 && tuple_elem(o, 0) == atom("write_concurrency") &&
                    tuple_elem(o, 1) == atom("auto")) {
-            wc = true;
+            wc = wc_auto = dc = true;
         } else if (is_tuple(o) && (tuple_arity(o) == 2 || tuple_arity(o) == 3) && tuple_elem(o, 0) == atom("heir")) {
             if (!(tuple_arity(o) == 2 ? tuple_elem(o, 1) == atom("none") : is_local_pid(tuple_elem(o, 1))))
                 return p->badarg();
@@ -100,10 +111,17 @@ Term new_2(Process* p, const Term* a) {
     t->access = access;
     t->named = named;
     t->name = a[0];
-    t->read_concurrency = rc;
-    t->write_concurrency = wc;
-    // OTP turns decentralized counters on with write_concurrency for ordered_set
-    t->decentralized_counters = dc || (wc && type == EtsType::OrderedSet);
+    if (dc_option >= 0) dc = dc_option;
+    // erts takes no fine-grained locks with one scheduler, nor on private tables, and reports
+    // the options accordingly.
+    bool fine = wc && access != EtsAccess::Private && p->vm->scheds && p->vm->scheds->count() > 1;
+    t->read_concurrency = rc && access != EtsAccess::Private;
+    t->write_concurrency = fine;
+    t->write_concurrency_auto = fine && wc_auto;
+    t->decentralized_counters = fine && dc;
+    // As erts' fine-grained locking for write_concurrency: a lock per stripe of buckets.
+    // (ordered_set keeps its one lock: erts' contention-adapting tree is not here.)
+    if (fine && type != EtsType::OrderedSet) t->lock.stripe();
     t->compressed = compressed;
     t->owner.store(p->pid.raw);
     t->heir = atom("none");
@@ -126,7 +144,7 @@ Term info_item(Process* p, EtsTable* t, Term item) {
     if (item == atom("id")) return ets_table_ref(*p, t);
     if (item == atom("decentralized_counters")) return make_bool(t->decentralized_counters);
     if (item == atom("read_concurrency")) return make_bool(t->read_concurrency);
-    if (item == atom("write_concurrency")) return make_bool(t->write_concurrency);
+    if (item == atom("write_concurrency")) return t->write_concurrency_auto ? atom("auto") : make_bool(t->write_concurrency);
     if (item == atom("compressed")) return make_bool(t->compressed);
     if (item == atom("memory")) return make_small(SWord(t->memory_words()));
     if (item == atom("owner")) return Term{t->owner.load()};

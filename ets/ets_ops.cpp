@@ -41,6 +41,19 @@ Term insert_2(Process* p, const Term* a) {
     std::vector<EtsObject*> copies;
     copies.reserve(objs.size());
     for (Term o : objs) copies.push_back(ets_object_new(o));  // copied before the lock
+    if (copies.size() == 1) {
+        {
+            KeyWriteLocked l(t.t, t->key_of(copies[0]));
+            if (!l.ok) {
+                ets_object_free(copies[0]);
+                return p->badarg();
+            }
+            t->insert(copies[0], false);
+        }
+        t->grow_if_needed();
+        return am::true_;
+    }
+    // Several objects go in at once (atomic and isolated, as OTP's): the whole table.
     WriteLocked l(t.t);
     if (!l.ok) {
         for (EtsObject* o : copies) ets_object_free(o);
@@ -57,6 +70,21 @@ Term insert_new_2(Process* p, const Term* a) {
     if (!objects_of(t.t, a[1], objs)) return p->badarg();
     std::vector<EtsObject*> copies;
     for (Term o : objs) copies.push_back(ets_object_new(o));
+    if (copies.size() == 1) {
+        bool ok, fresh;
+        {
+            KeyWriteLocked l(t.t, t->key_of(copies[0]));
+            ok = l.ok;
+            fresh = ok && !t->has_key(t->key_of(copies[0]));
+            if (fresh) t->insert(copies[0], false);
+        }
+        if (!fresh) {
+            ets_object_free(copies[0]);
+            return ok ? am::false_ : p->badarg();
+        }
+        t->grow_if_needed();
+        return am::true_;
+    }
     WriteLocked l(t.t);
     bool fresh = l.ok;
     for (size_t i = 0; fresh && i < copies.size(); i++) fresh = !t->has_key(t->key_of(copies[i]));
@@ -71,7 +99,7 @@ Term insert_new_2(Process* p, const Term* a) {
 Term lookup_2(Process* p, const Term* a) {
     TableRef t(table_for(p, a[0], Need::Read));
     if (!t) return no_table(p);
-    ReadLocked l(t.t);
+    KeyReadLocked l(t.t, a[1]);
     if (!l.ok) return fail(p, "id");
     std::vector<Term> found;
     t->lookup(a[1], [&](const EtsObject* o) { found.push_back(copy_term(o->term, *p)); });
@@ -83,7 +111,7 @@ Term lookup_element_3(Process* p, const Term* a) {
     if (!t) return no_table(p);
     if (!is_small(a[2]) || small_value(a[2]) < 1) return p->badarg();
     size_t pos = size_t(small_value(a[2]));
-    ReadLocked l(t.t);
+    KeyReadLocked l(t.t, a[1]);
     if (!l.ok) return fail(p, "id");
     std::vector<Term> found;
     bool bad = false;
@@ -100,7 +128,7 @@ Term lookup_element_3(Process* p, const Term* a) {
 Term member_2(Process* p, const Term* a) {
     TableRef t(table_for(p, a[0], Need::Read));
     if (!t) return no_table(p);
-    ReadLocked l(t.t);
+    KeyReadLocked l(t.t, a[1]);
     if (!l.ok) return fail(p, "id");
     return make_bool(t->has_key(a[1]));
 }
@@ -108,7 +136,7 @@ Term member_2(Process* p, const Term* a) {
 Term delete_2(Process* p, const Term* a) {
     TableRef t(table_for(p, a[0], Need::Write));
     if (!t) return no_table(p);
-    WriteLocked l(t.t);
+    KeyWriteLocked l(t.t, a[1]);
     if (!l.ok) return fail(p, "id");
     t->erase_key(a[1]);
     return am::true_;
@@ -118,7 +146,7 @@ Term delete_object_2(Process* p, const Term* a) {
     TableRef t(table_for(p, a[0], Need::Write));
     if (!t) return no_table(p);
     if (!is_object_for(t.t, a[1])) return p->badarg();
-    WriteLocked l(t.t);
+    KeyWriteLocked l(t.t, tuple_elem(a[1], t->keypos - 1));
     if (!l.ok) return fail(p, "id");
     t->erase_object(a[1]);
     return am::true_;
@@ -127,7 +155,7 @@ Term delete_object_2(Process* p, const Term* a) {
 Term take_2(Process* p, const Term* a) {
     TableRef t(table_for(p, a[0], Need::Write));
     if (!t) return no_table(p);
-    WriteLocked l(t.t);
+    KeyWriteLocked l(t.t, a[1]);
     if (!l.ok) return fail(p, "id");
     std::vector<Term> found;
     t->lookup(a[1], [&](const EtsObject* o) { found.push_back(copy_term(o->term, *p)); });
@@ -215,6 +243,8 @@ bool parse_counter_op(const EtsTable* t, Term op, std::vector<CounterOp>& out) {
     return true;
 }
 
+Term update_counter_locked(Process* p, EtsTable* t, Term key, std::vector<CounterOp>& ops, bool list, Term dflt);
+
 Term update_counter(Process* p, const Term* a, Term dflt) {
     TableRef t(table_for(p, a[0], Need::Write));
     if (!t) return no_table(p);
@@ -231,9 +261,16 @@ Term update_counter(Process* p, const Term* a, Term dflt) {
         return p->badarg();
     }
     if (dflt != NON_VALUE && !is_object_for(t.t, dflt)) return p->badarg();
-    WriteLocked l(t.t);
+    Term r = update_counter_locked(p, t.t, a[1], ops, list, dflt);
+    if (r != NON_VALUE) t->grow_if_needed();
+    return r;
+}
+
+// With the key's lock: the counters' new values, or the non-value with the error set.
+Term update_counter_locked(Process* p, EtsTable* t, Term key, std::vector<CounterOp>& ops, bool list, Term dflt) {
+    KeyWriteLocked l(t, key);
     if (!l.ok) return fail(p, "id");
-    const EtsObject* cur = t->lookup_one(a[1]);
+    const EtsObject* cur = t->lookup_one(key);
     Term obj;
     if (cur) {
         obj = cur->term;
@@ -244,7 +281,7 @@ Term update_counter(Process* p, const Term* a, Term dflt) {
     // Work on a copy of the elements on the caller's heap, then store it.
     Word n = tuple_arity(obj);
     std::vector<Term> elems(tuple_elems(obj), tuple_elems(obj) + n);
-    if (!cur) elems[t->keypos - 1] = a[1];
+    if (!cur) elems[t->keypos - 1] = key;
     std::vector<Term> results;
     for (CounterOp& op : ops) {
         if (op.pos == t->keypos) return fail(p, "keypos");
@@ -261,7 +298,7 @@ Term update_counter(Process* p, const Term* a, Term dflt) {
         results.push_back(v);
     }
     Term updated = make_tuple_from(*p, elems.data(), n);
-    t->insert(ets_object_new(updated));
+    t->insert(ets_object_new(updated), false);
     for (Term& r : results) r = copy_term(r, *p);
     if (list) return make_list_from(*p, results.data(), results.size());
     return results[0];
@@ -280,7 +317,7 @@ Term update_element_3(Process* p, const Term* a) {
     for (Term i : items)
         if (!is_tuple(i) || tuple_arity(i) != 2 || !is_small(tuple_elem(i, 0)) || small_value(tuple_elem(i, 0)) < 1)
             return p->badarg();
-    WriteLocked l(t.t);
+    KeyWriteLocked l(t.t, a[1]);
     if (!l.ok) return fail(p, "id");
     const EtsObject* cur = t->lookup_one(a[1]);
     if (!cur) return am::false_;
@@ -293,7 +330,7 @@ Term update_element_3(Process* p, const Term* a) {
         elems[pos - 1] = tuple_elem(i, 1);
     }
     LiteralArea scratch;
-    t->insert(ets_object_new(make_tuple_from(scratch, elems.data(), n)));
+    t->insert(ets_object_new(make_tuple_from(scratch, elems.data(), n)), false);  // replaces: no growth
     return am::true_;
 }
 

@@ -16,7 +16,7 @@ namespace beam {
 namespace {
 
 struct Registry {
-    std::shared_mutex mutex;
+    EtsLock mutex;  // ets/ets_lock.hpp: named tables are resolved under it on every access
     std::unordered_map<Word, EtsTable*> names;  // atom -> named table
     std::unordered_set<EtsTable*> tables;       // each holds the registry's count
     // pid -> tables it owns / has fixed (at some time): a process's exit looks only at these

@@ -1,6 +1,7 @@
 #include "ets/ets_table.hpp"
 
 #include <cstdlib>
+#include <mutex>
 #include <new>
 
 #include "vm/copy_term.hpp"
@@ -69,6 +70,17 @@ void ets_object_free(EtsObject* o) {
 
 EtsTable::EtsTable(EtsType type, uint32_t keypos) : type(type), keypos(keypos), tree_() {
     if (type != EtsType::OrderedSet) buckets_.assign(256, nullptr);
+    bucket_count_.store(buckets_.size(), std::memory_order_relaxed);
+}
+
+EtsLock& EtsTable::key_lock(Term key) const {
+    return lock.striped() ? lock.stripe_for(key_hash(key)) : lock.stripe_for(0);
+}
+
+void EtsTable::grow_if_needed() {
+    if (type == EtsType::OrderedSet || size() <= bucket_count_.load(std::memory_order_relaxed)) return;
+    std::unique_lock whole(lock);
+    if (alive.load() && size() > buckets_.size()) grow();
 }
 
 EtsTable::~EtsTable() {
@@ -104,18 +116,19 @@ void EtsTable::grow() {
         }
     }
     buckets_.swap(nb);
+    bucket_count_.store(buckets_.size(), std::memory_order_relaxed);
 }
 
-void EtsTable::insert(EtsObject* o) {
+void EtsTable::insert(EtsObject* o, bool may_grow) {
     Term key = key_of(o);
     if (type == EtsType::OrderedSet) {
         if (EtsObject* old = tree_.insert(key, o)) {
-            words_ -= ets_object_words(old);
+            add_words(-long(ets_object_words(old)));
             ets_object_free(old);
         } else {
-            count_++;
+            add_count(1);
         }
-        words_ += ets_object_words(o);
+        add_words(long(ets_object_words(o)));
         return;
     }
     uint32_t h = key_hash(key);
@@ -126,8 +139,7 @@ void EtsTable::insert(EtsObject* o) {
             EtsObject* old = *link;
             o->next = old->next;
             *link = o;
-            words_ += ets_object_words(o);
-            words_ -= ets_object_words(old);
+            add_words(long(ets_object_words(o)) - long(ets_object_words(old)));
             ets_object_free(old);
             return;
         }
@@ -147,9 +159,9 @@ void EtsTable::insert(EtsObject* o) {
     }
     o->next = *link;
     *link = o;
-    count_++;
-    words_ += ets_object_words(o);
-    if (count_ > buckets_.size()) grow();
+    add_count(1);
+    add_words(long(ets_object_words(o)));
+    if (may_grow && size() > buckets_.size()) grow();
 }
 
 bool EtsTable::has_key(Term key) const { return lookup_one(key) != nullptr; }
@@ -172,8 +184,8 @@ size_t EtsTable::erase_key(Term key) {
     if (type == EtsType::OrderedSet) {
         EtsObject* o = tree_.erase(key);
         if (!o) return 0;
-        count_--;
-        words_ -= ets_object_words(o);
+        add_count(-1);
+        add_words(-long(ets_object_words(o)));
         ets_object_free(o);
         return 1;
     }
@@ -183,11 +195,11 @@ size_t EtsTable::erase_key(Term key) {
     while (*link && (*link)->hash == h && key_eq(key_of(*link), key)) {
         EtsObject* o = *link;
         *link = o->next;
-        words_ -= ets_object_words(o);
+        add_words(-long(ets_object_words(o)));
         ets_object_free(o);
         n++;
     }
-    count_ -= n;
+    add_count(-long(n));
     return n;
 }
 
@@ -205,14 +217,14 @@ size_t EtsTable::erase_object(Term object) {
         EtsObject* o = *link;
         if (eq_exact(o->term, object)) {
             *link = o->next;
-            words_ -= ets_object_words(o);
+            add_words(-long(ets_object_words(o)));
             ets_object_free(o);
             n++;
         } else {
             link = &o->next;
         }
     }
-    count_ -= n;
+    add_count(-long(n));
     return n;
 }
 
@@ -226,15 +238,15 @@ void EtsTable::erase_exact(const EtsObject* target) {
     if (!*link) return;
     EtsObject* o = *link;
     *link = o->next;
-    words_ -= ets_object_words(o);
-    count_--;
+    add_words(-long(ets_object_words(o)));
+    add_count(-1);
     ets_object_free(o);
 }
 
 void EtsTable::replace(EtsObject* o) { insert(o); }
 
 size_t EtsTable::clear() {
-    size_t n = count_;
+    size_t n = size();
     tree_.clear([](EtsObject* o) { ets_object_free(o); });
     for (EtsObject*& b : buckets_) {
         while (b) {
@@ -243,8 +255,8 @@ size_t EtsTable::clear() {
             b = next;
         }
     }
-    count_ = 0;
-    words_ = 0;
+    count_.store(0, std::memory_order_relaxed);
+    words_.store(0, std::memory_order_relaxed);
     return n;
 }
 

@@ -5,16 +5,19 @@
 // Storage: set, bag and duplicate_bag are a chained hash table on the key (=:=), with the
 // objects of one key adjacent in their chain, in insertion order; ordered_set is a chunked
 // sorted index (ets/ets_ordered.hpp) ordered by the key in term order (==, so 1 and 1.0 are one key).
-// Every operation holds the table's reader-writer lock: readers share it, writers own it.
+// Every operation holds the table's reader-writer lock (ets/ets_lock.hpp): readers share it,
+// writers own it. A hash table made with write_concurrency has a lock per stripe of buckets:
+// an operation on one key holds only its key's stripe (key_lock), one on the whole table
+// every stripe.
 #pragma once
 
 #include <atomic>
 #include <cstdint>
 #include <functional>
-#include <shared_mutex>
 #include <utility>
 #include <vector>
 
+#include "ets/ets_lock.hpp"
 #include "ets/ets_ordered.hpp"
 #include "vm/term.hpp"
 #include "vm/term_magic_ref.hpp"
@@ -50,6 +53,7 @@ public:
     uint32_t keypos;  // 1-based
     bool named = false;
     bool read_concurrency = false, write_concurrency = false, decentralized_counters = false;
+    bool write_concurrency_auto = false;  // {write_concurrency, auto}: ets:info says auto
     bool compressed = false;
     Term name = NIL;                  // atom
     std::atomic<Word> owner{0};       // pid (raw)
@@ -60,20 +64,28 @@ public:
     std::vector<std::pair<Word, uint64_t>> fixations;  // pid -> count (safe_fixtable)
     EtsObject* fix_time = nullptr;  // {MonotonicTime, Timestamp} of the first fixation
 
-    mutable std::shared_mutex lock;
+    mutable EtsTableLock lock;
+    // The lock that covers `key` alone: its stripe, or the table's one lock. Holding it
+    // allows only the storage calls below that name that key, with insert's may_grow false.
+    EtsLock& key_lock(Term key) const;
+    // A hash table with more objects than buckets doubles them: called without any lock
+    // after an insert under a key lock (which cannot resize), takes the whole table.
+    void grow_if_needed();
 
     // ---- storage: call with `lock` held (shared for reads, exclusive for writes) ----
     Term key_of(const EtsObject* o) const { return tuple_elem(o->term, keypos - 1); }
-    size_t size() const { return count_; }
+    size_t size() const { return count_.load(std::memory_order_relaxed); }
     // Words it holds: the objects (with their headers), the hash buckets or the ordered
     // index (2 words an entry), and the table itself.
     size_t memory_words() const {
-        return words_ + buckets_.size() + (type == EtsType::OrderedSet ? 2 * count_ : 0) + sizeof(*this) / sizeof(Term);
+        return words_.load(std::memory_order_relaxed) + buckets_.size() + (type == EtsType::OrderedSet ? 2 * size() : 0) +
+               sizeof(*this) / sizeof(Term);
     }
 
     // set: replaces; bag: adds unless an identical object is there; duplicate_bag: adds.
-    // Takes ownership of `o`.
-    void insert(EtsObject* o);
+    // Takes ownership of `o`. `may_grow`: the whole table is locked, so the buckets may be
+    // resized here.
+    void insert(EtsObject* o, bool may_grow = true);
     bool has_key(Term key) const;
     // Calls f for each object with `key` (for bags, in insertion order).
     void lookup(Term key, const std::function<void(const EtsObject*)>& f) const;
@@ -104,7 +116,7 @@ public:
     size_t bucket_count() const { return buckets_.size(); }
     // slot/2: the objects of slot i (a bucket, or the i-th object of ordered_set)
     void slot(size_t i, const std::function<void(const EtsObject*)>& f) const;
-    size_t slot_count() const { return type == EtsType::OrderedSet ? count_ : buckets_.size(); }
+    size_t slot_count() const { return type == EtsType::OrderedSet ? size() : buckets_.size(); }
 
     size_t byte_size() const override { return sizeof(*this); }
 
@@ -115,8 +127,12 @@ private:
 
     std::vector<EtsObject*> buckets_;
     EtsOrderedIndex tree_;
-    size_t count_ = 0;
-    size_t words_ = 0;
+    // Atomic: operations on different stripes change them at once.
+    std::atomic<size_t> count_{0};
+    std::atomic<size_t> words_{0};
+    std::atomic<size_t> bucket_count_{0};  // buckets_.size(), for grow_if_needed without a lock
+    void add_count(long d) { count_.fetch_add(size_t(d), std::memory_order_relaxed); }
+    void add_words(long d) { words_.fetch_add(size_t(d), std::memory_order_relaxed); }
 };
 
 }  // namespace beam

@@ -3,6 +3,8 @@
 
 #include <cstdio>
 
+#include "scheduler/busy_wait.hpp"
+#include "scheduler/run_queue.hpp"
 #include "scheduler/signals.hpp"
 #include "scheduler/slice_output.hpp"
 #include "vm/clocks.hpp"
@@ -18,10 +20,69 @@ namespace {
 thread_local int tls_index = -1;
 // system_profile scheduler: this scheduler has reported itself inactive and not yet active again.
 thread_local bool tls_profiled_inactive = false;
+// +sbwt's longest spin (scheduler/busy_wait.hpp); medium is erl's default.
+std::atomic<int64_t> g_spin_max_ns{50'000};
 // How long this scheduler spins before it sleeps (Schedulers::spin), adapted to how often
-// spinning has found work.
-thread_local int64_t tls_spin_budget_ns = 50'000;
+// spinning has found work; -1 until the thread first spins.
+thread_local int64_t tls_spin_budget_ns = -1;
 }
+
+void set_scheduler_busy_wait(BusyWait level) {
+    // erts counts its thresholds in spin rounds; these are times of about the same order on
+    // current hardware, medium being the 50 us beamvm has always used.
+    static constexpr int64_t NS[] = {0, 5'000, 20'000, 50'000, 200'000, 1'000'000};
+    g_spin_max_ns.store(NS[int(level)], std::memory_order_relaxed);
+}
+long long scheduler_busy_wait_ns() { return g_spin_max_ns.load(std::memory_order_relaxed); }
+
+namespace {
+// erts' wakeup_other (erl_process.c, +swt medium): a busy scheduler wakes a sleeping one only
+// after its run queue has held a backlog for a while, measured in reductions run while
+// others waited: after each slice, (processes queued - 1) x the slice's reductions, plus a
+// fixed step, is added; a slice with at most one process waiting takes its reductions off.
+// Waking a sleeper as soon as two processes were queued made a gen_server under eight
+// clients (bench/real/svc_genserver_ets.erl, +S 2) wake the other scheduler for nearly every
+// reply: the woken scheduler stole one client, ran it for a few hundred reductions, found
+// nothing else and slept again, 15,000 futex wake-ups and 30,000 context switches a run.
+constexpr int64_t WAKEUP_OTHER_LIMIT = 10 * 4000;  // erts' ERTS_WAKEUP_OTHER_LIMIT_MEDIUM
+constexpr int64_t WAKEUP_OTHER_STEP = 4000 / 10;   // ERTS_WAKEUP_OTHER_FIXED_INC
+
+// After a slice of `reds` reductions on `s` (its own thread): true when a sleeper should come.
+template <class Sched>
+bool count_backlog(Sched& s, int64_t reds) {
+    if (reds <= 0) return false;
+    int64_t waiting = int64_t(s.queued.load(std::memory_order_relaxed)) - 1;
+    int64_t v = s.wakeup_other.load(std::memory_order_relaxed);
+    v = waiting < 1 ? std::max<int64_t>(0, v - reds) : v + waiting * reds + WAKEUP_OTHER_STEP;
+    s.wakeup_other.store(v, std::memory_order_relaxed);
+    return v > WAKEUP_OTHER_LIMIT;
+}
+
+// Wakes one sleeping online scheduler other than `s` to steal from it, unless a spinning one
+// will find the work by itself. (A template so that it can take the private Scheduler type.)
+template <class Sched>
+void wake_other(std::vector<std::unique_ptr<Sched>>& scheds, Sched& s, int online, std::atomic<int>& sleepers,
+                std::atomic<int>& spinners) {
+    if (sleepers.load(std::memory_order_acquire) == 0 || spinners.load(std::memory_order_acquire) > 0) return;
+    s.wakeup_other.store(0, std::memory_order_relaxed);
+    for (auto& other : scheds) {
+        if (other.get() == &s || other->index >= online) continue;
+        bool asleep;
+        {
+            std::lock_guard lock(other->mutex);
+            asleep = other->sleeping && !other->steal_hint;
+            if (asleep) {
+                other->steal_hint = true;
+                other->bump_locked();
+            }
+        }
+        if (asleep) {
+            other->wake_sleeper();
+            return;
+        }
+    }
+}
+}  // namespace
 
 int Schedulers::current_index() { return tls_index; }
 
@@ -41,9 +102,12 @@ int Schedulers::set_online(int n) {
     // Every scheduler looks again: the ones going offline hand their queues over, the ones
     // coming online start stealing.
     for (auto& s : scheds_) {
-        std::lock_guard lock(s->mutex);
-        s->rebalance = true;
-        s->wake.notify_one();
+        {
+            std::lock_guard lock(s->mutex);
+            s->rebalance = true;
+            s->bump_locked();
+        }
+        s->wake_sleeper();
     }
     return old;
 }
@@ -155,8 +219,11 @@ void Schedulers::halt(int status) {
     bool expected = false;
     if (halting_.compare_exchange_strong(expected, true)) halt_status_.store(status);
     for (auto& s : scheds_) {
-        std::lock_guard lock(s->mutex);
-        s->wake.notify_all();
+        {
+            std::lock_guard lock(s->mutex);
+            s->bump_locked();
+        }
+        s->wake_sleeper();
     }
     std::lock_guard lock(done_mutex_);
     done_cv_.notify_all();
@@ -257,27 +324,25 @@ void Schedulers::enqueue(Scheduler& target, Process* p, int prio) {
     if (bound > 0 && bound <= count()) sp = scheds_[size_t(bound - 1)].get();
     else if (int on = online(); target.index >= on) sp = scheds_[size_t(target.index % on)].get();
     Scheduler& s = *sp;
-    bool share;
+    bool share, wake;
     {
         std::lock_guard lock(s.mutex);
         s.queues[prio >= 0 ? prio : p->sched.prio].push_back(p);
         s.count_queued(1);
         share = !s.sleeping && s.queued.load(std::memory_order_relaxed) > 1;
-        if (s.sleeping) s.wake.notify_one();
-    }
-    // The target is busy and has more queued than it takes next: let a sleeper come and steal,
-    // unless a spinning scheduler is about to find the work by itself.
-    if (share && sleepers_.load(std::memory_order_acquire) > 0 && spinners_.load(std::memory_order_acquire) == 0) {
-        for (auto& other : scheds_) {
-            if (other.get() == &s || other->index >= online()) continue;
-            std::lock_guard lock(other->mutex);
-            if (other->sleeping) {
-                other->steal_hint = true;
-                other->wake.notify_one();
-                break;
-            }
+        // One futex wake per sleep: later pushes find the wake already sent.
+        wake = s.sleeping && !s.wake_sent;
+        if (wake) {
+            s.wake_sent = true;
+            s.bump_locked();
         }
     }
+    if (wake) s.wake_sleeper();
+    // The target is busy, has more queued than it takes next, and has had a backlog for a
+    // while (wakeup_other, counted in loop()): let a sleeper come and steal, unless a spinning
+    // scheduler is about to find the work by itself.
+    if (share && s.wakeup_other.load(std::memory_order_relaxed) > WAKEUP_OTHER_LIMIT)
+        wake_other(scheds_, s, online(), sleepers_, spinners_);
 }
 
 Process* Schedulers::pop_local(Scheduler& s) {
@@ -309,6 +374,10 @@ Process* Schedulers::steal(Scheduler& thief, bool busy_only) {
         // spawned or woken on its parent's scheduler: the parent goes on first (a spawn
         // followed by monitor/2 finds the child alive, as on erl) and runs it when it waits.
         if (busy_only && other->queued.load(std::memory_order_relaxed) < 2) continue;
+        // Nor, while spinning, before the victim's backlog is one that would wake a sleeper
+        // (count_backlog): stealing a process the moment a second one was queued split a
+        // gen_server from its clients, and every call then crossed cores.
+        if (busy_only && other->wakeup_other.load(std::memory_order_relaxed) <= WAKEUP_OTHER_LIMIT) continue;
         std::unique_lock lock(other->mutex, std::try_to_lock);
         if (!lock.owns_lock() || other->queued == 0) continue;
         // As OTP's try_steal_task_from_victim: the highest priority first, and in it the
@@ -372,9 +441,15 @@ Process* Schedulers::next(Scheduler& s) {
         // that came since this scheduler's last poll fires there at once).
         if (sleepers_.fetch_add(1, std::memory_order_acq_rel) + 1 == count())
             if (SchedulerPollset* ps = pollset_.load(std::memory_order_acquire)) ps->hand_to_io_thread();
-        s.wake.wait(lock, [&] { return s.queued > 0 || s.steal_hint || s.rebalance || halting(); });
+        while (!(s.queued > 0 || s.steal_hint || s.rebalance || halting())) {
+            uint32_t seen = s.wake_seq.load(std::memory_order_acquire);
+            lock.unlock();
+            s.sleep_until_bumped(seen);
+            lock.lock();
+        }
         sleepers_.fetch_sub(1, std::memory_order_acq_rel);
         s.sleeping = false;
+        s.wake_sent = false;
         s.steal_hint = false;
         if (s.rebalance) continue;
         // Woken for work elsewhere: try stealing before our own queue is empty-checked again.
@@ -393,7 +468,10 @@ Process* Schedulers::spin(Scheduler& s) {
     // the work): spinning 50 us on every idle moment cost udp_rtt (bench/net_run.sh) 1.8x its
     // CPU time and half its rate at load 15. So the budget adapts, as glibc's adaptive mutex
     // does: halved after a spin that found nothing, doubled after one that found work.
-    constexpr int64_t SPIN_MAX_NS = 50'000, SPIN_MIN_NS = 1'000;
+    const int64_t SPIN_MAX_NS = g_spin_max_ns.load(std::memory_order_relaxed);
+    constexpr int64_t SPIN_MIN_NS = 1'000;
+    if (SPIN_MAX_NS == 0) return nullptr;  // +sbwt none
+    if (tls_spin_budget_ns < 0) tls_spin_budget_ns = SPIN_MAX_NS;
     s.spinning.store(true, std::memory_order_relaxed);
     spinners_.fetch_add(1, std::memory_order_acq_rel);
     bool found_work = false;
@@ -416,7 +494,7 @@ Process* Schedulers::spin(Scheduler& s) {
     spinners_.fetch_sub(1, std::memory_order_acq_rel);
     s.spinning.store(false, std::memory_order_relaxed);
     tls_spin_budget_ns = found_work || found ? std::min(tls_spin_budget_ns * 2, SPIN_MAX_NS)
-                                             : std::max(tls_spin_budget_ns / 2, SPIN_MIN_NS);
+                                             : std::min(std::max(tls_spin_budget_ns / 2, SPIN_MIN_NS), SPIN_MAX_NS);
     return found;
 }
 
@@ -449,8 +527,13 @@ void Schedulers::loop(Scheduler& s) {
             }
             if (st.compare_exchange_weak(f, (f & ~QUEUED) | RUNNING, std::memory_order_seq_cst)) break;
         }
-        TimeSlice slice;  // output held during the slice goes out when it ends
-        run_one(s, p);
+        int64_t reds_before = s.reductions.load(std::memory_order_relaxed);
+        {
+            TimeSlice slice;  // output held during the slice goes out when it ends
+            run_one(s, p);
+        }
+        if (count_backlog(s, s.reductions.load(std::memory_order_relaxed) - reds_before))
+            wake_other(scheds_, s, online(), sleepers_, spinners_);
     }
     if (vm_->exit_process_when_done) {
         // The OS process is about to end (vm/runner.cpp), unless run_until_done joins the

@@ -127,39 +127,18 @@ private:
         int saved_online = 0;
         std::atomic<bool> any{false};
     } multi_block_;
-    struct Scheduler {
-        int index;
-        std::thread thread;
-        // The run queue's lock is taken twice per message passed (the receiver queued, then
-        // taken): a WordLock's uncontended path is one compare-and-swap, std::mutex's a call.
-        WordLock mutex;
-        std::condition_variable_any wake;
-        std::deque<Process*> queues[4];  // max, high, normal, low
-        // Processes in `queues`: changed under `mutex`, read without it by idle schedulers
-        // looking for work while they spin (scheduler.cpp, next()).
-        std::atomic<size_t> queued{0};
-        void count_queued(long d) { queued.store(queued.load(std::memory_order_relaxed) + size_t(d), std::memory_order_release); }
-        std::atomic<bool> running{false};  // inside run_one
-        std::atomic<uint64_t> slices{0};    // run_one calls finished
-        // Reductions of the slices this scheduler finished: written by it alone (a relaxed
-        // load and store, no read-modify-write per slice), summed by total_reductions.
-        std::atomic<int64_t> reductions{0};
-        std::atomic<bool> in_barrier{false};  // in await_running_slices
-        std::atomic<bool> spinning{false};  // idle, looking for work before it sleeps
-        bool sleeping = false;
-        bool steal_hint = false;  // woken because another scheduler has queued work
-        bool rebalance = false;   // woken because the number of schedulers online changed
-        unsigned low_credit = 0;  // lets low priority run now and then while normal is busy
-        int64_t polled_ns = 0;    // when this scheduler last polled the scheduler pollset
-    };
+    // One scheduler's thread, run queues and sleep state: scheduler/run_queue.hpp, which only
+    // scheduler.cpp includes (so changing it rebuilds one file, not everything vm.hpp reaches).
+    struct Scheduler;
 
     void loop(Scheduler& s);
     Process* next(Scheduler& s);
     Process* pop_local(Scheduler& s);
     Process* steal(Scheduler& thief, bool busy_only = false);
     // An idle scheduler looks for work for a short while before it sleeps (OTP's scheduler
-    // busy wait): a process queued meanwhile, here or on a busy scheduler, is taken without
-    // the futex wake-up that a sleeping scheduler needs. Null if none came (or s has its own).
+    // busy wait, +sbwt): a process queued meanwhile here, or on a busy scheduler with a
+    // backlog, is taken without the futex wake-up that a sleeping scheduler needs. Null if
+    // none came (or s has its own).
     Process* spin(Scheduler& s);
     // Polls the scheduler pollset if `s` has not for POLL_EVERY_NS (or `now`).
     void poll_io(Scheduler& s, bool now);
@@ -167,8 +146,9 @@ private:
     // An offline scheduler's queued processes that are not bound to it go to the online ones.
     void hand_over(Scheduler& s);
     // Queues p on s. A sleeping scheduler is woken to steal only when s, busy, has more than
-    // one process waiting: s takes the next one itself. (Waking one on every yield of a lone
-    // busy process cost about a quarter of an allocation benchmark's time in futex calls.)
+    // one process waiting and has had a backlog for a while (scheduler.cpp, count_backlog):
+    // s takes the next one itself. (Waking one on every yield of a lone busy process cost
+    // about a quarter of an allocation benchmark's time in futex calls.)
     void enqueue(Scheduler& s, Process* p, int prio = -1);
     // Moves a queued p to queue `prio` of the scheduler holding it; false if no queue holds
     // it (a scheduler has just taken it and is about to run it).

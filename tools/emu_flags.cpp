@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "bifs/bif_util.hpp"
+#include "scheduler/busy_wait.hpp"
 #include "vm/atom_table.hpp"
 #include "vm/otp_version.hpp"
 #include "vm/system_flags.hpp"
@@ -293,6 +294,17 @@ std::string take_busy_wait(const std::string& v, EmuFlags&) {
                   "bad scheduler busy wait threshold: ");
 }
 
+// +sbwt for the normal schedulers (the dirty ones' +sbwtdcpu/+sbwtdio are checked only).
+std::string take_sched_busy_wait(const std::string& v, EmuFlags& f) {
+    static const char* const levels[] = {"none", "very_short", "short", "medium", "long", "very_long"};
+    for (int i = 0; i < 6; ++i)
+        if (v == levels[i]) {
+            f.busy_wait = i;
+            return {};
+        }
+    return take_busy_wait(v, f);
+}
+
 std::string take_wakeup(const std::string& v, EmuFlags&) {
     return one_of(v, {"very_low", "low", "medium", "high", "very_high"}, "scheduler wakeup threshold: ");
 }
@@ -384,7 +396,7 @@ constexpr EmuFlag FLAGS[] = {
     {"SDPcpu", Required, Honoured, take_dirty_cpu_pct},
     {"SDio", Required, Honoured, take_dirty_io},
     {"sbt", Required, Honoured, take_bind_type},   // reported; threads are not bound
-    {"sbwt", Required, Ignored, take_busy_wait},
+    {"sbwt", Required, Honoured, take_sched_busy_wait},
     {"sbwtdcpu", Required, Ignored, take_busy_wait},
     {"sbwtdio", Required, Ignored, take_busy_wait},
     {"scl", Required, Ignored, nullptr},
@@ -539,6 +551,7 @@ void apply_emu_flags(const EmuFlags& f, VM& vm) {
     }
     vm.emu_options.filename_utf8 = utf8;
     if (!f.warning_map.empty()) vm.warning_map = atom(f.warning_map);
+    if (f.busy_wait >= 0) set_scheduler_busy_wait(static_cast<BusyWait>(f.busy_wait));
     SystemFlags& sf = system_flags();
     if (f.min_heap) sf.min_heap_size = gc::next_heap_size(size_t(f.min_heap));
     if (f.min_bin_vheap) sf.min_bin_vheap_size = gc::next_heap_size(size_t(f.min_bin_vheap));

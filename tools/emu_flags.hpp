@@ -29,6 +29,7 @@ struct EmuFlags {
     bool print_version = false;                     // +V
     char filename_encoding = 'a';                   // +fn: 'u', 'l' or 'a' (the locale's)
     char break_handling = 0;                        // +B: 'c', 'd', 'i'; 0: the break menu
+    int busy_wait = -1;                             // +sbwt: a BusyWait (scheduler/busy_wait.hpp); -1: default
     EmulatorOptions options;
 };
 

@@ -1,0 +1,169 @@
+// A table's reader-writer lock (ets/ets_table.hpp): one 32-bit word, readers counted in it,
+// a short spin before a thread sleeps on the word (a futex).
+//
+// Why not std::shared_mutex (glibc's pthread_rwlock): it sleeps in the kernel at the first
+// conflict. ETS critical sections are a lookup or an insert and a copy, a few hundred
+// nanoseconds, so a waiter that sleeps pays two futex calls and a context switch for a wait
+// that spinning ends sooner. Measured on bench/real/svc_genserver_ets.erl at +S 2 (clients
+// reading with ets:lookup while the server writes): the rwlock's futex waits were a sixth of
+// the run's futex calls.
+//
+// Waiting writers are preferred: a writer that waits sets WRITER_WAITING, which keeps new
+// readers out until a writer has had the lock, so a stream of readers cannot starve it.
+#pragma once
+
+#include <atomic>
+#include <climits>
+#include <cstdint>
+#include <memory>
+
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+namespace beam {
+
+class EtsLock {
+public:
+    EtsLock() = default;
+    EtsLock(const EtsLock&) = delete;
+    EtsLock& operator=(const EtsLock&) = delete;
+
+    bool try_lock_shared() {
+        uint32_t v = state_.load(std::memory_order_relaxed);
+        return !(v & (WRITER | WRITER_WAITING)) &&
+               state_.compare_exchange_strong(v, v + 1, std::memory_order_acquire, std::memory_order_relaxed);
+    }
+    void lock_shared() {
+        if (!try_lock_shared()) [[unlikely]] lock_shared_slow();
+    }
+    void unlock_shared() {
+        uint32_t v = state_.fetch_sub(1, std::memory_order_release);
+        if ((v & READERS) == 1 && (v & SLEEPERS)) wake_all();
+    }
+
+    bool try_lock() {
+        uint32_t v = state_.load(std::memory_order_relaxed);
+        return !(v & (WRITER | READERS)) &&
+               state_.compare_exchange_strong(v, (v | WRITER) & ~WRITER_WAITING, std::memory_order_acquire,
+                                              std::memory_order_relaxed);
+    }
+    void lock() {
+        if (!try_lock()) [[unlikely]] lock_slow();
+    }
+    void unlock() {
+        uint32_t v = state_.fetch_and(~WRITER, std::memory_order_release);
+        if (v & SLEEPERS) wake_all();
+    }
+
+private:
+    static constexpr uint32_t WRITER = 1u << 31;
+    static constexpr uint32_t WRITER_WAITING = 1u << 30;
+    static constexpr uint32_t SLEEPERS = 1u << 29;  // someone may sleep on the word
+    static constexpr uint32_t READERS = SLEEPERS - 1;
+    // About 2-4 us of pause instructions: longer than a table operation, shorter than the
+    // futex wait and wake-up it saves.
+    static constexpr int SPINS = 256;
+
+    static void pause() {
+#if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+#endif
+    }
+    void sleep_on(uint32_t v) {
+        syscall(SYS_futex, reinterpret_cast<uint32_t*>(&state_), FUTEX_WAIT_PRIVATE, v, nullptr, nullptr, 0);
+    }
+    void wake_all() {
+        // Every sleeper looks again; those that still cannot go set SLEEPERS again.
+        state_.fetch_and(~SLEEPERS, std::memory_order_relaxed);
+        syscall(SYS_futex, reinterpret_cast<uint32_t*>(&state_), FUTEX_WAKE_PRIVATE, INT_MAX, nullptr, nullptr, 0);
+    }
+    // Sleeps until the word changes from `v`, having marked that a sleeper is there.
+    void wait_for_change(uint32_t v) {
+        if (!(v & SLEEPERS) &&
+            !state_.compare_exchange_strong(v, v | SLEEPERS, std::memory_order_relaxed, std::memory_order_relaxed))
+            return;  // it changed meanwhile: look again
+        sleep_on(v | SLEEPERS);
+    }
+
+    [[gnu::noinline]] void lock_shared_slow() {
+        for (int i = 0;; ++i) {
+            uint32_t v = state_.load(std::memory_order_relaxed);
+            if (!(v & (WRITER | WRITER_WAITING))) {
+                if (state_.compare_exchange_weak(v, v + 1, std::memory_order_acquire, std::memory_order_relaxed)) return;
+                continue;
+            }
+            if (i < SPINS) pause();
+            else wait_for_change(v);
+        }
+    }
+    [[gnu::noinline]] void lock_slow() {
+        for (int i = 0;; ++i) {
+            uint32_t v = state_.load(std::memory_order_relaxed);
+            if (!(v & (WRITER | READERS))) {
+                if (state_.compare_exchange_weak(v, (v | WRITER) & ~WRITER_WAITING, std::memory_order_acquire,
+                                                 std::memory_order_relaxed))
+                    return;
+                continue;
+            }
+            if (!(v & WRITER_WAITING)) {
+                state_.compare_exchange_weak(v, v | WRITER_WAITING, std::memory_order_relaxed, std::memory_order_relaxed);
+                continue;
+            }
+            if (i < SPINS) pause();
+            else wait_for_change(v);
+        }
+    }
+
+    std::atomic<uint32_t> state_{0};
+};
+
+}  // namespace beam
+
+namespace beam {
+
+// A table's locks (ets/ets_table.hpp): one EtsLock, or for a hash table made with
+// write_concurrency, STRIPES of them, each owning the hash buckets whose index is its own
+// modulo STRIPES (bucket counts are powers of two of at least 256, so a key's stripe is the
+// low bits of its hash whatever the table's size). An operation on one key takes that key's
+// stripe (stripe_for); one on the whole table (a scan, a resize, several objects at once)
+// takes every stripe, in order, through lock()/lock_shared(), so std::unique_lock and
+// std::shared_lock work on it as on the single lock.
+class EtsTableLock {
+public:
+    static constexpr unsigned STRIPES = 16;
+    EtsTableLock() : locks_(new Padded[1]) {}
+    EtsTableLock(const EtsTableLock&) = delete;
+    EtsTableLock& operator=(const EtsTableLock&) = delete;
+
+    // Before the table is shared with other threads (ets:new).
+    void stripe() {
+        locks_.reset(new Padded[STRIPES]);
+        n_ = STRIPES;
+    }
+    bool striped() const { return n_ > 1; }
+    EtsLock& stripe_for(uint32_t hash) { return locks_[hash & (n_ - 1)].lock; }
+
+    void lock() {
+        for (unsigned i = 0; i < n_; ++i) locks_[i].lock.lock();
+    }
+    void unlock() {
+        for (unsigned i = n_; i-- > 0;) locks_[i].lock.unlock();
+    }
+    void lock_shared() {
+        for (unsigned i = 0; i < n_; ++i) locks_[i].lock.lock_shared();
+    }
+    void unlock_shared() {
+        for (unsigned i = n_; i-- > 0;) locks_[i].lock.unlock_shared();
+    }
+
+private:
+    // One cache line each: stripes taken by different cores do not share a line.
+    struct alignas(64) Padded {
+        EtsLock lock;
+    };
+    std::unique_ptr<Padded[]> locks_;
+    unsigned n_ = 1;
+};
+
+}  // namespace beam
