@@ -5,10 +5,13 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <mutex>
 #include <thread>
 
 #include "bifs/bif_util.hpp"
+#include "crashdump/crash_dump.hpp"
+#include "scheduler/scheduler.hpp"
 #include "scheduler/signals.hpp"
 #include "vm/atom_table.hpp"
 #include "vm/vm.hpp"
@@ -32,6 +35,7 @@ constexpr Named settable[] = {
 struct Forwarder {
     std::mutex mutex;          // guards `handler_vm` against VM teardown while posting
     VM* handler_vm[NSIG] = {};
+    VM* dump_vm = nullptr;     // dump_on_sigusr1's
     int pipe_fds[2] = {-1, -1};
     std::once_flag started;
 };
@@ -63,6 +67,14 @@ void forward_loop() {
         if (n <= 0) return;
         std::lock_guard lock(f.mutex);
         VM* vm = f.handler_vm[b];
+        if (b == SIGUSR1 && !vm && f.dump_vm && f.dump_vm->scheds) {
+            // As erts: the slogan on stderr, the dump written by the thread that waits for
+            // the halt (crashdump/crash_dump.hpp), exit status 1.
+            std::fprintf(stderr, "Received SIGUSR1\r\n");
+            request_crash_dump("Received SIGUSR1", NIL, 0);
+            f.dump_vm->scheds->halt(1);
+            continue;
+        }
         const char* name = signal_name(b);
         if (!vm || !name) continue;
         Term server = vm->procs.whereis(&vm->root(), atom("erl_signal_server"));
@@ -90,7 +102,12 @@ void set_os_signal(VM* vm, int signo, SignalDisposition d) {
     Forwarder& f = forwarder();
     struct sigaction sa {};
     sigemptyset(&sa.sa_mask);
-    if (d == SignalDisposition::Handle) {
+    bool dumps;
+    {
+        std::lock_guard lock(f.mutex);
+        dumps = signo == SIGUSR1 && f.dump_vm == vm;
+    }
+    if (d == SignalDisposition::Handle || (d == SignalDisposition::Default && dumps)) {
         std::call_once(f.started, start_forwarder);
         sa.sa_handler = on_signal;
         sa.sa_flags = SA_RESTART;
@@ -109,6 +126,21 @@ void forget_os_signals(VM* vm) {
     std::lock_guard lock(f.mutex);
     for (VM*& v : f.handler_vm)
         if (v == vm) v = nullptr;
+    if (f.dump_vm == vm) f.dump_vm = nullptr;
+}
+
+void dump_on_sigusr1(VM* vm) {
+    Forwarder& f = forwarder();
+    std::call_once(f.started, start_forwarder);
+    {
+        std::lock_guard lock(f.mutex);
+        f.dump_vm = vm;
+    }
+    struct sigaction sa {};
+    sigemptyset(&sa.sa_mask);
+    sa.sa_handler = on_signal;
+    sa.sa_flags = SA_RESTART;
+    ::sigaction(SIGUSR1, &sa, nullptr);
 }
 
 }  // namespace beam

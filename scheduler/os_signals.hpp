@@ -18,5 +18,10 @@ int signal_number(std::string_view name);
 void set_os_signal(VM* vm, int signo, SignalDisposition d);
 // VM teardown: signals it handles are no longer delivered to it.
 void forget_os_signals(VM* vm);
+// erl's own default for SIGUSR1: a crash dump with the slogan "Received SIGUSR1", then the
+// OS process ends with status 1. The command line's VM asks for it (one VM per OS process
+// can: a host embedding several leaves SIGUSR1 alone). os:set_signal(sigusr1, default) comes
+// back to it; `handle` and `ignore` replace it as on erl.
+void dump_on_sigusr1(VM* vm);
 
 }  // namespace beam

@@ -11,6 +11,7 @@
 
 #include "bifs/bif_util.hpp"
 #include "io/tty/break_menu.hpp"
+#include "scheduler/os_signals.hpp"
 #include "scheduler/ports.hpp"
 #include "vm/code_watch.hpp"
 #include "tools/emu_flags.hpp"
@@ -188,6 +189,7 @@ int main(int original_argc, char** original_argv) {
     if (wants_detached(argc, argv)) detach_from_terminal();
     VM vm;
     vm.exit_process_when_done = true;
+    dump_on_sigusr1(&vm);  // erl's default: kill -USR1 writes erl_crash.dump
     std::vector<std::string> pa, pz;
     std::vector<Command> commands;
     NodeStartFlags node_flags;

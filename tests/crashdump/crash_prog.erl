@@ -1,6 +1,6 @@
 %% The program both VMs run before halting with a slogan: a named ETS table, a registered
 %% process waiting in a receive with a dictionary entry and a message it does not match,
-%% then erlang:halt/1,2 with the slogan given (tests/crashdump/run.sh).
+%% then erlang:halt/1,2 with the slogan given, or waits for a SIGUSR1 (tests/crashdump/run.sh).
 -module(crash_prog).
 -export([main/1]).
 
@@ -15,5 +15,6 @@ main([Mode]) ->
         noflush -> erlang:halt("boom", [{flush, false}]);
         empty -> erlang:halt("");
         long -> erlang:halt(lists:duplicate(1500, $é));  % erts keeps 1023 characters
-        status -> erlang:halt(3)
+        status -> erlang:halt(3);
+        wait -> io:format(standard_error, "waiting~n", []), timer:sleep(30000)  % for kill -USR1
     end.

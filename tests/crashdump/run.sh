@@ -105,6 +105,27 @@ run beamvm status "$work/beamvm.dump"
 same_stderr "halt(3)"
 [ ! -e "$work/beamvm.dump" ] || fail "halt(3) wrote a dump"
 
+# 8. kill -USR1 (erl's default: "Received SIGUSR1", a dump, status 1), once the program waits.
+usr1() {
+  local vm=$1 cmd=erl
+  [ "$vm" = beamvm ] && cmd=$beamvm
+  (cd "$work" || exit
+   ERL_CRASH_DUMP="$work/$vm.dump" timeout 30 "$cmd" -noshell -pa "$work" -run crash_prog main wait \
+      </dev/null >"$work/$vm.out" 2>"$work/$vm.err" &
+   echo $! >"$work/$vm.pid"; wait $!; echo $? >"$work/$vm.rc")
+}
+for vm in erl beamvm; do
+  rm -f "$work/$vm.dump"
+  usr1 $vm &
+  for _ in $(seq 150); do grep -q waiting "$work/$vm.err" 2>/dev/null && break; sleep 0.1; done
+  # timeout's child is the VM (erl: erlexec execs beam.smp under the same pid)
+  kill -USR1 "$(pgrep -P "$(cat "$work/$vm.pid")" | head -1)"
+  wait
+  sed -i '/^waiting$/d' "$work/$vm.err"
+done
+same_stderr "kill -USR1"
+[ "$(grep -a '^Slogan' "$work/erl.dump")" = "$(grep -a '^Slogan' "$work/beamvm.dump")" ] || fail "kill -USR1: Slogan lines differ"
+
 # 7. beamvm's internal fatal-error path (vm/fatal_error.hpp), reached through a NIF that hands
 # enif_term_type a word that is no term: the message, a dump the viewer reads, abort() (134).
 # beamvm only: erl has no such check to compare with.
