@@ -442,6 +442,12 @@ Process* Schedulers::next(Scheduler& s) {
         if (sleepers_.fetch_add(1, std::memory_order_acq_rel) + 1 == count())
             if (SchedulerPollset* ps = pollset_.load(std::memory_order_acquire)) ps->hand_to_io_thread();
         while (!(s.queued > 0 || s.steal_hint || s.rebalance || halting())) {
+            // Woken, but what woke it was taken meanwhile (another scheduler stole the
+            // process just queued here): the wake is spent, and the next enqueue must send
+            // one again. Left set, it muted every later enqueue and this scheduler slept on
+            // with processes in its queue (tests/dist/hostile_peer.sh: 3 runs in 11 under load;
+            // 0 in 12 after).
+            s.wake_sent = false;
             uint32_t seen = s.wake_seq.load(std::memory_order_acquire);
             lock.unlock();
             s.sleep_until_bumped(seen);
