@@ -18,32 +18,18 @@
 
 namespace beam {
 
-namespace {
-// The option atoms, interned once: gen_server:call passes monitor/3 and demonitor/2 options
-// on every call, and interning them each time was 1.6% of bench/real/svc_genserver_ets (perf).
-struct MonitorAtoms {
-    Term alias = atom("alias"), explicit_unalias = atom("explicit_unalias"), demonitor = atom("demonitor"),
-         reply_demonitor = atom("reply_demonitor"), tag = atom("tag"), port = atom("port"),
-         time_offset = atom("time_offset"), flush = atom("flush"), info = atom("info");
-};
-const MonitorAtoms& ma() {
-    static const MonitorAtoms a;
-    return a;
-}
-}  // namespace
-
 bool parse_monitor_opts(Term opts, MonitorOpts* o) {
     for (; is_list(opts); opts = tail(opts)) {
         Term opt = head(opts);
         if (!is_tuple(opt) || tuple_arity(opt) != 2) return false;
         Term k = tuple_elem(opt, 0), v = tuple_elem(opt, 1);
-        if (k == ma().alias) {
+        if (k == am::alias) {
             o->alias = true;
-            if (v == ma().explicit_unalias) o->alias_kind = AliasKind::Explicit;
-            else if (v == ma().demonitor) o->alias_kind = AliasKind::Demonitor;
-            else if (v == ma().reply_demonitor) o->alias_kind = AliasKind::ReplyDemonitor;
+            if (v == am::explicit_unalias) o->alias_kind = AliasKind::Explicit;
+            else if (v == am::demonitor) o->alias_kind = AliasKind::Demonitor;
+            else if (v == am::reply_demonitor) o->alias_kind = AliasKind::ReplyDemonitor;
             else return false;
-        } else if (k == ma().tag) {
+        } else if (k == am::tag) {
             o->tag = v;
         } else {
             return false;
@@ -126,15 +112,15 @@ Term monitor_process(Process* p, Term target, const MonitorOpts& opts) {
 // monitor(time_offset, clock_service): a message when the time offset changes. beamvm runs in
 // OTP's no_time_warp mode, where it never does: the monitor is a reference that never fires.
 Term monitor_time_offset(Process* p, Term target, const MonitorOpts& opts) {
-    if (target != atom("clock_service")) return p->badarg();
+    if (target != am::clock_service) return p->badarg();
     uint64_t n = next_ref_number();
     if (opts.alias) alias_activate(p, n, opts.alias_kind);
     return make_ref_from_number(*p, n);
 }
 
 Term monitor_2(Process* p, const Term* a) {
-    if (a[0] == ma().port) return monitor_port(p, a[1], {});
-    if (a[0] == ma().time_offset) return monitor_time_offset(p, a[1], {});
+    if (a[0] == am::port) return monitor_port(p, a[1], {});
+    if (a[0] == am::time_offset) return monitor_time_offset(p, a[1], {});
     if (a[0] != am::process) return p->badarg();
     return monitor_process(p, a[1], {});
 }
@@ -142,8 +128,8 @@ Term monitor_2(Process* p, const Term* a) {
 Term monitor_3(Process* p, const Term* a) {
     MonitorOpts opts;
     if (!parse_monitor_opts(a[2], &opts)) return p->badarg();  // OTP: badarg with cause badopt
-    if (a[0] == ma().port) return monitor_port(p, a[1], opts);
-    if (a[0] == ma().time_offset) return monitor_time_offset(p, a[1], opts);
+    if (a[0] == am::port) return monitor_port(p, a[1], opts);
+    if (a[0] == am::time_offset) return monitor_time_offset(p, a[1], opts);
     if (a[0] != am::process) return p->badarg();
     return monitor_process(p, a[1], opts);
 }
@@ -166,8 +152,8 @@ Term demonitor(Process* p, Term ref, Term opts) {
     if (!is_boxed_sub(ref, Sub::Ref)) return p->badarg();
     bool flush = false, info = false;
     for (; is_list(opts); opts = tail(opts)) {
-        if (head(opts) == ma().flush) flush = true;
-        else if (head(opts) == ma().info) info = true;
+        if (head(opts) == am::flush) flush = true;
+        else if (head(opts) == am::info) info = true;
         else return p->badarg();
     }
     if (!is_nil(opts)) return p->badarg();
@@ -187,8 +173,8 @@ Term alias_1(Process* p, const Term* a) {
     AliasKind kind = AliasKind::Explicit;
     Term opts = a[0];
     for (; is_list(opts); opts = tail(opts)) {
-        if (head(opts) == atom("explicit_unalias")) kind = AliasKind::Explicit;
-        else if (head(opts) == atom("reply")) kind = AliasKind::Reply;
+        if (head(opts) == am::explicit_unalias) kind = AliasKind::Explicit;
+        else if (head(opts) == am::reply) kind = AliasKind::Reply;
         else return p->badarg();
     }
     if (!is_nil(opts)) return p->badarg();

@@ -26,12 +26,6 @@
 
 namespace beam {
 
-namespace {
-// Descriptors in the scheduler pollsets of every PortSystem (register_watcher with `sched`,
-// until forget_watcher): poll_now skips its system call while there are none.
-std::atomic<long> g_sched_watchers{0};
-}  // namespace
-
 
 namespace {
 
@@ -119,7 +113,7 @@ IoHandle PortSystem::register_watcher(int fd, std::shared_ptr<IoWatcher> w, bool
     epoll_event ev{};
     ev.events = EPOLLONESHOT;
     ev.data.u64 = h;
-    if (sched) g_sched_watchers.fetch_add(1, std::memory_order_relaxed);
+    if (sched) sched_watchers_.fetch_add(1, std::memory_order_relaxed);
     epoll_ctl(sched ? sched_epoll_ : epoll_, EPOLL_CTL_ADD, fd, &ev);
     return h;
 }
@@ -153,7 +147,7 @@ void PortSystem::forget_watcher(IoHandle h) {
         watchers_.erase(it);
     }
     epoll_ctl(gone.sched ? sched_epoll_ : epoll_, EPOLL_CTL_DEL, gone.fd, nullptr);
-    if (gone.sched) g_sched_watchers.fetch_sub(1, std::memory_order_relaxed);
+    if (gone.sched) sched_watchers_.fetch_sub(1, std::memory_order_relaxed);
 }
 
 // Watchers' events, before the port system's lock is taken: a watcher may take it itself.
@@ -177,7 +171,7 @@ void PortSystem::poll_now() {
     // 100 us between processes; on bench/real/svc_genserver_ets, which opens no socket,
     // those empty epoll_waits were 1.5% of the run (perf). A descriptor's readiness stays
     // pending in the set (level-triggered) until a poll that follows its registration.
-    if (g_sched_watchers.load(std::memory_order_relaxed) == 0) return;
+    if (sched_watchers_.load(std::memory_order_relaxed) == 0) return;
     epoll_event evs[64];
     int n = epoll_wait(sched_epoll_, evs, 64, 0);
     if (n > 0) dispatch_watchers(evs, n);

@@ -252,6 +252,9 @@ private:
     uint64_t next_watch_ = 1;
     int epoll_ = -1;
     int sched_epoll_ = -1;  // the scheduler pollset
+    // Descriptors in the scheduler pollset (register_watcher with `sched`, until
+    // forget_watcher): poll_now makes no system call while there are none.
+    std::atomic<long> sched_watchers_{0};
     int wake_fd_ = -1;
     // Descriptors epoll refuses (regular files, /dev/null: EPERM) are always ready: fd ->
     // {key, events}; run() polls instead of sleeping while one of them is wanted.

@@ -18,28 +18,135 @@ void TimerService::stop() {
     }
     cv_.notify_all();
     if (thread_.joinable()) thread_.join();
-    for (auto& [id, e] : entries_) discard_buffer(e.msg);
-    entries_.clear();
+    for (Slot& e : slots_)
+        if (e.live) discard_buffer(e.msg);
+    slots_.clear();
+    free_.clear();
+    heap_.clear();
+    by_ref_.clear();
 }
 
-void TimerService::start_receive_timeout(Term pid, uint64_t id, int64_t ms) {
-    std::lock_guard lock(mutex_);
+// ---- slots and the heap (mutex_ held) ----
+
+uint32_t TimerService::new_slot(Clock::time_point deadline, Term dest) {
+    uint32_t i;
+    if (!free_.empty()) {
+        i = free_.back();
+        free_.pop_back();
+    } else {
+        i = uint32_t(slots_.size());
+        slots_.emplace_back();
+    }
+    Slot& e = slots_[i];
+    e.deadline = deadline;
+    e.dest = dest;
+    e.live = true;
+    e.msg = MessageBuffer{};
+    e.ns = nullptr;
+    e.ref = 0;
+    return i;
+}
+
+void TimerService::free_slot(uint32_t i) {
+    Slot& e = slots_[i];
+    e.live = false;
+    e.generation++;
+    e.msg = MessageBuffer{};
+    free_.push_back(i);
+}
+
+void TimerService::sift_up(uint32_t pos) {
+    uint32_t i = heap_[pos];
+    while (pos > 0) {
+        uint32_t parent = (pos - 1) / 2;
+        if (!earlier(i, heap_[parent])) break;
+        place(pos, heap_[parent]);
+        pos = parent;
+    }
+    place(pos, i);
+}
+
+void TimerService::sift_down(uint32_t pos) {
+    uint32_t n = uint32_t(heap_.size()), i = heap_[pos];
+    for (;;) {
+        uint32_t child = 2 * pos + 1;
+        if (child >= n) break;
+        if (child + 1 < n && earlier(heap_[child + 1], heap_[child])) child++;
+        if (!earlier(heap_[child], i)) break;
+        place(pos, heap_[child]);
+        pos = child;
+    }
+    place(pos, i);
+}
+
+void TimerService::heap_push(uint32_t i) {
+    heap_.push_back(i);
+    sift_up(uint32_t(heap_.size() - 1));
+}
+
+void TimerService::heap_erase(uint32_t pos) {
+    uint32_t gone = heap_[pos], last = heap_.back();
+    heap_.pop_back();
+    slots_[gone].heap_pos = NO_POS;
+    if (pos == heap_.size()) return;
+    place(pos, last);
+    if (pos > 0 && earlier(last, heap_[(pos - 1) / 2])) sift_up(pos);
+    else sift_down(pos);
+}
+
+void TimerService::remove(uint32_t i) {
+    Slot& e = slots_[i];
+    if (e.heap_pos != NO_POS) heap_erase(e.heap_pos);
+    if (!e.receive_timeout) {
+        by_ref_.erase(e.ref);
+        forget_dest(e.dest, e.ref);
+    }
+    free_slot(i);
+}
+
+TimerService::Slot* TimerService::find(uint64_t id, uint32_t& index) {
+    if (id & HANDLE_BIT) {
+        index = uint32_t(id);
+        if (index >= slots_.size()) return nullptr;
+        Slot& e = slots_[index];
+        bool same = e.live && e.receive_timeout && e.generation == uint32_t((id >> 32) & 0x7fffffff);
+        return same ? &e : nullptr;
+    }
+    auto it = by_ref_.find(id);
+    if (it == by_ref_.end()) return nullptr;
+    index = it->second;
+    return &slots_[index];
+}
+
+// ---- the interface ----
+
+uint64_t TimerService::start_receive_timeout(Term pid, int64_t ms) {
     auto deadline = Clock::now() + std::chrono::milliseconds(ms);
-    entries_.emplace(id, Entry{deadline, pid, true, {}});
-    heap_.push({deadline, id});
-    if (heap_.top().second == id) cv_.notify_one();
+    std::lock_guard lock(mutex_);
+    uint32_t i = new_slot(deadline, pid);
+    Slot& e = slots_[i];
+    e.receive_timeout = true;
+    heap_push(i);
+    if (heap_[0] == i) cv_.notify_one();
+    return HANDLE_BIT | (uint64_t(e.generation & 0x7fffffff) << 32) | i;
 }
 
 void TimerService::start_message_timer(uint64_t id, Term dest, MessageBuffer msg, int64_t ms, const Namespace* ns) {
-    std::lock_guard lock(mutex_);
     auto deadline = Clock::now() + std::chrono::milliseconds(ms);
-    entries_.emplace(id, Entry{deadline, dest, false, msg, ns});
+    std::lock_guard lock(mutex_);
+    uint32_t i = new_slot(deadline, dest);
+    Slot& e = slots_[i];
+    e.receive_timeout = false;
+    e.msg = msg;
+    e.ns = ns;
+    e.ref = id;
+    by_ref_.emplace(id, i);
     if (is_local_pid(dest)) {
         by_pid_.emplace(dest, id);
         pid_timers_.store(by_pid_.size(), std::memory_order_release);
     }
-    heap_.push({deadline, id});
-    if (heap_.top().second == id) cv_.notify_one();
+    heap_push(i);
+    if (heap_[0] == i) cv_.notify_one();
 }
 
 static int64_t ms_left(TimerService::Clock::time_point deadline) {
@@ -50,20 +157,20 @@ static int64_t ms_left(TimerService::Clock::time_point deadline) {
 
 std::optional<int64_t> TimerService::cancel(uint64_t id) {
     std::lock_guard lock(mutex_);
-    auto it = entries_.find(id);
-    if (it == entries_.end()) return std::nullopt;
-    int64_t left = ms_left(it->second.deadline);
-    if (!it->second.receive_timeout) forget_dest(it->second.dest, id);
-    discard_buffer(it->second.msg);
-    entries_.erase(it);  // its heap item is skipped when it comes up
+    uint32_t i;
+    Slot* e = find(id, i);
+    if (!e) return std::nullopt;
+    int64_t left = ms_left(e->deadline);
+    discard_buffer(e->msg);
+    remove(i);  // a cancelled earliest deadline only makes the timer thread wake early once
     return left;
 }
 
-void TimerService::forget_dest(Term dest, uint64_t id) {
+void TimerService::forget_dest(Term dest, uint64_t ref) {
     if (!is_local_pid(dest)) return;
     auto [lo, hi] = by_pid_.equal_range(dest);
     for (auto it = lo; it != hi; ++it)
-        if (it->second == id) {
+        if (it->second == ref) {
             by_pid_.erase(it);
             pid_timers_.store(by_pid_.size(), std::memory_order_release);
             return;
@@ -74,21 +181,22 @@ void TimerService::cancel_for(Term pid) {
     if (pid_timers_.load(std::memory_order_acquire) == 0) return;
     std::lock_guard lock(mutex_);
     auto [lo, hi] = by_pid_.equal_range(pid);
-    for (auto it = lo; it != hi; ++it) {
-        auto e = entries_.find(it->second);
-        if (e == entries_.end()) continue;
-        discard_buffer(e->second.msg);
-        entries_.erase(e);
+    std::vector<uint64_t> refs;
+    for (auto it = lo; it != hi; ++it) refs.push_back(it->second);
+    for (uint64_t ref : refs) {
+        auto it = by_ref_.find(ref);
+        if (it == by_ref_.end()) continue;
+        discard_buffer(slots_[it->second].msg);
+        remove(it->second);  // also takes it out of by_pid_
     }
-    by_pid_.erase(lo, hi);
-    pid_timers_.store(by_pid_.size(), std::memory_order_release);
 }
 
 std::optional<int64_t> TimerService::remaining(uint64_t id) {
     std::lock_guard lock(mutex_);
-    auto it = entries_.find(id);
-    if (it == entries_.end()) return std::nullopt;
-    return ms_left(it->second.deadline);
+    uint32_t i;
+    Slot* e = find(id, i);
+    if (!e) return std::nullopt;
+    return ms_left(e->deadline);
 }
 
 void TimerService::loop() {
@@ -98,26 +206,21 @@ void TimerService::loop() {
             cv_.wait(lock);
             continue;
         }
-        auto [deadline, id] = heap_.top();
-        if (!entries_.contains(id)) {
-            heap_.pop();
+        uint32_t i = heap_[0];
+        if (Clock::now() < slots_[i].deadline) {
+            cv_.wait_until(lock, slots_[i].deadline);
             continue;
         }
-        if (Clock::now() < deadline) {
-            cv_.wait_until(lock, deadline);
-            continue;
-        }
-        heap_.pop();
-        Entry e = std::move(entries_.at(id));
-        entries_.erase(id);
-        if (!e.receive_timeout) forget_dest(e.dest, id);
+        Slot e = slots_[i];  // what fire needs; the buffer now belongs to the copy
+        uint64_t id = e.receive_timeout ? HANDLE_BIT | (uint64_t(e.generation & 0x7fffffff) << 32) | i : e.ref;
+        remove(i);
         lock.unlock();
         fire(id, e);
         lock.lock();
     }
 }
 
-void TimerService::fire(uint64_t id, Entry& e) {
+void TimerService::fire(uint64_t id, Slot& e) {
     if (e.receive_timeout) {
         auto* s = new Signal{SignalKind::Timeout};
         s->timer_id = id;

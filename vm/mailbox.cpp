@@ -149,8 +149,7 @@ bool set_timeout(Process* p, Term timeout) {
         return true;
     }
     p->sched.timer_set = true;
-    p->sched.timer_id = next_ref_number();
-    p->vm->timers.start_receive_timeout(p->pid, p->sched.timer_id, small_value(timeout));
+    p->sched.timer_id = p->vm->timers.start_receive_timeout(p->pid, small_value(timeout));
     return true;
 }
 
