@@ -127,7 +127,7 @@ uint64_t TimerService::start_receive_timeout(Term pid, int64_t ms) {
     Slot& e = slots_[i];
     e.receive_timeout = true;
     heap_push(i);
-    if (heap_[0] == i) cv_.notify_one();
+    if (deadline < waiting_until_) cv_.notify_one();
     return HANDLE_BIT | (uint64_t(e.generation & 0x7fffffff) << 32) | i;
 }
 
@@ -146,7 +146,7 @@ void TimerService::start_message_timer(uint64_t id, Term dest, MessageBuffer msg
         pid_timers_.store(by_pid_.size(), std::memory_order_release);
     }
     heap_push(i);
-    if (heap_[0] == i) cv_.notify_one();
+    if (deadline < waiting_until_) cv_.notify_one();
 }
 
 static int64_t ms_left(TimerService::Clock::time_point deadline) {
@@ -203,12 +203,16 @@ void TimerService::loop() {
     std::unique_lock lock(mutex_);
     while (!stopping_) {
         if (heap_.empty()) {
+            waiting_until_ = Clock::time_point::max();
             cv_.wait(lock);
+            waiting_until_ = Clock::time_point::min();
             continue;
         }
         uint32_t i = heap_[0];
         if (Clock::now() < slots_[i].deadline) {
-            cv_.wait_until(lock, slots_[i].deadline);
+            waiting_until_ = slots_[i].deadline;
+            cv_.wait_until(lock, waiting_until_);
+            waiting_until_ = Clock::time_point::min();
             continue;
         }
         Slot e = slots_[i];  // what fire needs; the buffer now belongs to the copy

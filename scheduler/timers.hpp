@@ -100,6 +100,11 @@ private:
     std::atomic<size_t> pid_timers_{0};
     std::thread thread_;
     bool stopping_ = false;
+    // When the timer thread will look at the heap again by itself: the deadline it sleeps
+    // until, max() while it waits for any timer, min() while it is awake. A new timer wakes
+    // it only when due before that. (Notifying whenever a new timer became the earliest woke
+    // the thread on almost every gen_server:call once cancelled timeouts left the heap.)
+    Clock::time_point waiting_until_ = Clock::time_point::min();
 };
 
 }  // namespace beam
