@@ -19,6 +19,7 @@
 #include "bifs/bif_util.hpp"
 #include "bifs/posix_errors.hpp"
 #include "bifs/prim_file.hpp"
+#include "bifs/sandbox_checks.hpp"
 #include "vm/binary.hpp"
 
 namespace beam {
@@ -48,6 +49,7 @@ Term ok_binary(Process* p, std::string_view s) { return make_tuple(*p, {am::ok, 
 // The whole file in one call, as erl does (file:read_file/1 means it). The size stat gives
 // is read; a file that reports no size (/proc) is read until its end.
 Term read_file_nif_1(Process* p, const Term* a) {
+    if (!sandbox_allows(p, Capability::File)) [[unlikely]] return capability_denied(p, Capability::File);
     std::string path;
     if (!native_path(a[0], path)) return posix_error_tuple(p, EINVAL);
     int fd;
@@ -108,6 +110,7 @@ Term read_file_nif_1(Process* p, const Term* a) {
 }
 
 Term list_dir_nif_1(Process* p, const Term* a) {
+    if (!sandbox_allows(p, Capability::File)) [[unlikely]] return capability_denied(p, Capability::File);
     std::string path;
     if (!native_path(a[0], path)) return posix_error_tuple(p, EINVAL);
     DIR* dir = ::opendir(path.c_str());
@@ -127,6 +130,7 @@ Term list_dir_nif_1(Process* p, const Term* a) {
 }
 
 Term read_link_nif_1(Process* p, const Term* a) {
+    if (!sandbox_allows(p, Capability::File)) [[unlikely]] return capability_denied(p, Capability::File);
     std::string path;
     if (!native_path(a[0], path)) return posix_error_tuple(p, EINVAL);
     std::string buf(256, '\0');
@@ -139,10 +143,12 @@ Term read_link_nif_1(Process* p, const Term* a) {
 }
 
 Term make_dir_nif_1(Process* p, const Term* a) {
+    if (!sandbox_allows(p, Capability::File)) [[unlikely]] return capability_denied(p, Capability::File);
     return on_path(p, a[0], [](const char* s) { return ::mkdir(s, 0777); });
 }
 
 Term del_file_nif_1(Process* p, const Term* a) {
+    if (!sandbox_allows(p, Capability::File)) [[unlikely]] return capability_denied(p, Capability::File);
     return on_path(p, a[0], [](const char* s) {
         int rc = ::unlink(s);
         if (rc < 0 && errno == EISDIR) errno = EPERM;
@@ -151,6 +157,7 @@ Term del_file_nif_1(Process* p, const Term* a) {
 }
 
 Term del_dir_nif_1(Process* p, const Term* a) {
+    if (!sandbox_allows(p, Capability::File)) [[unlikely]] return capability_denied(p, Capability::File);
     return on_path(p, a[0], [](const char* s) {
         int rc = ::rmdir(s);
         if (rc < 0 && (errno == ENOTEMPTY || errno == EEXIST)) {
@@ -165,6 +172,7 @@ Term del_dir_nif_1(Process* p, const Term* a) {
 }
 
 Term rename_nif_2(Process* p, const Term* a) {
+    if (!sandbox_allows(p, Capability::File)) [[unlikely]] return capability_denied(p, Capability::File);
     return on_two_paths(p, a, [](const char* from, const char* to) {
         int rc = ::rename(from, to);
         if (rc < 0 && errno == ENOTEMPTY) errno = EEXIST;
@@ -174,14 +182,17 @@ Term rename_nif_2(Process* p, const Term* a) {
 }
 
 Term make_hard_link_nif_2(Process* p, const Term* a) {
+    if (!sandbox_allows(p, Capability::File)) [[unlikely]] return capability_denied(p, Capability::File);
     return on_two_paths(p, a, [](const char* from, const char* to) { return ::link(from, to); });
 }
 
 Term make_soft_link_nif_2(Process* p, const Term* a) {
+    if (!sandbox_allows(p, Capability::File)) [[unlikely]] return capability_denied(p, Capability::File);
     return on_two_paths(p, a, [](const char* from, const char* to) { return ::symlink(from, to); });
 }
 
 Term get_cwd_nif_0(Process* p, const Term*) {
+    if (!sandbox_allows(p, Capability::File)) [[unlikely]] return capability_denied(p, Capability::File);
     std::string buf(256, '\0');
     while (!::getcwd(buf.data(), buf.size())) {
         if (errno != ERANGE) return posix_error_tuple(p, errno);
@@ -193,12 +204,14 @@ Term get_cwd_nif_0(Process* p, const Term*) {
 // The working directory belongs to the OS process: every process of the VM sees the change,
 // as on erl.
 Term set_cwd_nif_1(Process* p, const Term* a) {
+    if (!sandbox_allows(p, Capability::File)) [[unlikely]] return capability_denied(p, Capability::File);
     return on_path(p, a[0], [](const char* s) { return ::chdir(s); });
 }
 
 // Drive letters and 8.3 names exist only on Windows.
 Term get_device_cwd_nif_1(Process* p, const Term*) { return posix_error_tuple(p, ENOTSUP); }
 Term altname_nif_1(Process* p, const Term* a) {
+    if (!sandbox_allows(p, Capability::File)) [[unlikely]] return capability_denied(p, Capability::File);
     std::string path;
     if (!native_path(a[0], path)) return posix_error_tuple(p, EINVAL);
     return posix_error_tuple(p, ENOTSUP);

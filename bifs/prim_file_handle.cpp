@@ -13,6 +13,7 @@
 #include "bifs/bif_util.hpp"
 #include "bifs/posix_errors.hpp"
 #include "bifs/prim_file.hpp"
+#include "bifs/sandbox_checks.hpp"
 #include "vm/bignum.hpp"
 #include "vm/binary.hpp"
 
@@ -109,6 +110,7 @@ Term new_handle(Process* p, int fd, unsigned modes) {
 }
 
 Term open_nif_2(Process* p, const Term* a) {
+    if (!sandbox_allows(p, Capability::File)) [[unlikely]] return capability_denied(p, Capability::File);
     if (!is_list(a[1]) && a[1] != NIL) return p->badarg();
     unsigned modes = translate_modes(a[1]);
     std::string path;
@@ -129,6 +131,7 @@ Term open_nif_2(Process* p, const Term* a) {
 // file:open/2 of an inherited descriptor ({file_descriptor, prim_file, ...} users such as
 // the standard streams): the handle owns it from now on.
 Term file_desc_to_ref_nif_1(Process* p, const Term* a) {
+    if (!sandbox_allows(p, Capability::File)) [[unlikely]] return capability_denied(p, Capability::File);
     if (!is_small(a[0]) || small_value(a[0]) < INT32_MIN || small_value(a[0]) > INT32_MAX) return p->badarg();
     int fd = int(small_value(a[0]));
     int fl = ::fcntl(fd, F_GETFL);
@@ -141,6 +144,7 @@ Term file_desc_to_ref_nif_1(Process* p, const Term* a) {
 }
 
 Term close_nif_1(Process* p, const Term* a) {
+    if (!sandbox_allows(p, Capability::File)) [[unlikely]] return capability_denied(p, Capability::File);
     std::unique_lock<std::mutex> lock;
     Term result;
     FileHandle* f = locked_file(p, a[0], lock, result);
@@ -156,6 +160,7 @@ Term close_nif_1(Process* p, const Term* a) {
 // (a resource monitor tells it). beamvm closes such files when their handle is collected, so
 // the janitor is never told; called anyway, this closes what is still open.
 Term delayed_close_nif_1(Process* p, const Term* a) {
+    if (!sandbox_allows(p, Capability::File)) [[unlikely]] return capability_denied(p, Capability::File);
     auto* f = magic_cast<FileHandle>(a[0]);
     if (!f) return p->badarg();
     std::lock_guard lock(f->mutex);
@@ -166,6 +171,7 @@ Term delayed_close_nif_1(Process* p, const Term* a) {
 
 // The descriptor's bytes in native order (prim_file:get_handle/1, for sendfile).
 Term get_handle_nif_1(Process* p, const Term* a) {
+    if (!sandbox_allows(p, Capability::File)) [[unlikely]] return capability_denied(p, Capability::File);
     std::unique_lock<std::mutex> lock;
     Term result;
     FileHandle* f = locked_file(p, a[0], lock, result);

@@ -15,6 +15,7 @@
 #include "bifs/bif_util.hpp"
 #include "bifs/posix_errors.hpp"
 #include "bifs/prim_file.hpp"
+#include "bifs/sandbox_checks.hpp"
 #include "vm/bignum.hpp"
 
 namespace beam {
@@ -70,6 +71,7 @@ Term file_info_tuple(Process* p, const struct stat& st, const char* path, int) {
 namespace {
 
 Term read_info_nif_2(Process* p, const Term* a) {
+    if (!sandbox_allows(p, Capability::File)) [[unlikely]] return capability_denied(p, Capability::File);
     int32_t follow;
     if (!int32_arg(a[1], follow)) return p->badarg();
     std::string path;
@@ -81,6 +83,7 @@ Term read_info_nif_2(Process* p, const Term* a) {
 }
 
 Term set_permissions_nif_2(Process* p, const Term* a) {
+    if (!sandbox_allows(p, Capability::File)) [[unlikely]] return capability_denied(p, Capability::File);
     if (!is_small(a[1]) || small_value(a[1]) < 0 || small_value(a[1]) > UINT32_MAX) return p->badarg();
     std::string path;
     if (!native_path(a[0], path)) return posix_error_tuple(p, EINVAL);
@@ -93,6 +96,7 @@ Term set_permissions_nif_2(Process* p, const Term* a) {
 }
 
 Term set_owner_nif_3(Process* p, const Term* a) {
+    if (!sandbox_allows(p, Capability::File)) [[unlikely]] return capability_denied(p, Capability::File);
     int32_t uid, gid;
     if (!int32_arg(a[1], uid) || !int32_arg(a[2], gid)) return p->badarg();
     std::string path;
@@ -103,6 +107,7 @@ Term set_owner_nif_3(Process* p, const Term* a) {
 
 // The creation time cannot be set on Unix; erl ignores it.
 Term set_time_nif_4(Process* p, const Term* a) {
+    if (!sandbox_allows(p, Capability::File)) [[unlikely]] return capability_denied(p, Capability::File);
     int64_t atime, mtime, ctime;
     if (!int64_arg(a[1], atime) || !int64_arg(a[2], mtime) || !int64_arg(a[3], ctime)) return p->badarg();
     std::string path;

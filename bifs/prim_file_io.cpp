@@ -16,6 +16,7 @@
 #include "bifs/bif_util.hpp"
 #include "bifs/posix_errors.hpp"
 #include "bifs/prim_file.hpp"
+#include "bifs/sandbox_checks.hpp"
 #include "vm/bignum.hpp"
 #include "vm/binary.hpp"
 
@@ -123,6 +124,7 @@ int64_t write_all(int fd, std::vector<iovec>& vec, int64_t offset) {
 }
 
 Term read_nif_2(Process* p, const Term* a) {
+    if (!sandbox_allows(p, Capability::File)) [[unlikely]] return capability_denied(p, Capability::File);
     std::unique_lock<std::mutex> lock;
     Term result;
     FileHandle* f = locked_file(p, a[0], lock, result);
@@ -134,6 +136,7 @@ Term read_nif_2(Process* p, const Term* a) {
 }
 
 Term pread_nif_3(Process* p, const Term* a) {
+    if (!sandbox_allows(p, Capability::File)) [[unlikely]] return capability_denied(p, Capability::File);
     std::unique_lock<std::mutex> lock;
     Term result;
     FileHandle* f = locked_file(p, a[0], lock, result);
@@ -146,6 +149,7 @@ Term pread_nif_3(Process* p, const Term* a) {
 }
 
 Term write_nif_2(Process* p, const Term* a) {
+    if (!sandbox_allows(p, Capability::File)) [[unlikely]] return capability_denied(p, Capability::File);
     std::unique_lock<std::mutex> lock;
     Term result;
     FileHandle* f = locked_file(p, a[0], lock, result);
@@ -162,6 +166,7 @@ Term write_nif_2(Process* p, const Term* a) {
 }
 
 Term pwrite_nif_3(Process* p, const Term* a) {
+    if (!sandbox_allows(p, Capability::File)) [[unlikely]] return capability_denied(p, Capability::File);
     std::unique_lock<std::mutex> lock;
     Term result;
     FileHandle* f = locked_file(p, a[0], lock, result);
@@ -179,6 +184,7 @@ Term pwrite_nif_3(Process* p, const Term* a) {
 }
 
 Term seek_nif_3(Process* p, const Term* a) {
+    if (!sandbox_allows(p, Capability::File)) [[unlikely]] return capability_denied(p, Capability::File);
     std::unique_lock<std::mutex> lock;
     Term result;
     FileHandle* f = locked_file(p, a[0], lock, result);
@@ -197,6 +203,7 @@ Term seek_nif_3(Process* p, const Term* a) {
 }
 
 Term sync_nif_2(Process* p, const Term* a) {
+    if (!sandbox_allows(p, Capability::File)) [[unlikely]] return capability_denied(p, Capability::File);
     std::unique_lock<std::mutex> lock;
     Term result;
     FileHandle* f = locked_file(p, a[0], lock, result);
@@ -208,6 +215,7 @@ Term sync_nif_2(Process* p, const Term* a) {
 }
 
 Term truncate_nif_1(Process* p, const Term* a) {
+    if (!sandbox_allows(p, Capability::File)) [[unlikely]] return capability_denied(p, Capability::File);
     std::unique_lock<std::mutex> lock;
     Term result;
     FileHandle* f = locked_file(p, a[0], lock, result);
@@ -230,6 +238,7 @@ bool offset_length(Process* p, const Term* a, int64_t& offset, int64_t& length, 
 }
 
 Term allocate_nif_3(Process* p, const Term* a) {
+    if (!sandbox_allows(p, Capability::File)) [[unlikely]] return capability_denied(p, Capability::File);
     std::unique_lock<std::mutex> lock;
     Term result;
     FileHandle* f = locked_file(p, a[0], lock, result);
@@ -247,6 +256,7 @@ Term allocate_nif_3(Process* p, const Term* a) {
 }
 
 Term advise_nif_4(Process* p, const Term* a) {
+    if (!sandbox_allows(p, Capability::File)) [[unlikely]] return capability_denied(p, Capability::File);
     std::unique_lock<std::mutex> lock;
     Term result;
     FileHandle* f = locked_file(p, a[0], lock, result);
@@ -273,6 +283,7 @@ Term advise_nif_4(Process* p, const Term* a) {
 // dets' indirect read: an 8-byte block at Offset holds a 32-bit size and a 32-bit position
 // (big endian); the payload at that position is returned if its size is within MaxSize.
 Term ipread_s32bu_p32bu_nif_3(Process* p, const Term* a) {
+    if (!sandbox_allows(p, Capability::File)) [[unlikely]] return capability_denied(p, Capability::File);
     std::unique_lock<std::mutex> lock;
     Term result;
     FileHandle* f = locked_file(p, a[0], lock, result);
@@ -302,6 +313,7 @@ Term ipread_s32bu_p32bu_nif_3(Process* p, const Term* a) {
 }
 
 Term read_handle_info_nif_1(Process* p, const Term* a) {
+    if (!sandbox_allows(p, Capability::File)) [[unlikely]] return capability_denied(p, Capability::File);
     std::unique_lock<std::mutex> lock;
     Term result;
     FileHandle* f = locked_file(p, a[0], lock, result);

@@ -5,6 +5,7 @@
 #include <string_view>
 #include <thread>
 
+#include "bifs/sandbox_checks.hpp"
 #include "bifs/system_info_items.hpp"
 #include "crashdump/crash_dump.hpp"
 #include "bifs/bif_families.hpp"
@@ -88,9 +89,16 @@ bool valid_halt_options(Term opts) {
     return is_nil(opts);
 }
 
-Term halt_0(Process* p, const Term*) { return halt_status(p, make_small(0)); }
-Term halt_1(Process* p, const Term* a) { return halt_status(p, a[0]); }
+Term halt_0(Process* p, const Term*) {
+    if (!sandbox_allows(p, Capability::Halt)) [[unlikely]] return capability_denied(p, Capability::Halt);
+    return halt_status(p, make_small(0));
+}
+Term halt_1(Process* p, const Term* a) {
+    if (!sandbox_allows(p, Capability::Halt)) [[unlikely]] return capability_denied(p, Capability::Halt);
+    return halt_status(p, a[0]);
+}
 Term halt_2(Process* p, const Term* a) {
+    if (!sandbox_allows(p, Capability::Halt)) [[unlikely]] return capability_denied(p, Capability::Halt);
     if (!valid_halt_options(a[1])) {
         p->badarg();
         p->fcause = atom("badopt");

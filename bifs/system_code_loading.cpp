@@ -9,6 +9,7 @@
 #include "bifs/bif_families.hpp"
 #include "bifs/bif_util.hpp"
 #include "bifs/iolist.hpp"
+#include "bifs/sandbox_checks.hpp"
 #include "bifs/system_code_loading.hpp"
 #include "scheduler/signals.hpp"
 #include "vm/binary.hpp"
@@ -49,7 +50,10 @@ Term prepare(Process* p, Term m, Term bin, const std::string& origin) {
     return make_ref_from_number(*p, n);
 }
 
-Term prepare_loading_2(Process* p, const Term* a) { return prepare(p, a[0], a[1], ""); }
+Term prepare_loading_2(Process* p, const Term* a) {
+    if (!sandbox_allows(p, Capability::CodeLoad)) [[unlikely]] return capability_denied(p, Capability::CodeLoad);
+    return prepare(p, a[0], a[1], "");
+}
 
 // beamvm_internal:prepare_loading(Module, Binary, File): as above, remembering the file.
 Term internal_prepare_loading_3(Process* p, const Term* a) {
@@ -74,6 +78,7 @@ Term has_prepared_code_on_load_1(Process* p, const Term* a) {
 // All or nothing, as OTP: every reference must be prepared code not yet finished, and no
 // module may have old code in the way; then each becomes current (or waits for on_load).
 Term finish_loading_1(Process* p, const Term* a) {
+    if (!sandbox_allows(p, Capability::CodeLoad)) [[unlikely]] return capability_denied(p, Capability::CodeLoad);
     std::vector<uint64_t> refs;
     std::vector<std::unique_ptr<ModuleCode>> codes;
     {
@@ -123,14 +128,19 @@ Term finish_after_on_load_2(Process* p, const Term* a) {
     return am::true_;
 }
 
-Term load_module_2(Process* p, const Term* a) { return load_module_into(p, *p->ns, a[0], a[1]); }
+Term load_module_2(Process* p, const Term* a) {
+    if (!sandbox_allows(p, Capability::CodeLoad)) [[unlikely]] return capability_denied(p, Capability::CodeLoad);
+    return load_module_into(p, *p->ns, a[0], a[1]);
+}
 
 Term delete_module_1(Process* p, const Term* a) {
+    if (!sandbox_allows(p, Capability::CodeLoad)) [[unlikely]] return capability_denied(p, Capability::CodeLoad);
     if (!is_atom(a[0]) || p->ns->has_old_code(a[0])) return p->badarg();
     return p->ns->delete_module(a[0]) ? am::true_ : am::undefined;
 }
 
 Term purge_module_1(Process* p, const Term* a) {
+    if (!sandbox_allows(p, Capability::CodeLoad)) [[unlikely]] return capability_denied(p, Capability::CodeLoad);
     if (!is_atom(a[0])) return p->badarg();
     PurgeResult r = purge_old_code(p, live_x(a), 1, *p->ns, a[0], PurgeMode::Hard);
     return r.purged ? am::true_ : p->badarg();

@@ -10,10 +10,12 @@
 
 #include "bifs/bif_families.hpp"
 #include "bifs/bif_util.hpp"
+#include "bifs/sandbox_checks.hpp"
 #include "bifs/system_code_loading.hpp"
 #include "bifs/system_processes.hpp"
 #include "vm/code_purge.hpp"
 #include "vm/binary.hpp"
+#include "vm/map.hpp"
 #include "vm/vm.hpp"
 
 namespace beam {
@@ -35,11 +37,62 @@ Term namespace_new_1(Process* p, const Term* a) {
     return ns_term(p, *p->vm->namespaces.create(a[0]));
 }
 
+// The capabilities in vm/sandbox.hpp's order, with their atoms.
+constexpr Capability ALL_CAPS[] = {Capability::File,     Capability::Port,     Capability::Network,
+                                   Capability::OsCmd,    Capability::CodeLoad, Capability::Halt};
+
+// A proper list of capability atoms as bits; false on anything else.
+bool capability_bits(Term list, uint32_t& bits) {
+    bits = 0;
+    for (; is_list(list); list = tail(list)) {
+        bool known = false;
+        for (Capability c : ALL_CAPS)
+            if (head(list) == atom(capability_name(c))) bits |= uint32_t(c), known = true;
+        if (!known) return false;
+    }
+    return is_nil(list);
+}
+
+// namespace_new(Name, Options): Options is a proper list of {allow, [Cap]} (only these) and
+// {deny, [Cap]} (all but these), applied in order to a policy that starts with every
+// capability (docs/namespaces.md "Sandbox").
+Term namespace_new_2(Process* p, const Term* a) {
+    if (!is_atom(a[0])) return p->badarg();
+    SandboxPolicy policy;
+    Term opts = a[1];
+    for (; is_list(opts); opts = tail(opts)) {
+        Term o = head(opts);
+        uint32_t bits;
+        if (!is_tuple(o) || tuple_arity(o) != 2 || !capability_bits(tuple_elem(o, 1), bits)) return p->badarg();
+        if (tuple_elem(o, 0) == atom("allow")) policy.allowed = bits;
+        else if (tuple_elem(o, 0) == atom("deny")) policy.allowed &= ~bits;
+        else return p->badarg();
+    }
+    if (!is_nil(opts)) return p->badarg();
+    // From a restricted namespace, only a namespace allowed no more than the caller's.
+    policy.allowed &= p->ns->policy().allowed;
+    Namespace* ns = p->vm->namespaces.create(a[0]);
+    ns->set_policy(policy);  // before any process of it runs or any export entry is made there
+    return ns_term(p, *ns);
+}
+
+// namespace_policy(Ns): #{allowed => [Cap], denied => [Cap]}, in vm/sandbox.hpp's order.
+Term namespace_policy_1(Process* p, const Term* a) {
+    Namespace* ns = usable(p, a[0]);
+    if (!ns) return p->badarg();
+    std::vector<Term> allowed, denied;
+    for (Capability c : ALL_CAPS) (ns->policy().allows(c) ? allowed : denied).push_back(atom(capability_name(c)));
+    Term al = make_list_from(*p, allowed.data(), allowed.size());
+    Term dl = make_list_from(*p, denied.data(), denied.size());
+    return map_from_pairs(*p, {{atom("allowed"), al}, {atom("denied"), dl}});
+}
+
 // As erlang:load_module/2 (bifs/system_code_loading.cpp: prepare, then commit), into `Ns`:
 // {module, M}, or {error, badfile | not_purged | on_load}. A module with an on_load function
 // waits for it, as after load_module; a process of `Ns` runs it with
 // erlang:call_on_load_function/1 and erlang:finish_after_on_load/2.
 Term namespace_load_3(Process* p, const Term* a) {
+    if (!sandbox_allows(p, Capability::CodeLoad)) [[unlikely]] return capability_denied(p, Capability::CodeLoad);
     Namespace* ns = usable(p, a[0]);
     if (!ns) return p->badarg();
     return load_module_into(p, *ns, a[1], a[2]);
@@ -48,6 +101,7 @@ Term namespace_load_3(Process* p, const Term* a) {
 // As erlang:purge_module/1 in `Ns` (processes using the old code are killed), answering
 // whether there was old code to purge instead of raising when there was none.
 Term namespace_purge_2(Process* p, const Term* a) {
+    if (!sandbox_allows(p, Capability::CodeLoad)) [[unlikely]] return capability_denied(p, Capability::CodeLoad);
     Namespace* ns = usable(p, a[0]);
     if (!ns || !is_atom(a[1])) return p->badarg();
     return make_bool(purge_old_code(p, const_cast<Term*>(a), 2, *ns, a[1], PurgeMode::Hard).purged);
@@ -56,6 +110,7 @@ Term namespace_purge_2(Process* p, const Term* a) {
 // As code:delete/1 in `Ns`: true if the current version became old; false if there was none
 // or an old one is in the way.
 Term namespace_delete_module_2(Process* p, const Term* a) {
+    if (!sandbox_allows(p, Capability::CodeLoad)) [[unlikely]] return capability_denied(p, Capability::CodeLoad);
     Namespace* ns = usable(p, a[0]);
     if (!ns || !is_atom(a[1])) return p->badarg();
     return make_bool(!ns->has_old_code(a[1]) && ns->delete_module(a[1]));
@@ -119,6 +174,8 @@ Term internal_namespace_free_1(Process* p, const Term* a) {
 const BifSpec table[] = {
     {"beamvm", "namespace_new", 0, &namespace_new_0},
     {"beamvm", "namespace_new", 1, &namespace_new_1},
+    {"beamvm", "namespace_new", 2, &namespace_new_2},
+    {"beamvm", "namespace_policy", 1, &namespace_policy_1},
     {"beamvm", "namespace_load", 3, &namespace_load_3},
     {"beamvm", "namespace_purge", 2, &namespace_purge_2},
     {"beamvm", "namespace_delete_module", 2, &namespace_delete_module_2},

@@ -9,6 +9,7 @@
 #include "bifs/bif_families.hpp"
 #include "bifs/bif_util.hpp"
 #include "bifs/iolist.hpp"
+#include "bifs/sandbox_checks.hpp"
 #include "bifs/system_monitors.hpp"
 #include "io/c_drivers.hpp"
 #include "io/drivers.hpp"
@@ -199,6 +200,17 @@ Term erts_open_port_2(Process* p, const Term* a) {
     // Options that are not a list are badopt whatever the name (erts looks at them first).
     if (!proper_list_length(a[1])) return atom("badopt");
     Parse r = parse_name(a[0], s);
+    if (r == Parse::Ok) {
+        // A restricted namespace (vm/sandbox.hpp): the inet drivers are the network, os:cmd's
+        // shell (os.erl spawns "/bin/sh -s unix:cmd") is os_cmd, every other port is a port.
+        Capability need = Capability::Port;
+        if (s.kind == PortSettings::Kind::Driver &&
+            (s.command == "tcp_inet" || s.command == "udp_inet" || s.command == "sctp_inet"))
+            need = Capability::Network;
+        else if (s.kind == PortSettings::Kind::Spawn && s.command.ends_with(" -s unix:cmd"))
+            need = Capability::OsCmd;
+        if (!sandbox_allows(p, need)) [[unlikely]] return capability_denied(p, need);
+    }
     if (r == Parse::Ok) r = parse_settings(a[1], s);
     // Nothing to run: erts finds it after the options.
     if (r == Parse::Ok && s.kind == PortSettings::Kind::Spawn && s.command.empty()) r = Parse::Einval;

@@ -19,6 +19,7 @@
 #include "bifs/bif.hpp"
 #include "bifs/bif_util.hpp"
 #include "bifs/iolist.hpp"
+#include "bifs/sandbox_checks.hpp"
 #include "vm/binary.hpp"
 #include "nif/nif_env.hpp"
 #include "nif/nif_module.hpp"
@@ -213,6 +214,7 @@ Term load_library(Process* p, ModuleCode* caller, const std::string& path, Term 
 }
 
 Term load_nif_2(Process* p, const Term* a) {
+    if (!sandbox_allows(p, Capability::CodeLoad)) [[unlikely]] return capability_denied(p, Capability::CodeLoad);
     // erl's answer for a call it does not accept (through apply/3, as the fuzzer calls it),
     // before it looks at the arguments.
     ModuleCode* caller = p->vm->code_at(p->pc);

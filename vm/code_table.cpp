@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "bifs/bif.hpp"
+#include "bifs/sandbox_checks.hpp"
 #include "vm/interp.hpp"
 #include "vm/vm.hpp"
 
@@ -80,6 +81,13 @@ Export* Namespace::export_entry_locked(const MfaKey& key) {
         e->instruction = true;
         e->stub[0] = handler_word(Op::call_on_load_function);
         e->stub[1] = 0;
+    } else if (const BifSpec* d = sandbox_refusal(policy_, module, function, arity)) {
+        // A restricted namespace (vm/sandbox.hpp): this function would reach what its policy
+        // refuses, so the entry raises {capability_denied, Cap} instead (point_export leaves
+        // an entry with a `bif` as it is).
+        e->bif = d;
+        e->stub[0] = handler_word(Op::bif_body_p);
+        e->stub[1] = reinterpret_cast<Word>(d);
     } else if (const Standin* s = vm_->otp_boot ? nullptr : find_standin(module, function, arity)) {
         e->standin = true;
         e->stub[0] = handler_word(Op::call_standin_p);

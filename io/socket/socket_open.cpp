@@ -12,6 +12,7 @@
 #include "bifs/bif_families.hpp"
 #include "bifs/bif_util.hpp"
 #include "bifs/posix_errors.hpp"
+#include "bifs/sandbox_checks.hpp"
 #include "io/socket/socket.hpp"
 #include "io/socket/socket_addr.hpp"
 #include "vm/map.hpp"
@@ -42,6 +43,7 @@ Term ok_sockref(Process* p, int fd, int domain, int type, int protocol, Term opt
 
 // nif_open(FD, Opts): a socket for a descriptor someone else opened (socket:open/1,2).
 Term nif_open_2(Process* p, const Term* a) {
+    if (!sandbox_allows(p, Capability::Network)) [[unlikely]] return capability_denied(p, Capability::Network);
     int fd;
     if (!get_int(a[0], fd)) {
         if (is_integer(a[0])) return integer_range(p, a[0]);
@@ -81,6 +83,7 @@ Term nif_open_2(Process* p, const Term* a) {
 
 // nif_open(Domain, Type, Protocol, Opts).
 Term nif_open_4(Process* p, const Term* a) {
+    if (!sandbox_allows(p, Capability::Network)) [[unlikely]] return capability_denied(p, Capability::Network);
     int protocol;
     if (!get_int(a[2], protocol)) {
         if (is_integer(a[2])) return integer_range(p, a[2]);

@@ -1,0 +1,26 @@
+// Namespace sandboxes (vm/sandbox.hpp, docs/namespaces.md "Sandbox"): what a native does for a
+// process whose namespace lacks a capability, and which Erlang-level functions a restricted
+// namespace's export table binds to a refusal instead of their code.
+#pragma once
+
+#include "bifs/bif.hpp"
+#include "vm/code_table.hpp"
+#include "vm/process.hpp"
+#include "vm/sandbox.hpp"
+
+namespace beam {
+
+// Raises error({capability_denied, Name}) in `p`; returns the non-value to return from a BIF.
+Term capability_denied(Process* p, Capability c);
+
+// The check at the top of a native that needs `c`: one load and a predictable branch.
+inline bool sandbox_allows(const Process* p, Capability c) { return p->ns->policy().allows(c); }
+
+// For an export entry of a namespace with `policy`: the refusal it is bound to instead of
+// M:F/A (file:*, erl_prim_loader:*, os:cmd/1,2, code's loading functions, init:stop/0,1, ...:
+// Erlang functions that reach a root server or a port that the natives' own checks would
+// name differently), or null. The natives are checked in themselves, since the loader binds
+// calls of natives past the export table.
+const BifSpec* sandbox_refusal(const SandboxPolicy& policy, Term module, Term function, uint32_t arity);
+
+}  // namespace beam
