@@ -128,7 +128,7 @@ static bool root_names_visible(const Namespace* ns, Term name) {
     // OTP's error_handler loads a module on its first call through code_server: a sandboxed
     // process must be able to call lists or gen_tcp for the first time. (The gap this leaves
     // is in docs/namespaces.md: raw requests to code_server.)
-    if (n == "code_server") return true;
+    if (n == "code_server") return policy.allows(Capability::CodeLoad);
     if (n == "inet_db" || n == "net_kernel" || n == "erl_epmd" || n == "auth" || n == "global_name_server" ||
         n == "global_group" || n == "rex" || n == "socket_registry")
         return policy.allows(Capability::Network);

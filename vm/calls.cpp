@@ -1,6 +1,11 @@
 // Calls whose target is found at run time: funs, apply, functions not loaded yet.
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <filesystem>
+#include <string>
+#include <vector>
+
 #include "bifs/bif_util.hpp"
 #include "vm/bignum.hpp"
 #include "vm/interp.hpp"
@@ -52,6 +57,29 @@ const Word* call_error_handler(Process* p, Term* x, Term module, Term what, unsi
 }
 }  // namespace
 
+// Booted OTP loads a module on its first call through error_handler and code_server, which a
+// restricted namespace (vm/sandbox.hpp) does not see: a raw request to code_server could load
+// anything into the root. Its processes' first calls load here instead, from OTP's library
+// directories only (not code_server's path: a -pa directory's module must be loaded by the
+// root first). The module goes to the root, as every first-call load does.
+static bool load_for_sandbox(Process* p, Term module) {
+    namespace fs = std::filesystem;
+    VM& vm = *p->vm;
+    if (vm.root().current(module)) return true;
+    std::error_code ec;
+    const std::string file = std::string(atom_name(module)) + ".beam";
+    std::vector<fs::path> dirs;
+    for (const auto& app : fs::directory_iterator(fs::path(vm.otp_root()) / "lib", ec)) dirs.push_back(app.path());
+    std::sort(dirs.begin(), dirs.end());  // as code_server's path: the same file whatever the order on disk
+    for (const fs::path& app : dirs) {
+        fs::path f = app / "ebin" / file;
+        if (!fs::is_regular_file(f, ec)) continue;
+        if (vm.root().current(module)) return true;  // loaded meanwhile by someone else
+        return vm.load_file(vm.root(), f.string()).ok();
+    }
+    return false;
+}
+
 const Word* resolve_undefined(Process* p, Term* x, Export* e, unsigned* arity) {
     auto loaded = p->vm->ensure_loaded(*p->ns, e->module, false);
     if (loaded.ok() && e->is_loaded()) return e->address.load(std::memory_order_acquire);
@@ -70,6 +98,11 @@ const Word* resolve_undefined(Process* p, Term* x, Export* e, unsigned* arity) {
     if (!loaded.ok() && !loaded.error().message.starts_with("not found"))
         std::fprintf(stderr, "beamvm: loading %s failed: %s\n", std::string(atom_name(e->module)).c_str(),
                      loaded.error().message.c_str());
+    if (p->vm->otp_boot && !has_own_error_handler(p) && p->ns->policy().allowed != ALL_CAPABILITIES) {
+        if (load_for_sandbox(p, e->module) && e->is_loaded()) return e->address.load(std::memory_order_acquire);
+        raise_undef(p, e->module, e->function, x, e->arity);
+        return nullptr;
+    }
     // Booted OTP: what is not preloaded is error_handler's (code_server loads it).
     if (has_own_error_handler(p) || p->vm->otp_boot)
         return call_error_handler(p, x, e->module, e->function, e->arity, "undefined_function", arity);

@@ -77,6 +77,13 @@ main() ->
         %% what stays
         {"stdlib runs (first calls load from the code path)",
          fun() -> ns_check:equal({ok, 55}, In(Closed, fun() -> lists:sum(lists:seq(1, 10)) end)) end},
+        {"first call of an OTP module loaded nowhere (without code_server)",
+         fun() ->
+                 false = code:is_loaded(sofs),
+                 ns_check:equal({ok, [a, b]}, In(Closed, fun() -> sofs:to_external(sofs:set([b, a])) end))
+         end},
+        {"the code server is not visible",
+         fun() -> ns_check:equal({ok, undefined}, In(Closed, fun() -> whereis(code_server) end)) end},
         {"a namespace made inside gets no more than its maker's",
          fun() ->
                  {ok, Inner} = In(Closed, fun() -> beamvm:namespace_new(inner, []) end),
