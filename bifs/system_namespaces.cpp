@@ -30,11 +30,20 @@ Namespace* usable(Process* p, Term t) {
 
 Term ns_term(Process* p, const Namespace& ns) { return NamespaceRegistry::to_term(*p, ns); }
 
-Term namespace_new_0(Process* p, const Term*) { return ns_term(p, *p->vm->namespaces.create(am::undefined)); }
+// A new namespace with the caller's policy: unrestricted from the root and from unrestricted
+// namespaces; from a restricted one, no more than its maker may do (or a sandboxed process
+// would make itself an unrestricted namespace to spawn into).
+Term new_namespace(Process* p, Term name) {
+    Namespace* ns = p->vm->namespaces.create(name);
+    ns->set_policy(p->ns->policy());  // before any process of it runs or any export entry is made there
+    return ns_term(p, *ns);
+}
+
+Term namespace_new_0(Process* p, const Term*) { return new_namespace(p, am::undefined); }
 
 Term namespace_new_1(Process* p, const Term* a) {
     if (!is_atom(a[0])) return p->badarg();
-    return ns_term(p, *p->vm->namespaces.create(a[0]));
+    return new_namespace(p, a[0]);
 }
 
 // The capabilities in vm/sandbox.hpp's order, with their atoms.
@@ -119,6 +128,12 @@ Term namespace_delete_module_2(Process* p, const Term* a) {
 Term namespace_spawn(Process* p, const Term* a, bool link) {
     Namespace* ns = usable(p, a[0]);
     if (!ns) return p->badarg();
+    // A process may start processes only where they can do no more than it can: a sandboxed
+    // process spawning into the root or an unrestricted namespace would leave its sandbox.
+    // The error names the first capability the target has and the caller has not.
+    if (uint32_t more = ns->policy().allowed & ~p->ns->policy().allowed) [[unlikely]]
+        for (Capability c : ALL_CAPS)
+            if (more & uint32_t(c)) return capability_denied(p, c);
     return spawn_in_namespace(p, *ns, a[1], a[2], a[3], link);
 }
 Term namespace_spawn_4(Process* p, const Term* a) { return namespace_spawn(p, a, false); }

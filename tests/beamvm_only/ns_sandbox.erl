@@ -89,6 +89,30 @@ main() ->
                  {ok, Inner} = In(Closed, fun() -> beamvm:namespace_new(inner, []) end),
                  ns_check:equal(#{allowed => [], denied => ?ALL}, beamvm:namespace_policy(Inner))
          end},
+        {"namespace_new/1 inside gets its maker's policy",
+         fun() ->
+                 {ok, Inner} = In(Closed, fun() -> beamvm:namespace_new(inner1) end),
+                 ns_check:equal(#{allowed => [], denied => ?ALL}, beamvm:namespace_policy(Inner))
+         end},
+        {"spawning into an unrestricted namespace refused",
+         fun() ->
+                 ns_check:equal(denied(file),
+                                In(Closed, fun() -> beamvm:namespace_spawn(Open, erlang, apply, [fun() -> ok end, []]) end))
+         end},
+        {"spawning into the root refused",
+         fun() ->
+                 Root = beamvm:namespace_of(self()),
+                 ns_check:equal(denied(file),
+                                In(Closed, fun() -> beamvm:namespace_spawn(Root, erlang, apply, [fun() -> ok end, []]) end))
+         end},
+        {"spawning into its own namespace allowed",
+         fun() ->
+                 ns_check:equal({ok, true},
+                                In(Closed, fun() ->
+                                                   Own = beamvm:namespace_of(self()),
+                                                   is_pid(beamvm:namespace_spawn(Own, erlang, apply, [fun() -> ok end, []]))
+                                           end))
+         end},
         {"allow [file]: reads the file",
          fun() -> ns_check:equal({ok, {ok, <<"secret">>}}, In(Files, fun() -> file:read_file(File) end)) end},
         {"allow [file]: still no port",
