@@ -13,6 +13,10 @@ Term capability_denied(Process* p, Capability c) {
     return p->error(make_tuple(*p, {atom("capability_denied"), atom(capability_name(c))}));
 }
 
+Term sandbox_limit_reached(Process* p, std::string_view what) {
+    return p->error(make_tuple(*p, {atom("sandbox_limit"), atom(what)}));
+}
+
 namespace {
 
 template <Capability C>

@@ -3,6 +3,8 @@
 // namespace's export table binds to a refusal instead of their code.
 #pragma once
 
+#include <string_view>
+
 #include "bifs/bif.hpp"
 #include "vm/code_table.hpp"
 #include "vm/process.hpp"
@@ -12,6 +14,17 @@ namespace beam {
 
 // Raises error({capability_denied, Name}) in `p`; returns the non-value to return from a BIF.
 Term capability_denied(Process* p, Capability c);
+
+// Raises error({sandbox_limit, What}) (What: processes) in `p`; returns the non-value.
+Term sandbox_limit_reached(Process* p, std::string_view what);
+
+// `m` as a process of `ns` may have it: a namespace with max_heap_words caps every process's
+// max_heap_size there (killed as erl kills one past its max_heap_size).
+inline MaxHeapSize capped_max_heap(const Namespace& ns, MaxHeapSize m) {
+    size_t cap = ns.policy().max_heap_words;
+    if (cap != 0 && (m.size == 0 || m.size > cap)) m = MaxHeapSize{cap, true, true};
+    return m;
+}
 
 // The check at the top of a native that needs `c`: one load and a predictable branch.
 inline bool sandbox_allows(const Process* p, Capability c) { return p->ns->policy().allows(c); }

@@ -14,6 +14,7 @@
 #include "bifs/system_code_loading.hpp"
 #include "bifs/system_processes.hpp"
 #include "vm/code_purge.hpp"
+#include "vm/bignum.hpp"
 #include "vm/binary.hpp"
 #include "vm/map.hpp"
 #include "vm/vm.hpp"
@@ -62,30 +63,47 @@ bool capability_bits(Term list, uint32_t& bits) {
     return is_nil(list);
 }
 
-// namespace_new(Name, Options): Options is a proper list of {allow, [Cap]} (only these) and
+// namespace_new(Name, Options): Options is a proper list of {allow, [Cap]} (only these),
 // {deny, [Cap]} (all but these), applied in order to a policy that starts with every
-// capability (docs/namespaces.md "Sandbox").
+// capability, and {max_processes, N}, {max_heap_size, Words} (docs/namespaces.md "Sandbox").
 Term namespace_new_2(Process* p, const Term* a) {
     if (!is_atom(a[0])) return p->badarg();
     SandboxPolicy policy;
     Term opts = a[1];
     for (; is_list(opts); opts = tail(opts)) {
         Term o = head(opts);
+        if (!is_tuple(o) || tuple_arity(o) != 2) return p->badarg();
+        Term k = tuple_elem(o, 0), v = tuple_elem(o, 1);
         uint32_t bits;
-        if (!is_tuple(o) || tuple_arity(o) != 2 || !capability_bits(tuple_elem(o, 1), bits)) return p->badarg();
-        if (tuple_elem(o, 0) == atom("allow")) policy.allowed = bits;
-        else if (tuple_elem(o, 0) == atom("deny")) policy.allowed &= ~bits;
-        else return p->badarg();
+        if (k == atom("max_processes") || k == atom("max_heap_size")) {
+            if (!is_small(v) || small_value(v) < 1) return p->badarg();
+            if (k == atom("max_processes")) policy.max_processes = uint64_t(small_value(v));
+            else policy.max_heap_words = size_t(small_value(v));
+        } else if (!capability_bits(v, bits)) {
+            return p->badarg();
+        } else if (k == atom("allow")) {
+            policy.allowed = bits;
+        } else if (k == atom("deny")) {
+            policy.allowed &= ~bits;
+        } else {
+            return p->badarg();
+        }
     }
     if (!is_nil(opts)) return p->badarg();
-    // From a restricted namespace, only a namespace allowed no more than the caller's.
-    policy.allowed &= p->ns->policy().allowed;
+    // From a restricted namespace, only a namespace allowed no more than the caller's, within
+    // its limits.
+    const SandboxPolicy& maker = p->ns->policy();
+    policy.allowed &= maker.allowed;
+    policy.max_processes = std::min(policy.max_processes, maker.max_processes);
+    if (maker.max_heap_words != 0)
+        policy.max_heap_words = policy.max_heap_words == 0 ? maker.max_heap_words : std::min(policy.max_heap_words, maker.max_heap_words);
     Namespace* ns = p->vm->namespaces.create(a[0]);
     ns->set_policy(policy);  // before any process of it runs or any export entry is made there
     return ns_term(p, *ns);
 }
 
-// namespace_policy(Ns): #{allowed => [Cap], denied => [Cap]}, in vm/sandbox.hpp's order.
+// namespace_policy(Ns): #{allowed => [Cap], denied => [Cap], max_processes => N | infinity,
+// max_heap_size => Words | infinity}, the capabilities in vm/sandbox.hpp's order.
 Term namespace_policy_1(Process* p, const Term* a) {
     Namespace* ns = usable(p, a[0]);
     if (!ns) return p->badarg();
@@ -93,7 +111,11 @@ Term namespace_policy_1(Process* p, const Term* a) {
     for (Capability c : ALL_CAPS) (ns->policy().allows(c) ? allowed : denied).push_back(atom(capability_name(c)));
     Term al = make_list_from(*p, allowed.data(), allowed.size());
     Term dl = make_list_from(*p, denied.data(), denied.size());
-    return map_from_pairs(*p, {{atom("allowed"), al}, {atom("denied"), dl}});
+    const SandboxPolicy& pol = ns->policy();
+    Term procs = pol.max_processes == SandboxPolicy::UNLIMITED ? atom("infinity") : make_integer(*p, int64_t(pol.max_processes));
+    Term heap = pol.max_heap_words == 0 ? atom("infinity") : make_integer(*p, int64_t(pol.max_heap_words));
+    return map_from_pairs(*p, {{atom("allowed"), al}, {atom("denied"), dl}, {atom("max_processes"), procs},
+                               {atom("max_heap_size"), heap}});
 }
 
 // As erlang:load_module/2 (bifs/system_code_loading.cpp: prepare, then commit), into `Ns`:

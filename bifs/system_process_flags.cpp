@@ -1,5 +1,6 @@
 // erlang:process_flag/2 and erts_internal:process_flag/3 (save_calls of another process).
 #include "dist/dist_system.hpp"
+#include "bifs/sandbox_checks.hpp"
 #include "bifs/bif_families.hpp"
 #include "bifs/bif_util.hpp"
 #include "bifs/system_heap_options.hpp"
@@ -102,7 +103,7 @@ Term process_flag_2(Process* p, const Term* a) {
         if (!parse_max_heap_size(a[1], &m) || !max_heap_fits(m, p->min_heap_size)) return p->badarg();
         Term old = max_heap_size_term(p, p->max_heap);
         std::lock_guard lock(p->sched.info_mutex);
-        p->max_heap = m;
+        p->max_heap = capped_max_heap(*p->ns, m);  // a sandbox's cap stays (vm/sandbox.hpp)
         return old;
     }
     if (a[0] == atom("fullsweep_after")) {

@@ -7,6 +7,7 @@
 #include "dist/dist_system.hpp"
 #include "bifs/bif_families.hpp"
 #include "bifs/bif_util.hpp"
+#include "bifs/sandbox_checks.hpp"
 #include "vm/trace.hpp"
 #include "bifs/system_heap_options.hpp"
 #include "bifs/system_processes.hpp"
@@ -161,12 +162,17 @@ Term do_spawn(Process* p, const SpawnOpts& o, Setup setup, Term req_ref = NON_VA
         send_to_system_logger(p, "error", "Too many processes~n", NIL);  // erts' report, as its text
         return p->error(am::system_limit);
     }
-    Process* child = vm.new_process(o.ns ? *o.ns : *p->ns, o.min_heap, p->group_leader == NIL ? p->pid : p->group_leader);
+    Namespace& target = o.ns ? *o.ns : *p->ns;
+    // A namespace's max_processes (vm/sandbox.hpp): its live processes are counted by a scan of
+    // the process table, paid only by namespaces that have the limit.
+    if (uint64_t limit = target.policy().max_processes; limit != SandboxPolicy::UNLIMITED) [[unlikely]]
+        if (vm.namespaces.processes_of(target).size() >= limit) return sandbox_limit_reached(p, "processes");
+    Process* child = vm.new_process(target, o.min_heap, p->group_leader == NIL ? p->pid : p->group_leader);
     child->parent = p->pid;
     setup(child);
     if (trace_flags_of(p) | trace_flags_of(child)) trace_on_spawn(p, child, initial_call_term(p, child), o.link);
     if (p->seq_trace) [[unlikely]] seq_spawn(p, child, o, req_ref);
-    child->max_heap = o.max_heap;
+    child->max_heap = capped_max_heap(target, o.max_heap);
     child->fullsweep_after = o.fullsweep_after;
     child->message_queue_off_heap = o.message_queue_off_heap;
     child->sched.bound_scheduler.store(o.scheduler, std::memory_order_relaxed);

@@ -10,6 +10,8 @@
 
 denied(Cap) -> {error, {capability_denied, Cap}}.
 
+caps(Ns) -> maps:with([allowed, denied], beamvm:namespace_policy(Ns)).
+
 main() ->
     File = "/tmp/ns_sandbox_" ++ os:getpid(),
     ok = file:write_file(File, <<"secret">>),
@@ -20,11 +22,14 @@ main() ->
     In = fun(Ns, F) -> ns_check:in(Ns, F) end,
     Checks = [
         {"policy of a closed namespace",
-         fun() -> ns_check:equal(#{allowed => [], denied => ?ALL}, beamvm:namespace_policy(Closed)) end},
+         fun() -> ns_check:equal(#{allowed => [], denied => ?ALL}, caps(Closed)) end},
         {"policy of an unrestricted namespace",
-         fun() -> ns_check:equal(#{allowed => ?ALL, denied => []}, beamvm:namespace_policy(Open)) end},
+         fun() ->
+                 ns_check:equal(#{allowed => ?ALL, denied => [], max_processes => infinity, max_heap_size => infinity},
+                                beamvm:namespace_policy(Open))
+         end},
         {"policy of allow [file]",
-         fun() -> ns_check:equal(#{allowed => [file], denied => ?ALL -- [file]}, beamvm:namespace_policy(Files)) end},
+         fun() -> ns_check:equal(#{allowed => [file], denied => ?ALL -- [file]}, caps(Files)) end},
         %% file
         {"file:read_file refused", fun() -> ns_check:equal(denied(file), In(Closed, fun() -> file:read_file(File) end)) end},
         {"file:open refused", fun() -> ns_check:equal(denied(file), In(Closed, fun() -> file:open(File, [read]) end)) end},
@@ -87,12 +92,12 @@ main() ->
         {"a namespace made inside gets no more than its maker's",
          fun() ->
                  {ok, Inner} = In(Closed, fun() -> beamvm:namespace_new(inner, []) end),
-                 ns_check:equal(#{allowed => [], denied => ?ALL}, beamvm:namespace_policy(Inner))
+                 ns_check:equal(#{allowed => [], denied => ?ALL}, caps(Inner))
          end},
         {"namespace_new/1 inside gets its maker's policy",
          fun() ->
                  {ok, Inner} = In(Closed, fun() -> beamvm:namespace_new(inner1) end),
-                 ns_check:equal(#{allowed => [], denied => ?ALL}, beamvm:namespace_policy(Inner))
+                 ns_check:equal(#{allowed => [], denied => ?ALL}, caps(Inner))
          end},
         {"spawning into an unrestricted namespace refused",
          fun() ->
@@ -122,6 +127,53 @@ main() ->
         {"unrestricted namespace runs os:cmd",
          fun() -> ns_check:equal({ok, "hi\n"}, In(Open, fun() -> os:cmd("echo hi") end)) end},
         {"the root reads the file", fun() -> ns_check:equal({ok, <<"secret">>}, file:read_file(File)) end},
+        %% limits
+        {"max_processes: the fourth live process is refused",
+         fun() ->
+                 Lim = beamvm:namespace_new(lim, [{max_processes, 3}]),
+                 Wait = fun() -> receive stop -> ok end end,
+                 Pids = [beamvm:namespace_spawn(Lim, erlang, apply, [Wait, []]) || _ <- [1, 2, 3]],
+                 R = try beamvm:namespace_spawn(Lim, erlang, apply, [Wait, []]) catch error:E -> E end,
+                 %% and from inside: one of the three spawns a child
+                 hd(Pids) ! stop,
+                 timer:sleep(50),
+                 Spawner = fun() ->
+                                   receive {go, From} -> From ! {spawned, try spawn(fun() -> ok end) catch error:E2 -> E2 end} end
+                           end,
+                 S = beamvm:namespace_spawn(Lim, erlang, apply, [Spawner, []]),
+                 S ! {go, self()},
+                 Inside = receive {spawned, X} -> X after 5000 -> timeout end,
+                 [exit(P, kill) || P <- Pids],
+                 ok = beamvm:namespace_destroy(Lim),
+                 ns_check:equal({{sandbox_limit, processes}, {sandbox_limit, processes}}, {R, Inside})
+         end},
+        {"max_processes: room again once one exits",
+         fun() ->
+                 Lim = beamvm:namespace_new(lim2, [{max_processes, 1}]),
+                 R = [In(Lim, fun() -> N end) || N <- [1, 2, 3]],
+                 ok = beamvm:namespace_destroy(Lim),
+                 ns_check:equal([{ok, 1}, {ok, 2}, {ok, 3}], R)
+         end},
+        {"max_heap_size: a process past it is killed",
+         fun() ->
+                 Small = beamvm:namespace_new(small, [{max_heap_size, 20000}]),
+                 Pid = beamvm:namespace_spawn(Small, lists, seq, [1, 1000000]),
+                 Ref = erlang:monitor(process, Pid),
+                 R = receive {'DOWN', Ref, process, Pid, Reason} -> Reason after 5000 -> timeout end,
+                 ns_check:equal(killed, R)
+         end},
+        {"max_heap_size: process_flag cannot lift it",
+         fun() ->
+                 Small = beamvm:namespace_new(small2, [{max_heap_size, 20000}]),
+                 ns_check:equal({ok, 20000},
+                                In(Small, fun() ->
+                                                  process_flag(max_heap_size, 0),
+                                                  {max_heap_size, #{size := S}} = process_info(self(), max_heap_size),
+                                                  S
+                                          end))
+         end},
+        {"bad limits are badarg",
+         fun() -> ns_check:raises(badarg, fun() -> beamvm:namespace_new(x, [{max_processes, 0}]) end) end},
         %% bad options
         {"unknown capability is badarg",
          fun() -> ns_check:raises(badarg, fun() -> beamvm:namespace_new(x, [{deny, [bogus]}]) end) end},
