@@ -6,6 +6,7 @@
 
 #include "bifs/bif_util.hpp"
 #include "vm/atom_table.hpp"
+#include "vm/vm.hpp"
 
 namespace beam {
 
@@ -15,6 +16,17 @@ Term capability_denied(Process* p, Capability c) {
 
 Term sandbox_limit_reached(Process* p, std::string_view what) {
     return p->error(make_tuple(*p, {atom("sandbox_limit"), atom(what)}));
+}
+
+bool sandbox_may_signal(Process* p, Term to) {
+    if (!is_local_pid(to)) return true;
+    VM& vm = *p->vm;
+    Process* q = vm.procs.lookup(to);
+    if (!q) return true;
+    Term name = q->sched.registered_name;
+    bool ok = q->ns != &vm.root() || name == NIL || vm.procs.whereis(p->ns, name) == to;
+    ProcessTable::release(q);
+    return ok;
 }
 
 namespace {

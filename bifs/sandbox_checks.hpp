@@ -26,6 +26,13 @@ inline MaxHeapSize capped_max_heap(const Namespace& ns, MaxHeapSize m) {
     return m;
 }
 
+// Messages and exit signals from a restricted namespace's processes: false when `to` is a
+// process of the root registered under a name that namespace does not see (file_server_2,
+// code_server, init, rex, ...). Hiding the names alone was not enough: erlang:processes/0
+// and list_to_pid/1 give any pid. Such a signal is dropped, as one to a process that is gone.
+bool sandbox_may_signal(Process* p, Term to);
+inline bool sandbox_restricted(const Process* p) { return p->ns->policy().allowed != ALL_CAPABILITIES; }
+
 // The check at the top of a native that needs `c`: one load and a predictable branch.
 inline bool sandbox_allows(const Process* p, Capability c) { return p->ns->policy().allows(c); }
 

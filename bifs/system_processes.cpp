@@ -335,6 +335,8 @@ Term exit_2(Process* p, const Term* a) {
         p->mailbox_push(make_tuple(*p, {am::EXIT, p->pid, a[1]}));
         return am::true_;
     }
+    if (sandbox_restricted(p) && !sandbox_may_signal(p, to)) [[unlikely]]
+        return am::true_;  // a root server its namespace may not see: dropped (bifs/sandbox_checks.hpp)
     send_exit_signal(*p->vm, p->pid, to, a[1], false);
     return am::true_;
 }

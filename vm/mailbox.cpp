@@ -2,6 +2,7 @@
 // others arrive as signals (scheduler/signals.cpp) and are appended to the mailbox by the
 // owner; a message to oneself is already on one's own heap and is appended directly.
 #include "bifs/bif_util.hpp"
+#include "bifs/sandbox_checks.hpp"
 #include "scheduler/aliases.hpp"
 #include "scheduler/ports.hpp"
 #include "scheduler/remote_signals.hpp"
@@ -87,6 +88,8 @@ Term send_message(Process* p, Term to, Term msg) {
             return msg;
         }
     }
+    if (sandbox_restricted(p) && !sandbox_may_signal(p, dest)) [[unlikely]]
+        return msg;  // a root server its namespace may not see: dropped (bifs/sandbox_checks.hpp)
     if (seq_token != NIL) [[unlikely]] {
         seq_post_message(p, dest, msg, seq_token);
         return msg;

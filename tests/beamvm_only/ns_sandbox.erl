@@ -47,6 +47,24 @@ main() ->
                      Other -> {unexpected, Other}
                  end
          end},
+        {"a forged pid of the file server gets nothing",
+         fun() ->
+                 FS = pid_to_list(whereis(file_server_2)),
+                 R = In(Closed, fun() ->
+                                        Pid = list_to_pid(FS),
+                                        Ref = make_ref(),
+                                        Pid ! {'$gen_call', {self(), Ref}, {read_file, File}},
+                                        receive {Ref, Reply} -> Reply after 300 -> no_reply end
+                                end),
+                 ns_check:equal({ok, no_reply}, R)
+         end},
+        {"exit signals to hidden root servers are dropped",
+         fun() ->
+                 Init = whereis(init),
+                 {ok, true} = In(Closed, fun() -> exit(list_to_pid(pid_to_list(Init)), kill) end),
+                 timer:sleep(50),
+                 ns_check:equal(true, is_process_alive(Init))
+         end},
         {"user stays visible",
          fun() -> ns_check:equal({ok, true}, In(Closed, fun() -> is_pid(whereis(user)) end)) end},
         %% ports, network, os:cmd
