@@ -6,6 +6,7 @@
 #include "bifs/bif.hpp"
 #include "bifs/bif_families.hpp"
 #include "bifs/bif_util.hpp"
+#include "bifs/sandbox_checks.hpp"
 #include "vm/binary.hpp"
 
 namespace beam {
@@ -32,6 +33,8 @@ Term atom_from_utf8(Process* p, std::string_view text, bool existing) {
         return found ? *found : p->badarg();
     }
     if (utf8_char_count(text) > MAX_ATOM_CHARS) return p->error(am::system_limit);
+    if (!AtomTable::instance().find(text) && !sandbox_may_create_atom(p)) [[unlikely]]
+        return p->error(make_tuple(*p, {atom("sandbox_limit"), atom("atoms")}));  // as sandbox_limit_reached
     auto made = AtomTable::instance().intern(text);
     return made ? *made : p->error(am::system_limit);
 }

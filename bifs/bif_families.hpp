@@ -78,6 +78,7 @@ std::span<const BifSpec> code_bifs();          // bifs/system_code.cpp (beam_run
 std::span<const BifSpec> code_loading_bifs();  // bifs/system_code_loading.cpp (beam_runtime)
 std::span<const BifSpec> internal_state_bifs(); // bifs/system_internal_state.cpp (beam_runtime)
 std::span<const BifSpec> io_bifs();            // bifs/system_io.cpp (beam_runtime)
+std::span<const BifSpec> host_bifs();          // bifs/system_host.cpp (beam_runtime)
 std::span<const BifSpec> process_flag_bifs();  // bifs/system_process_flags.cpp (beam_runtime)
 std::span<const BifSpec> persistent_term_bifs(); // bifs/system_persistent.cpp (beam_runtime)
 std::span<const BifSpec> os_bifs();            // bifs/system_os.cpp (beam_runtime)

@@ -46,6 +46,7 @@ struct Registry {
         add(code_loading_bifs());
         add(internal_state_bifs());
         add(io_bifs());
+        add(host_bifs());
         add(process_flag_bifs());
         add(persistent_term_bifs());
         add(os_bifs());

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <string>
 
+#include "vm/host_link.hpp"
 #include "vm/vm.hpp"
 #include "bifs/bif.hpp"
 #include "bifs/bif_families.hpp"
@@ -18,11 +19,19 @@ namespace {
 
 // erl ends each display/1 line with "\r\n" even when stdout is a pipe (checked with od -c),
 // since its output goes through the terminal driver; conformance output compares byte for byte.
-Term display_1(Process*, const Term* a) {
+// Writes display/1's and its kin's text to the VM's standard output (fd 1) or error (fd 2),
+// or to the embedding host's (vm/host_link.hpp).
+void write_std(Process* p, int fd, std::string_view text, bool flush) {
+    if (p && p->vm && p->vm->host && p->vm->host->write_output(fd, text)) return;
+    FILE* f = fd == 2 ? stderr : stdout;
+    std::fwrite(text.data(), 1, text.size(), f);
+    if (flush) std::fflush(f);
+}
+
+Term display_1(Process* p, const Term* a) {
     std::string text = display_string(a[0]);
     text += "\r\n";
-    std::fwrite(text.data(), 1, text.size(), stdout);
-    std::fflush(stdout);
+    write_std(p, 1, text, true);
     return am::true_;
 }
 
@@ -30,9 +39,7 @@ Term display_1(Process*, const Term* a) {
 // a list of its bytes.
 Term debug_display_1(Process* p, const Term* a) {
     std::string text = display_string(a[0]);
-    std::string line = text + "\r\n";
-    std::fwrite(line.data(), 1, line.size(), stdout);
-    std::fflush(stdout);
+    write_std(p, 1, text + "\r\n", true);
     return make_string(*p, text + "\n");
 }
 
@@ -41,11 +48,11 @@ Term debug_display_1(Process* p, const Term* a) {
 Term display_string_1(Process* p, const Term* a) {
     auto text = char_list_to_utf8(a[0]);
     if (!text) return p->badarg();
-    std::fwrite(text->data(), 1, text->size(), stderr);
+    write_std(p, 2, *text, false);
     return am::true_;
 }
-Term display_nl_0(Process*, const Term*) {
-    std::fputc('\n', stderr);
+Term display_nl_0(Process* p, const Term*) {
+    write_std(p, 2, "\n", false);
     return am::true_;
 }
 

@@ -33,6 +33,19 @@ inline MaxHeapSize capped_max_heap(const Namespace& ns, MaxHeapSize m) {
 bool sandbox_may_signal(Process* p, Term to);
 inline bool sandbox_restricted(const Process* p) { return p->ns->policy().allowed != ALL_CAPABILITIES; }
 
+// Before `p` creates an atom that does not exist yet: false (and the namespace's count left as
+// it was) when its namespace has max_atoms and has made that many already. The count covers
+// list_to_atom/1,2, binary_to_atom/2 and their kin, the way new atoms come from data.
+inline bool sandbox_may_create_atom(Process* p) {
+    if (!p->ns) return true;  // a process outside any VM (unit tests)
+    uint64_t cap = p->ns->policy().max_atoms;
+    if (cap == SandboxPolicy::UNLIMITED) [[likely]] return true;
+    auto& made = p->ns->usage().atoms_created;
+    if (made.fetch_add(1, std::memory_order_relaxed) < cap) return true;
+    made.fetch_sub(1, std::memory_order_relaxed);
+    return false;
+}
+
 // The check at the top of a native that needs `c`: one load and a predictable branch.
 inline bool sandbox_allows(const Process* p, Capability c) { return p->ns->policy().allows(c); }
 

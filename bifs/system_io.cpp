@@ -8,6 +8,7 @@
 #include "bifs/bif_util.hpp"
 #include "vm/binary.hpp"
 #include "vm/term_print.hpp"
+#include "vm/host_link.hpp"
 #include "vm/vm.hpp"
 
 namespace beam {
@@ -83,6 +84,7 @@ Term put_chars_3(Process* p, const Term* a) {
         if (c < 256) text.push_back(char(c));
         else text += fmt::format("\\x{{{:X}}}", c);
     }
+    if (p->vm->host && p->vm->host->write_output(out_file == stderr ? 2 : 1, text)) return am::ok;
     if (out_file == stderr) std::fflush(p->vm->out);  // keep the two streams in program order
     std::fwrite(text.data(), 1, text.size(), out_file);
     std::fflush(out_file);

@@ -65,7 +65,8 @@ bool capability_bits(Term list, uint32_t& bits) {
 
 // namespace_new(Name, Options): Options is a proper list of {allow, [Cap]} (only these),
 // {deny, [Cap]} (all but these), applied in order to a policy that starts with every
-// capability, and {max_processes, N}, {max_heap_size, Words} (docs/namespaces.md "Sandbox").
+// capability, and {max_processes, N}, {max_heap_size, Words}, {max_atoms, N} (docs/namespaces.md
+// "Sandbox").
 Term namespace_new_2(Process* p, const Term* a) {
     if (!is_atom(a[0])) return p->badarg();
     SandboxPolicy policy;
@@ -75,9 +76,10 @@ Term namespace_new_2(Process* p, const Term* a) {
         if (!is_tuple(o) || tuple_arity(o) != 2) return p->badarg();
         Term k = tuple_elem(o, 0), v = tuple_elem(o, 1);
         uint32_t bits;
-        if (k == atom("max_processes") || k == atom("max_heap_size")) {
+        if (k == atom("max_processes") || k == atom("max_heap_size") || k == atom("max_atoms")) {
             if (!is_small(v) || small_value(v) < 1) return p->badarg();
             if (k == atom("max_processes")) policy.max_processes = uint64_t(small_value(v));
+            else if (k == atom("max_atoms")) policy.max_atoms = uint64_t(small_value(v));
             else policy.max_heap_words = size_t(small_value(v));
         } else if (!capability_bits(v, bits)) {
             return p->badarg();
@@ -95,6 +97,7 @@ Term namespace_new_2(Process* p, const Term* a) {
     const SandboxPolicy& maker = p->ns->policy();
     policy.allowed &= maker.allowed;
     policy.max_processes = std::min(policy.max_processes, maker.max_processes);
+    policy.max_atoms = std::min(policy.max_atoms, maker.max_atoms);
     if (maker.max_heap_words != 0)
         policy.max_heap_words = policy.max_heap_words == 0 ? maker.max_heap_words : std::min(policy.max_heap_words, maker.max_heap_words);
     Namespace* ns = p->vm->namespaces.create(a[0]);

@@ -77,6 +77,7 @@ public:
     int wait_until_done();
     void halt(int status);
     bool halting() const { return halting_.load(std::memory_order_acquire); }
+    int halt_status() const { return halt_status_.load(std::memory_order_acquire); }  // once halting
 
     // Processes that count towards "the VM has work": all but VM-internal ones.
     void user_process_started() { live_user_.fetch_add(1, std::memory_order_relaxed); }

@@ -6,6 +6,7 @@
 
 #include "bifs/bif.hpp"
 #include "bifs/sandbox_checks.hpp"
+#include "vm/host_link.hpp"
 #include "vm/interp.hpp"
 #include "vm/vm.hpp"
 
@@ -88,6 +89,12 @@ Export* Namespace::export_entry_locked(const MfaKey& key) {
         e->bif = d;
         e->stub[0] = handler_word(Op::bif_body_p);
         e->stub[1] = reinterpret_cast<Word>(d);
+    } else if (const NifFunction* h = vm_->host ? vm_->host->host_function(module, function, arity) : nullptr) {
+        // A function of the host program that embeds the VM (vm/host_link.hpp): the entry
+        // runs it as a bound NIF, in place of any module's code (point_export keeps it).
+        e->instruction = true;
+        e->stub[0] = handler_word(Op::nif_slot_p);
+        e->stub[1] = reinterpret_cast<Word>(h);
     } else if (const Standin* s = vm_->otp_boot ? nullptr : find_standin(module, function, arity)) {
         e->standin = true;
         e->stub[0] = handler_word(Op::call_standin_p);

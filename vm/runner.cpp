@@ -10,15 +10,9 @@
 
 namespace beam {
 
-int run_vm(VM& vm, int schedulers, Term module, Term function, Term (*make_args)(TermAllocator& a, void* ctx),
-           void* ctx, const std::function<void()>& on_started, const std::function<void(Process*)>& as_init) {
-    const bool io_servers = !as_init;
-    vm.start(schedulers);
-    install_fatal_error_dump(vm);  // vm/fatal_error.hpp: internal fatal errors dump too
-    // The I/O servers: `user` (stdout) is every process's group leader; `standard_error`.
+Term start_io_servers(VM& vm) {
     Term user = NIL;
     for (int fd : {1, 2}) {
-        if (!io_servers) break;
         Process* io = vm.new_process(vm.root(), 0, NIL, true);
         LiteralArea tmp;
         Term fd_arg = make_list_from(tmp, std::initializer_list<Term>{make_small(fd)}.begin(), 1);
@@ -29,6 +23,16 @@ int run_vm(VM& vm, int schedulers, Term module, Term function, Term (*make_args)
         vm.start_process(io);
         ProcessTable::release(io);
     }
+    return user;
+}
+
+int run_vm(VM& vm, int schedulers, Term module, Term function, Term (*make_args)(TermAllocator& a, void* ctx),
+           void* ctx, const std::function<void()>& on_started, const std::function<void(Process*)>& as_init) {
+    vm.start(schedulers);
+    install_fatal_error_dump(vm);  // vm/fatal_error.hpp: internal fatal errors dump too
+    // The I/O servers: `user` (stdout) is every process's group leader; `standard_error`.
+    // Booted OTP's kernel starts its own.
+    Term user = as_init ? NIL : start_io_servers(vm);
 
     if (on_started) on_started();
 

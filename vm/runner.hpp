@@ -19,4 +19,8 @@ int run_vm(VM& vm, int schedulers, Term module, Term function, Term (*make_args)
            void* ctx, const std::function<void()>& on_started = {},
            const std::function<void(Process*)>& as_init = {});
 
+// Starts beamvm's own I/O servers, registered as `user` (stdout) and `standard_error`, and
+// returns user's pid, every process's group leader (the schedulers must be running).
+Term start_io_servers(VM& vm);
+
 }  // namespace beam

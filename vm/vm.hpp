@@ -32,6 +32,7 @@
 
 namespace beam {
 
+class HostLink;
 class PortSystem;
 class RemoteSignals;
 
@@ -133,6 +134,8 @@ public:
 
     // Where erlang:display and the built-in I/O server write.
     FILE* out = stdout;
+    // The program that embeds this VM (vm/host_link.hpp), or null; set before start().
+    HostLink* host = nullptr;
 
     // Set by the command line (tools/main.cpp): once the VM is done, the OS process exits
     // there and then, as erl's halt does, instead of stopping the schedulers and freeing every

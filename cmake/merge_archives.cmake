@@ -1,0 +1,15 @@
+# Merges static libraries into one (cmake -DOUT=... -DAR=... -DLIBS=a.a|b.a -P merge_archives.cmake):
+# the installed libbeamvm.a holds the whole VM, so a host links one archive (docs/embedding.md).
+string(REPLACE "|" ";" LIBS "${LIBS}")
+set(script "${OUT}.mri")
+file(WRITE ${script} "CREATE ${OUT}.tmp\n")
+foreach(lib ${LIBS})
+  file(APPEND ${script} "ADDLIB ${lib}\n")
+endforeach()
+file(APPEND ${script} "SAVE\nEND\n")
+file(REMOVE ${OUT}.tmp)
+execute_process(COMMAND ${AR} -M INPUT_FILE ${script} RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "merging the archives into ${OUT} failed")
+endif()
+file(RENAME ${OUT}.tmp ${OUT})
