@@ -7,6 +7,7 @@
 #include "bifs/bif.hpp"
 #include "bifs/bif_families.hpp"
 #include "bifs/bif_util.hpp"
+#include "vm/code_table.hpp"
 #include "bifs/iolist.hpp"
 #include "vm/binary.hpp"
 #include "vm/ext_term.hpp"
@@ -140,6 +141,10 @@ Term binary_to_term(Process* p, Term bin, Term options) {
         }
     }
     if (!is_nil(o)) return p->badarg();
+    // A namespace with max_atoms (vm/sandbox.hpp) decodes as with `safe`: the atoms a term
+    // would create are not counted one by one, so none is created there.
+    if (p->ns && p->ns->policy().max_atoms != SandboxPolicy::UNLIMITED) [[unlikely]]
+        opts.safe = true;
     std::string scratch;
     std::string_view bytes = binary_bytes(bin, scratch);
     size_t used = 0;

@@ -106,7 +106,8 @@ Term namespace_new_2(Process* p, const Term* a) {
 }
 
 // namespace_policy(Ns): #{allowed => [Cap], denied => [Cap], max_processes => N | infinity,
-// max_heap_size => Words | infinity}, the capabilities in vm/sandbox.hpp's order.
+// max_heap_size => Words | infinity, max_atoms => N | infinity}, the capabilities in
+// vm/sandbox.hpp's order.
 Term namespace_policy_1(Process* p, const Term* a) {
     Namespace* ns = usable(p, a[0]);
     if (!ns) return p->badarg();
@@ -117,8 +118,9 @@ Term namespace_policy_1(Process* p, const Term* a) {
     const SandboxPolicy& pol = ns->policy();
     Term procs = pol.max_processes == SandboxPolicy::UNLIMITED ? atom("infinity") : make_integer(*p, int64_t(pol.max_processes));
     Term heap = pol.max_heap_words == 0 ? atom("infinity") : make_integer(*p, int64_t(pol.max_heap_words));
+    Term atoms = pol.max_atoms == SandboxPolicy::UNLIMITED ? atom("infinity") : make_integer(*p, int64_t(pol.max_atoms));
     return map_from_pairs(*p, {{atom("allowed"), al}, {atom("denied"), dl}, {atom("max_processes"), procs},
-                               {atom("max_heap_size"), heap}});
+                               {atom("max_heap_size"), heap}, {atom("max_atoms"), atoms}});
 }
 
 // As erlang:load_module/2 (bifs/system_code_loading.cpp: prepare, then commit), into `Ns`:

@@ -66,7 +66,7 @@ struct VM::Impl {
     explicit Impl(Options& o) {
         if (o.schedulers < 1 || o.schedulers > 1024) throw Error("beamvm: schedulers must be 1..1024");
         bridge.add_functions(o.host_functions);
-        bridge.set_output(std::move(o.on_stdout), std::move(o.on_stderr));
+        bridge.set_output(std::move(o.on_stdout), std::move(o.on_stderr), std::move(o.on_log));
         vm.host = &bridge;
         std::string otp_root = find_otp_root(o.otp_root);
         for (const std::string& d : o.code_path) vm.add_path_back(d);

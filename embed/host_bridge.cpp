@@ -121,9 +121,11 @@ void HostBridge::add_functions(const std::vector<HostFunction>& fns) {
     }
 }
 
-void HostBridge::set_output(std::function<void(std::string_view)> out, std::function<void(std::string_view)> err) {
+void HostBridge::set_output(std::function<void(std::string_view)> out, std::function<void(std::string_view)> err,
+                            std::function<void(std::string_view, std::string_view)> log) {
     out_ = std::move(out);
     err_ = std::move(err);
+    log_ = std::move(log);
 }
 
 std::pair<uint64_t, std::shared_ptr<HostQueue>> HostBridge::open_queue() {
@@ -226,6 +228,14 @@ bool HostBridge::write_output(int fd, std::string_view text) {
     if (!hook) return false;
     hook(text);
     return true;
+}
+
+bool HostBridge::log(std::string_view level, std::string_view text) {
+    if (log_) {
+        log_(level, text);
+        return true;
+    }
+    return write_output(2, text);  // without a log hook: where standard error goes
 }
 
 }  // namespace beamvm

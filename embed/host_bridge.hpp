@@ -43,7 +43,8 @@ public:
 
     // Host functions are fixed when the VM is made, before anything is loaded.
     void add_functions(const std::vector<HostFunction>& fns);
-    void set_output(std::function<void(std::string_view)> out, std::function<void(std::string_view)> err);
+    void set_output(std::function<void(std::string_view)> out, std::function<void(std::string_view)> err,
+                    std::function<void(std::string_view, std::string_view)> log);
 
     // A new queue and its number (the small integer its process is given).
     std::pair<uint64_t, std::shared_ptr<HostQueue>> open_queue();
@@ -58,6 +59,7 @@ public:
     bool deliver(beam::Process* p, uint64_t queue, beam::Term message) override;
     const beam::NifFunction* host_function(beam::Term module, beam::Term function, unsigned arity) override;
     bool write_output(int fd, std::string_view text) override;
+    bool log(std::string_view level, std::string_view text) override;
 
 private:
     struct Bound {
@@ -71,6 +73,7 @@ private:
     std::unordered_map<uint64_t, std::shared_ptr<HostQueue>> queues_;
     std::map<std::tuple<uint64_t, uint64_t, unsigned>, std::unique_ptr<Bound>> functions_;  // by atom words
     std::function<void(std::string_view)> out_, err_;
+    std::function<void(std::string_view, std::string_view)> log_;
 };
 
 }  // namespace beamvm

@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "bifs/bif_util.hpp"
+#include "vm/host_link.hpp"
 #include "ets/ets_registry.hpp"
 #include "scheduler/aliases.hpp"
 #include "scheduler/native_monitors.hpp"
@@ -393,9 +394,11 @@ Term crash_reason(Process* p) {
     if (p->fclass == ErrorClass::Throw) reason = make_tuple(*p, {am::nocatch, reason});
     Term full = make_tuple(*p, {reason, p->ftrace});
     if (p->vm->otp_boot && report_to_logger(p, full)) return full;
+    std::string report = "=ERROR REPORT====\nError in process " + display_string(p->pid) + " with exit value:\n" +
+                         display_string(full) + "\n\n";
+    if (p->vm->host && p->vm->host->log("error", report)) return full;  // an embedding host's (vm/host_link.hpp)
     std::fflush(p->vm->out);
-    std::fprintf(stderr, "=ERROR REPORT====\nError in process %s with exit value:\n%s\n\n",
-                 display_string(p->pid).c_str(), display_string(full).c_str());
+    std::fwrite(report.data(), 1, report.size(), stderr);
     return full;
 }
 

@@ -23,6 +23,9 @@ public:
     // Output for the VM's standard output (fd 1) or standard error (fd 2): false when the host
     // did not take it, and it goes to the file as without a host.
     virtual bool write_output(int fd, std::string_view text) = 0;
+    // The VM's own reports (a process's crash report, "=ERROR REPORT===="), `level` being
+    // "error", "warning" or "info": false when the host did not take it (it goes to stderr).
+    virtual bool log(std::string_view level, std::string_view text) = 0;
 };
 
 }  // namespace beam

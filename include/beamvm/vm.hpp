@@ -130,6 +130,10 @@ struct Options {
     // the host's stdout/stderr when not set. Called from scheduler threads.
     std::function<void(std::string_view)> on_stdout;
     std::function<void(std::string_view)> on_stderr;
+    // The VM's own reports, such as a process's crash report ("=ERROR REPORT====\nError in
+    // process <0.90.0> with exit value:..."), with their level ("error"): to on_stderr when
+    // not set. Called from scheduler threads.
+    std::function<void(std::string_view level, std::string_view text)> on_log;
     std::vector<HostFunction> host_functions;
 };
 

@@ -25,7 +25,8 @@ main() ->
          fun() -> ns_check:equal(#{allowed => [], denied => ?ALL}, caps(Closed)) end},
         {"policy of an unrestricted namespace",
          fun() ->
-                 ns_check:equal(#{allowed => ?ALL, denied => [], max_processes => infinity, max_heap_size => infinity},
+                 ns_check:equal(#{allowed => ?ALL, denied => [], max_processes => infinity, max_heap_size => infinity,
+                                  max_atoms => infinity},
                                 beamvm:namespace_policy(Open))
          end},
         {"policy of allow [file]",

@@ -37,6 +37,8 @@ std::vector<beamvm::HostFunction> host_math() {
              c.send(c.self(), tuple({atom("from_host"), c.self()}));
              return atom("ok");
          }},
+        {"host_math", "timeslice", 1,
+         [](beamvm::HostCall& c, Args a) { return Value::boolean(c.consume_timeslice(int(a[0].as_int64()))); }},
         {"host_math", "slow", 1,
          [](beamvm::HostCall&, Args a) {
              std::this_thread::sleep_for(20ms);
@@ -85,6 +87,15 @@ TEST_CASE("Value: building, looking and the external format", "[embed][value]") 
     CHECK(bs.to_string() == "<<255,3:2>>");
     CHECK(Value::from_external(bs.to_external()) == bs);
     CHECK(Value::boolean(true).as_bool());
+    uint8_t raw[] = {0, 255};
+    CHECK(Value::binary(std::span<const uint8_t>(raw)).to_string() == "<<0,255>>");
+    CHECK(Value::floating(-0.125).to_string() == "-0.125");
+    CHECK(Value::floating(1e21).to_string() == "1.0e21");
+    Value m = Value::map({{atom("a"), 1}, {beamvm::binary("b"), beamvm::list({})}});
+    CHECK(m.entries().size() == 2);
+    CHECK(m.entries()[1].first.bytes() == "b");
+    CHECK(m.find(atom("zz")) == nullptr);
+    CHECK(Value::from_external(m.to_external()) == m);
 
     CHECK_THROWS_AS(atom("x").as_int64(), std::invalid_argument);
     CHECK_THROWS_AS(Value::from_external(std::string("\x83\x6c\x00\x00\x00\x05", 6)), std::invalid_argument);
@@ -201,6 +212,8 @@ TEST_CASE("VM: host functions", "[embed][host]") {
     Value crash = vm.call("embed_test", "host_crash");
     CHECK(crash[1] == tuple({atom("host_exception"), beamvm::binary("out of paper")}));
     CHECK(vm.call("embed_test", "host_notify") == atom("true"));
+    CHECK(vm.call("host_math", "timeslice", {100}) == atom("true"));  // a whole slice is used up
+    CHECK(vm.call("host_math", "timeslice", {1}) == atom("false"));
     CHECK(vm.call("embed_test", "host_spin", {8}) == beamvm::list({10, 20, 30, 40, 50, 60, 70, 80}));
     // A bad argument raises in Erlang, as a NIF's badarg does.
     try {
@@ -233,11 +246,28 @@ TEST_CASE("VM: output hooks", "[embed][output]") {
         std::lock_guard lock(m);
         err += s;
     };
+    std::vector<std::pair<std::string, std::string>> logged;
+    o.on_log = [&](std::string_view level, std::string_view text) {
+        std::lock_guard lock(m);
+        logged.emplace_back(level, text);
+    };
     beamvm::VM vm(o);
     CHECK(vm.call("embed_test", "print", {beamvm::list({1, 2})}) == atom("ok"));
+    // A process that crashes is reported to the log hook, as erl's logger reports it.
+    Value pid = vm.spawn("erlang", "error", {atom("on_purpose")});
+    for (int i = 0; i < 200; ++i) {
+        {
+            std::lock_guard lock(m);
+            if (!logged.empty()) break;
+        }
+        std::this_thread::sleep_for(10ms);
+    }
     std::lock_guard lock(m);
     CHECK(out == "printed [1,2]\n[1,2]\r\n");
     CHECK(err == "to stderr\n");
+    REQUIRE(logged.size() == 1);
+    CHECK(logged[0].first == "error");
+    CHECK(logged[0].second.find("Error in process " + pid.to_string() + " with exit value:\n{on_purpose,") != std::string::npos);
 }
 
 TEST_CASE("Two VMs in one process", "[embed][two]") {
@@ -268,6 +298,9 @@ TEST_CASE("Restricted namespace: file, port, network and os:cmd refused", "[embe
                                                       .max_processes = 20});
     CHECK(ns.name() == "guest");
     CHECK(!ns.is_root());
+    CHECK(ns.term()[0].is_atom("beamvm_namespace"));
+    CHECK(vm.call("beamvm", "namespace_policy", {ns.term()}).to_string().find("os_cmd") != std::string::npos);
+    CHECK(beamvm::Namespace().is_root());
     auto refused = [&](const char* m, const char* f, std::vector<Value> args) {
         try {
             Value v = vm.call(m, f, std::move(args), {.ns = ns});
@@ -302,6 +335,16 @@ TEST_CASE("Halt from Erlang and shutdown", "[embed][halt]") {
     vm.shutdown();
 }
 
+namespace {
+std::string make_from_term(beamvm::VM& vm, const beamvm::Namespace& ns, const Value& bin) {
+    try {
+        return vm.call("erlang", "binary_to_term", {bin}, {.ns = ns}).to_string();
+    } catch (const beamvm::Exception& e) {
+        return e.reason().to_string();
+    }
+}
+}  // namespace
+
 TEST_CASE("Restricted namespace: max_atoms", "[embed][sandbox]") {
     beamvm::VM vm(options());
     beamvm::Namespace ns = vm.new_namespace("atoms", {.max_atoms = 5});
@@ -317,6 +360,10 @@ TEST_CASE("Restricted namespace: max_atoms", "[embed][sandbox]") {
     CHECK(make("fresh_" + stamp + "_5") == "{sandbox_limit,atoms}");
     CHECK(make("fresh_" + stamp + "_0") == "fresh_" + stamp + "_0");  // existing atoms cost nothing
     CHECK(make("ok") == "ok");
+    // binary_to_term there creates no atom (as with [safe]).
+    Value fresh = beamvm::binary(atom("fresh_" + stamp + "_7").to_external());
+    CHECK(make_from_term(vm, ns, fresh) == "badarg");
+    CHECK(make_from_term(vm, ns, beamvm::binary(atom("ok").to_external())) == "ok");
     // The root has no such limit.
     CHECK(vm.call("erlang", "list_to_atom", {Value::string("fresh_" + stamp + "_6")}).is_atom());
 }
