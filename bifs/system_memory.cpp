@@ -48,7 +48,7 @@ Figures measure(Process* p) {
     f.atom_used = atoms.used;
     f.binary = BinaryBlob::live_bytes() + nif::resource_bytes();
     f.code = vm->code_words() * WORD_BYTES;
-    f.ets = ets_total_words() * sizeof(Term);
+    f.ets = ets_total_words(*p->vm) * sizeof(Term);
     size_t persistent;
     {
         std::shared_lock lock(vm->persistent.mutex);

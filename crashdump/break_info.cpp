@@ -60,9 +60,9 @@ void print_loaded(VM& vm, std::FILE* f) {
     write_loaded(out, vm);
 }
 
-void print_ets_tables(std::FILE* f) {
+void print_ets_tables(VM& vm, std::FILE* f) {
     DumpOutput out = terminal(f);
-    write_ets(out);
+    write_ets(out, vm);
 }
 
 void print_distribution(VM& vm, std::FILE* f) {

@@ -20,7 +20,7 @@ void print_processes(VM& vm, std::FILE* f);     // (p)roc info: every process, t
 void print_ports(VM& vm, std::FILE* f);         // o: every port (erl answers it, unlisted)
 void print_system_info(VM& vm, std::FILE* f);   // (i)nfo: memory and the index tables
 void print_loaded(VM& vm, std::FILE* f);        // (l)oaded: code sizes, one module a line
-void print_ets_tables(std::FILE* f);            // (D)b-tables: every table with its objects
+void print_ets_tables(VM& vm, std::FILE* f);          // (D)b-tables: every table with its objects
 void print_distribution(VM& vm, std::FILE* f);  // (d)istribution: this node, its connections
 
 // (k)ill walks the processes newest first (erts walks its process table from the top).

@@ -78,7 +78,7 @@ void write_sections(crashdump::DumpOutput& out, VM& vm, const std::string& sloga
     write_tables_summary(out, vm);
     write_process_summaries(out, vm, procs);
     if (vm.ports) write_ports(out, vm);
-    write_ets(out);
+    write_ets(out, vm);
     // No =timer sections: erlang:send_after/start_timer timers live in scheduler/timers
     // without a per-process index to list them by.
     write_node(out, vm);

@@ -41,7 +41,7 @@ void write_process_summaries(DumpOutput& out, VM& vm, const std::vector<DumpedPr
 // menu's form, with its message queue, dictionary and stack.
 void write_process_info(DumpOutput& out, VM& vm, const DumpedProcess& d);
 void write_ports(DumpOutput& out, VM& vm);
-void write_ets(DumpOutput& out);  // on the terminal with each hash bucket's objects, as erl's (D)b-tables
+void write_ets(DumpOutput& out, VM& vm);  // on the terminal with each hash bucket's objects, as erl's (D)b-tables
 void write_node(DumpOutput& out, VM& vm);
 void write_modules(DumpOutput& out, VM& vm);  // =loaded_modules, =mod, =fun
 // erts' loaded(): the code totals, then each module (a =mod section in a dump, one line

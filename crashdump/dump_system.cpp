@@ -126,7 +126,7 @@ void write_memory(DumpOutput& out, VM& vm) {
     AtomTable::Memory atoms = AtomTable::instance().memory();
     size_t binary = BinaryBlob::live_bytes() + nif::resource_bytes();
     size_t code = vm.code_words() * sizeof(Word);
-    size_t ets = ets_total_words() * sizeof(Term);
+    size_t ets = ets_total_words(vm) * sizeof(Term);
     size_t system = atoms.allocated + binary + code + ets + vm.persistent.area.used_words() * sizeof(Term);
     out.write("=memory\n");
     out.printf("total: %zu\nprocesses: %zu\nprocesses_used: %zu\nsystem: %zu\n", processes + system, processes,
@@ -173,13 +173,13 @@ void write_ports(DumpOutput& out, VM& vm) {
     }
 }
 
-void write_ets(DumpOutput& out) {
+void write_ets(DumpOutput& out, VM& vm) {
     static constexpr const char* types[] = {"set", "ordered_set", "bag", "duplicate_bag"};
     static constexpr const char* access[] = {"public", "protected", "private"};
     LiteralArea scratch;
     // Oldest first, as erts lists them: a table's reference words grow with each new table
     // (the registry itself keeps no order).
-    std::vector<EtsTable*> tables = ets_all_tables();
+    std::vector<EtsTable*> tables = ets_all_tables(vm);
     std::sort(tables.begin(), tables.end(), [](const EtsTable* a, const EtsTable* b) {
         return std::tie(a->ref_ids[2], a->ref_ids[1], a->ref_ids[0]) < std::tie(b->ref_ids[2], b->ref_ids[1], b->ref_ids[0]);
     });

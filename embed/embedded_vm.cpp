@@ -13,6 +13,7 @@
 #include "embed/boot_modules.hpp"
 #include "embed/host_bridge.hpp"
 #include "scheduler/signals.hpp"
+#include "vm/otp_start.hpp"
 #include "vm/runner.hpp"
 
 namespace beamvm {
@@ -68,22 +69,68 @@ struct VM::Impl {
         bridge.add_functions(o.host_functions);
         bridge.set_output(std::move(o.on_stdout), std::move(o.on_stderr), std::move(o.on_log));
         vm.host = &bridge;
+        vm.otp_boot = o.boot_otp;  // before anything is loaded
         std::string otp_root = find_otp_root(o.otp_root);
-        for (const std::string& d : o.code_path) vm.add_path_back(d);
+        if (!o.boot_otp)
+            for (const std::string& d : o.code_path) vm.add_path_back(d);
         vm.set_otp_root(otp_root);
         for (size_t i = 0; i < boot_module_count; ++i) {
             const BootModule& m = boot_modules[i];
+            if (o.boot_otp && std::string_view(m.name) == "init") continue;  // OTP's own init boots
             auto r = vm.load_binary(vm.root(), std::span(m.bytes, m.size), std::string("beamvm:boot/") + m.name + ".beam");
             if (!r.ok()) throw Error("beamvm: loading the start-up module " + std::string(m.name) + ": " + r.error().message);
+        }
+        if (o.boot_otp) {
+            if (auto r = beam::load_otp_preloaded(vm); !r.ok()) throw Error("beamvm: " + r.error().message);
         }
         vm.dirty_cpu_schedulers = o.schedulers;
         vm.dirty_io_schedulers = 2;
         vm.start(o.schedulers);
+        if (o.boot_otp) {
+            boot_otp(o);
+            return;
+        }
         user = beam::start_io_servers(vm);
         // What beamvm's quick start-up does before the command line's commands: the file
         // server, started on its first request (vm/erlang/init.erl).
         call(Value(), atom("init"), atom("do_boot"), {Value::nil(), atom("noshell"), Value::nil()},
              std::chrono::milliseconds::max());
+    }
+
+    // OTP's init as erl starts it; returns when init:get_status/0 says it has started.
+    void boot_otp(const Options& o) {
+        std::vector<std::string> user_args = {"-noshell", "-noinput"};
+        if (!o.code_path.empty()) {
+            user_args.push_back("-pa");
+            user_args.insert(user_args.end(), o.code_path.begin(), o.code_path.end());
+        }
+        user_args.insert(user_args.end(), o.boot_args.begin(), o.boot_args.end());
+        std::vector<std::string> args = beam::otp_init_arguments(vm, "erl", user_args);
+        beam::Process* init = vm.new_process(vm.root(), 0, beam::NIL);
+        beam::setup_otp_init(vm, init);
+        beam::LiteralArea scratch;
+        vm.setup_call(init, beam::atom("erl_init"), beam::atom("start"), beam::erl_init_start_args(scratch, args));
+        vm.start_process(init);
+        beam::ProcessTable::release(init);
+        user = vm.init_pid;  // the group leader of the host's processes until kernel's user is up
+        auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+        for (;;) {
+            Value status;
+            try {
+                status = call(Value(), atom("init"), atom("get_status"), {}, std::chrono::milliseconds::max());
+            } catch (const std::exception& e) {
+                shutdown();
+                throw Error(std::string("beamvm: booting OTP failed: ") + e.what());
+            }
+            if (status.is_tuple() && status.size() == 2 && status[0].is_atom("started")) break;
+            if (std::chrono::steady_clock::now() > deadline) {
+                shutdown();
+                throw Error("beamvm: booting OTP took more than 120 s (init:get_status() = " + status.to_string() + ")");
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        }
+        Term u = vm.procs.whereis(&vm.root(), beam::atom("user"));
+        if (beam::is_pid(u)) user = u;
     }
 
     void check_running() {

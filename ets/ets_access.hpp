@@ -52,7 +52,7 @@ inline EtsTable* table_for(const Process* p, Term tab, Need need) {
         table_cause = "type";
         return nullptr;
     }
-    EtsTable* t = ets_resolve(tab);
+    EtsTable* t = ets_resolve(*p->vm, tab);
     table_cause = "id";
     if (!t) return nullptr;
     if (!t->alive.load() || !may_access(p, t, need)) {

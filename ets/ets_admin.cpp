@@ -128,7 +128,7 @@ Term new_2(Process* p, const Term* a) {
     if (heir != NON_VALUE) set_heir(t, heir);
     Term ref = make_magic_ref(*p, t);  // the term holds the object's first count
     for (int i = 0; i < 3; i++) t->ref_ids[i] = boxed_ptr(ref)[1 + i].raw;
-    if (!ets_register(t)) return fail(p, "already_exists");  // the name is taken; `ref` frees it when collected
+    if (!ets_register(*p->vm, t)) return fail(p, "already_exists");  // the name is taken; `ref` frees it when collected
     return named ? a[0] : ref;
 }
 
@@ -136,7 +136,7 @@ Term delete_1(Process* p, const Term* a) {
     TableRef t(table_for(p, a[0], Need::Write));
     if (!t) return no_table(p);
     if (t->owner.load() != p->pid.raw && t->access != EtsAccess::Public) return p->badarg();
-    ets_unregister_and_clear(t.t);
+    ets_unregister_and_clear(*p->vm, t.t);
     return am::true_;
 }
 
@@ -174,7 +174,7 @@ Term info_item(Process* p, EtsTable* t, Term item) {
 
 Term info_1(Process* p, const Term* a) {
     if (!is_atom(a[0]) && !is_boxed_sub(a[0], Sub::Ref)) return p->badarg();
-    TableRef t(ets_resolve(a[0]));
+    TableRef t(ets_resolve(*p->vm, a[0]));
     if (!t) return am::undefined;
     ReadLocked l(t.t);
     if (!l.ok) return am::undefined;
@@ -189,7 +189,7 @@ Term info_1(Process* p, const Term* a) {
 Term info_2(Process* p, const Term* a) {
     if (!is_atom(a[0]) && !is_boxed_sub(a[0], Sub::Ref)) return p->badarg();
     if (!is_atom(a[1])) return p->badarg();
-    TableRef t(ets_resolve(a[0]));
+    TableRef t(ets_resolve(*p->vm, a[0]));
     if (!t) return am::undefined;
     ReadLocked l(t.t);
     if (!l.ok) return am::undefined;
@@ -199,7 +199,7 @@ Term info_2(Process* p, const Term* a) {
 
 Term whereis_1(Process* p, const Term* a) {
     if (!is_atom(a[0])) return p->badarg();
-    TableRef t(ets_resolve(a[0]));
+    TableRef t(ets_resolve(*p->vm, a[0]));
     if (!t || !t->alive.load()) return am::undefined;
     return ets_table_ref(*p, t.t);
 }
@@ -208,7 +208,7 @@ Term rename_2(Process* p, const Term* a) {
     TableRef t(table_for(p, a[0], Need::Write));
     if (!t) return no_table(p);
     if (!is_atom(a[1]) || t->owner.load() != p->pid.raw) return p->badarg();
-    if (!ets_rename(t.t, a[1])) return p->badarg();
+    if (!ets_rename(*p->vm, t.t, a[1])) return p->badarg();
     return a[1];
 }
 
@@ -270,7 +270,7 @@ Term safe_fixtable_2(Process* p, const Term* a) {
         }
         if (it == t->fixations.end()) {
             t->fixations.emplace_back(p->pid.raw, 1);
-            ets_note_fixer(t.t, p->pid);  // registry lock inside the table's: never the other way
+            ets_note_fixer(*p->vm, t.t, p->pid);  // registry lock inside the table's: never the other way
         }
         else it->second++;
     } else if (it != t->fixations.end() && --it->second == 0) {
@@ -283,7 +283,7 @@ Term safe_fixtable_2(Process* p, const Term* a) {
 Term internal_request_all_0(Process* p, const Term*) {
     Term ref = make_new_ref(*p);
     std::vector<Term> all;
-    for (EtsTable* t : ets_all_tables()) {
+    for (EtsTable* t : ets_all_tables(*p->vm)) {
         if (t->alive.load()) all.push_back(ets_table_term(*p, t));
         t->release();
     }

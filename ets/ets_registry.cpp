@@ -14,27 +14,24 @@
 namespace beam {
 
 namespace {
-
-struct Registry {
-    EtsLock mutex;  // ets/ets_lock.hpp: named tables are resolved under it on every access
-    std::unordered_map<Word, EtsTable*> names;  // atom -> named table
-    std::unordered_set<EtsTable*> tables;       // each holds the registry's count
-    // pid -> tables it owns / has fixed (at some time): a process's exit looks only at these
-    std::unordered_multimap<Word, EtsTable*> by_owner;
-    std::unordered_multimap<Word, EtsTable*> by_fixer;
-    std::atomic<size_t> count{0};
-};
-
-Registry& registry() {
-    static Registry* r = new Registry;  // never destroyed: tables may outlive static teardown
-    return *r;
-}
-
+EtsRegistry& registry(VM& vm) { return *vm.ets_tables; }
 }  // namespace
 
-EtsTable* ets_resolve(Term t) {
+EtsRegistry::~EtsRegistry() {
+    for (EtsTable* t : tables) {
+        {
+            std::unique_lock lock(t->lock);
+            t->alive.store(false);
+            t->clear();
+            t->fixations.clear();
+        }
+        t->release();
+    }
+}
+
+EtsTable* ets_resolve(VM& vm, Term t) {
     if (is_atom(t)) {
-        Registry& r = registry();
+        EtsRegistry& r = registry(vm);
         std::shared_lock lock(r.mutex);
         auto it = r.names.find(t.raw);
         if (it == r.names.end()) return nullptr;
@@ -47,8 +44,8 @@ EtsTable* ets_resolve(Term t) {
     return table;
 }
 
-bool ets_register(EtsTable* t) {
-    Registry& r = registry();
+bool ets_register(VM& vm, EtsTable* t) {
+    EtsRegistry& r = registry(vm);
     std::unique_lock lock(r.mutex);
     if (t->named && !r.names.emplace(t->name.raw, t).second) return false;
     t->retain();
@@ -71,7 +68,7 @@ void erase_pair(std::unordered_multimap<Word, EtsTable*>& m, Word pid, EtsTable*
 
 bool ets_set_owner(VM& vm, EtsTable* t, Term pid) {
     if (!is_local_pid(pid)) return false;
-    Registry& r = registry();
+    EtsRegistry& r = registry(vm);
     std::unique_lock lock(r.mutex);
     if (!r.tables.count(t)) return false;
     Process* q = vm.procs.lookup(pid);
@@ -85,8 +82,8 @@ bool ets_set_owner(VM& vm, EtsTable* t, Term pid) {
     return true;
 }
 
-void ets_note_fixer(EtsTable* t, Term pid) {
-    Registry& r = registry();
+void ets_note_fixer(VM& vm, EtsTable* t, Term pid) {
+    EtsRegistry& r = registry(vm);
     std::unique_lock lock(r.mutex);
     if (!r.tables.count(t)) return;
     auto [b, e] = r.by_fixer.equal_range(pid.raw);
@@ -95,9 +92,9 @@ void ets_note_fixer(EtsTable* t, Term pid) {
     r.by_fixer.emplace(pid.raw, t);
 }
 
-void ets_unregister_and_clear(EtsTable* t) {
+void ets_unregister_and_clear(VM& vm, EtsTable* t) {
     {
-        Registry& r = registry();
+        EtsRegistry& r = registry(vm);
         std::unique_lock lock(r.mutex);
         if (!r.tables.erase(t)) return;  // someone else deleted it
         erase_pair(r.by_owner, t->owner.load(), t);
@@ -117,8 +114,8 @@ void ets_unregister_and_clear(EtsTable* t) {
     t->release();  // the registry's count
 }
 
-bool ets_rename(EtsTable* t, Term name) {
-    Registry& r = registry();
+bool ets_rename(VM& vm, EtsTable* t, Term name) {
+    EtsRegistry& r = registry(vm);
     std::unique_lock lock(r.mutex);
     if (!t->alive.load()) return false;
     if (t->named) {
@@ -146,17 +143,17 @@ Term ets_table_ref(TermAllocator& a, EtsTable* t) {
 
 Term ets_table_term(TermAllocator& a, EtsTable* t) { return t->named ? t->name : ets_table_ref(a, t); }
 
-std::vector<EtsTable*> ets_all_tables() {
-    Registry& r = registry();
+std::vector<EtsTable*> ets_all_tables(VM& vm) {
+    EtsRegistry& r = registry(vm);
     std::shared_lock lock(r.mutex);
     std::vector<EtsTable*> out(r.tables.begin(), r.tables.end());
     for (EtsTable* t : out) t->retain();
     return out;
 }
 
-size_t ets_total_words() {
+size_t ets_total_words(VM& vm) {
     size_t words = 0;
-    for (EtsTable* t : ets_all_tables()) {
+    for (EtsTable* t : ets_all_tables(vm)) {
         {
             std::shared_lock lock(t->lock);
             words += t->memory_words();
@@ -167,7 +164,7 @@ size_t ets_total_words() {
 }
 
 void ets_owner_exited(VM& vm, Process* p) {
-    Registry& r = registry();
+    EtsRegistry& r = registry(vm);
     if (r.count.load() == 0) return;
     std::vector<EtsTable*> owned, fixed;
     {
@@ -201,7 +198,7 @@ void ets_owner_exited(VM& vm, Process* p) {
             post_message(vm, heir, make_boxed(hp));
             given = true;
         }
-        if (!given) ets_unregister_and_clear(t);
+        if (!given) ets_unregister_and_clear(vm, t);
         t->release();
     }
 }

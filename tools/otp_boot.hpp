@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "vm/otp_start.hpp"
 #include "vm/vm.hpp"
 
 namespace beam {
@@ -16,9 +17,6 @@ namespace beam {
 // `progname` is init's -progname (erl's is "erl").
 int boot_otp(VM& vm, int schedulers, const std::vector<std::string>& user_args, const std::string& progname,
              const std::function<void()>& on_started = {});
-
-// root/erts-Vsn/bin, which erl passes as -bindir (epmd and erl_child_setup live there).
-std::string erts_bindir(const std::string& root);
 
 // As erlexec: erts' bin directory, then the installation's bin, first on PATH, so that OTP's
 // port programs (heart, erl_child_setup's kin) and `erl` are found by name, as under erl.

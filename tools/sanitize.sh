@@ -37,7 +37,10 @@ else
   targets=(beamvm nif_test_libs conformance_beams conformance_hot_beams)
   # Unit-test executables are named as their ctest tests (tests/CMakeLists.txt, beam_unit_suite).
   while read -r name; do
-    case $name in test_*) targets+=("$name") ;; esac
+    case $name in
+      test_*) targets+=("$name") ;;
+      embed_api) targets+=(test_embed) ;;  # the embedding library's API tests (tests/embed/)
+    esac
   done < <(ctest --test-dir "$build" -N -R "$regex" | sed -n 's/^ *Test *#[0-9]*: //p')
   cmake --build "$build" -j"$jobs" --target "${targets[@]}"
 fi

@@ -1,6 +1,7 @@
 // Module loading (prepare: parse + transform, then commit) and the code path.
 #include "vm/vm.hpp"
 
+#include "ets/ets_registry.hpp"
 #include "vm/gc.hpp"
 
 #include "bifs/bif.hpp"
@@ -19,7 +20,7 @@
 
 namespace beam {
 
-VM::VM() : root_(std::make_unique<Namespace>(this, nullptr, atom("root"))) {
+VM::VM() : ets_tables(std::make_unique<EtsRegistry>()), root_(std::make_unique<Namespace>(this, nullptr, atom("root"))) {
     procs.set_root(root_.get());
     set_gc_hooks({.sysmon_wants = &sysmon_gc_flags, .sysmon_report = &sysmon_after_gc, .trace = &trace_gc});
 }

@@ -32,6 +32,7 @@
 
 namespace beam {
 
+struct EtsRegistry;
 class HostLink;
 class PortSystem;
 class RemoteSignals;
@@ -151,6 +152,9 @@ public:
     // What erl's other emulator flags set, as system_info reports them (tools/emu_flags.cpp).
     EmulatorOptions emu_options;
 
+    // ETS tables by name and owner (ets/ets_registry.hpp); declared before `procs`, so it goes
+    // after every process (and its references to tables) is freed.
+    std::unique_ptr<EtsRegistry> ets_tables;
     ProcessTable procs;
     AliasRoutes aliases;  // alias reference -> owner (scheduler/aliases.hpp)
     NamespaceRegistry namespaces{this};  // every namespace but the root

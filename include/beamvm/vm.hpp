@@ -125,7 +125,16 @@ struct Options {
     // Directories searched, in order, for Module.beam when a module is first called; OTP's
     // library (otp_root/lib/*/ebin) comes after them.
     std::vector<std::string> code_path;
-    std::string otp_root;  // empty: the `erl` on PATH's installation, else /usr/lib/erlang
+    std::string otp_root;  // empty: $BEAMVM_OTP_ROOT, else /usr/lib/erlang
+    // Boot OTP as erl does (OTP's init, a boot script, kernel and stdlib running, code_server
+    // owning the code path), instead of beamvm's quick start-up, where OTP's modules are loaded
+    // on their first call and no application runs. The constructor returns once init reports
+    // the boot done. `boot_args` are more of erl's flags for init (-config File,
+    // -kernel Key Value, -boot File, ...); -noshell and -noinput are always given. When OTP is
+    // booted, kernel's `user` writes to the process's stdout itself: on_stdout sees only
+    // erlang:display/1, and crash reports go to OTP's logger.
+    bool boot_otp = false;
+    std::vector<std::string> boot_args;
     // Where the VM's standard output and standard error go (io:format, erlang:display):
     // the host's stdout/stderr when not set. Called from scheduler threads.
     std::function<void(std::string_view)> on_stdout;

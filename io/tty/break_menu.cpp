@@ -125,7 +125,7 @@ void do_break(VM& vm) {
         case 'i': print_section([&](std::FILE* f) { crashdump::print_system_info(vm, f); }); return;
         case 'l': print_section([&](std::FILE* f) { crashdump::print_loaded(vm, f); }); return;
         case 'd': print_section([&](std::FILE* f) { crashdump::print_distribution(vm, f); }); return;
-        case 'D': print_section([&](std::FILE* f) { crashdump::print_ets_tables(f); }); return;
+        case 'D': print_section([&](std::FILE* f) { crashdump::print_ets_tables(vm, f); }); return;
         case 'k': process_killer(vm); return;
         case '\n': continue;
         default:

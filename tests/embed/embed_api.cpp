@@ -287,6 +287,15 @@ TEST_CASE("Two VMs in one process", "[embed][two]") {
     a.call("erlang", "register", {atom("only_in_a"), a.spawn("embed_test", "echo_loop")});
     CHECK(a.call("erlang", "whereis", {atom("only_in_a")}).is_pid());
     CHECK(b.call("erlang", "whereis", {atom("only_in_a")}) == atom("undefined"));
+    // ... and their own ETS table names: a named table in each, kept by an heir.
+    for (beamvm::VM* vm : {&a, &b}) {
+        Value heir = vm->spawn("embed_test", "echo_loop");
+        Value opts = beamvm::list({atom("named_table"), atom("public"), tuple({atom("heir"), heir, atom("none")})});
+        CHECK(vm->call("ets", "new", {atom("same_name"), opts}) == atom("same_name"));
+        CHECK(vm->call("ets", "insert", {atom("same_name"), tuple({atom("vm"), vm == &a ? 1 : 2})}) == atom("true"));
+    }
+    CHECK(a.call("ets", "lookup", {atom("same_name"), atom("vm")}) == beamvm::list({tuple({atom("vm"), 1})}));
+    CHECK(b.call("ets", "lookup", {atom("same_name"), atom("vm")}) == beamvm::list({tuple({atom("vm"), 2})}));
     b.shutdown();
     CHECK_THROWS_AS(b.call("hot", "version"), beamvm::Error);
     CHECK(a.call("hot", "version").as_int64() == 1);
@@ -366,4 +375,32 @@ TEST_CASE("Restricted namespace: max_atoms", "[embed][sandbox]") {
     CHECK(make_from_term(vm, ns, beamvm::binary(atom("ok").to_external())) == "ok");
     // The root has no such limit.
     CHECK(vm.call("erlang", "list_to_atom", {Value::string("fresh_" + stamp + "_6")}).is_atom());
+}
+
+TEST_CASE("Booting OTP: kernel and stdlib running, code_server loading", "[embed][otp]") {
+    beamvm::Options o = options();
+    o.boot_otp = true;
+    o.boot_args = {"-kernel", "logger_level", "error"};
+    beamvm::VM vm(o);
+    Value apps = vm.call("application", "which_applications");
+    std::string text = apps.to_string();
+    CHECK(text.find("{kernel,") != std::string::npos);
+    CHECK(text.find("{stdlib,") != std::string::npos);
+    CHECK(vm.call("application", "get_env", {atom("kernel"), atom("logger_level")}) ==
+          tuple({atom("ok"), atom("error")}));
+    CHECK(vm.call("erlang", "whereis", {atom("code_server")}).is_pid());
+    CHECK(vm.call("embed_test", "host_add", {1, 2}).as_int64() == 3);  // -pa and host functions
+    CHECK(vm.load_module_file(DATA + "/v2/hot.beam") == "hot");
+    CHECK(vm.call("hot", "version").as_int64() == 2);
+    CHECK(vm.call("code", "is_loaded", {atom("hot")})[0].is_atom("file"));
+    beamvm::Namespace ns = vm.new_namespace("guest", {.deny = {"file"}});
+    try {
+        vm.call("file", "read_file", {Value::string("/etc/hostname")}, {.ns = ns});
+        FAIL("read a file");
+    } catch (const beamvm::Exception& e) {
+        CHECK(e.reason() == tuple({atom("capability_denied"), atom("file")}));
+    }
+    vm.call("init", "stop");
+    for (int i = 0; i < 500 && !vm.halted(); ++i) std::this_thread::sleep_for(10ms);
+    CHECK(vm.halted() == 0);
 }
