@@ -86,15 +86,22 @@ struct VM::Impl {
         vm.dirty_cpu_schedulers = o.schedulers;
         vm.dirty_io_schedulers = 2;
         vm.start(o.schedulers);
-        if (o.boot_otp) {
-            boot_otp(o);
-            return;
+        try {
+            if (o.boot_otp) {
+                boot_otp(o);
+                return;
+            }
+            user = beam::start_io_servers(vm);
+            // What beamvm's quick start-up does before the command line's commands: the file
+            // server, started on its first request (vm/erlang/init.erl).
+            call(Value(), atom("init"), atom("do_boot"), {Value::nil(), atom("noshell"), Value::nil()},
+                 std::chrono::milliseconds::max());
+        } catch (...) {
+            // No destructor runs for a half-made Impl: stop the schedulers before the members go.
+            shutdown();
+            vm.host = nullptr;
+            throw;
         }
-        user = beam::start_io_servers(vm);
-        // What beamvm's quick start-up does before the command line's commands: the file
-        // server, started on its first request (vm/erlang/init.erl).
-        call(Value(), atom("init"), atom("do_boot"), {Value::nil(), atom("noshell"), Value::nil()},
-             std::chrono::milliseconds::max());
     }
 
     // OTP's init as erl starts it; returns when init:get_status/0 says it has started.
@@ -119,18 +126,22 @@ struct VM::Impl {
             try {
                 status = call(Value(), atom("init"), atom("get_status"), {}, std::chrono::milliseconds::max());
             } catch (const std::exception& e) {
-                shutdown();
                 throw Error(std::string("beamvm: booting OTP failed: ") + e.what());
             }
             if (status.is_tuple() && status.size() == 2 && status[0].is_atom("started")) break;
             if (std::chrono::steady_clock::now() > deadline) {
-                shutdown();
                 throw Error("beamvm: booting OTP took more than 120 s (init:get_status() = " + status.to_string() + ")");
             }
             std::this_thread::sleep_for(std::chrono::milliseconds(5));
         }
         Term u = vm.procs.whereis(&vm.root(), beam::atom("user"));
         if (beam::is_pid(u)) user = u;
+    }
+
+    // The bridge goes before the VM (members in reverse): nothing may reach it after this.
+    ~Impl() {
+        shutdown();
+        vm.host = nullptr;
     }
 
     void check_running() {

@@ -21,6 +21,7 @@ cd "$(dirname "$0")/.."
 # elixir: Elixir's launchers (elixir, mix, iex), which run beamvm as their `erl` (tests/elixir/).
 # erlang-src and erlang-xmerl: stdlib's sources, which bench/real/real_compile.erl compiles and
 # real_parse.erl parses, and OTP's XML parser (real_xmerl.erl).
+# clang and libfuzzer-14-dev: the libFuzzer targets (tools/fuzz.sh, CTest fuzz_smoke).
 PACKAGES=(build-essential cmake python3 erlang-base erlang-dev erlang-eunit erlang-common-test
           erlang-runtime-tools erlang-syntax-tools erlang-inets erlang-idna erlang-uuid
           erlang-jiffy erlang-bitcask
@@ -28,7 +29,7 @@ PACKAGES=(build-essential cmake python3 erlang-base erlang-dev erlang-eunit erla
           libmimalloc-dev catch2 libgmp-dev libpcre2-dev pkg-config
           erlang-crypto erlang-asn1 erlang-public-key erlang-ssl erlang-ssh openssh-client
           erlang-examples rebar3 libncurses-dev tmux elixir
-          erlang-src erlang-xmerl)
+          erlang-src erlang-xmerl clang libfuzzer-14-dev)
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

@@ -404,3 +404,19 @@ TEST_CASE("Booting OTP: kernel and stdlib running, code_server loading", "[embed
     for (int i = 0; i < 500 && !vm.halted(); ++i) std::this_thread::sleep_for(10ms);
     CHECK(vm.halted() == 0);
 }
+
+TEST_CASE("Booting OTP that fails is an Error, and the host goes on", "[embed][otp]") {
+    beamvm::Options o = options();
+    o.boot_otp = true;
+    o.boot_args = {"-config", DATA + "/no_such.config"};
+    std::string err;
+    o.on_stdout = [&](std::string_view s) { err += s; };  // init's display of why
+    try {
+        beamvm::VM vm(o);
+        FAIL("booted with a missing -config file");
+    } catch (const beamvm::Error& e) {
+        CHECK(std::string(e.what()).find("booting OTP failed") != std::string::npos);
+    }
+    beamvm::VM after(options());
+    CHECK(after.call("lists", "max", {beamvm::list({3, 9, 4})}).as_int64() == 9);
+}
