@@ -86,8 +86,8 @@ Term cmp_term_2(Process*, const Term* a) { return make_small(compare_terms_exact
 
 // erlang:system_flag(scheduler_wall_time, Bool) goes through here in OTP: previous value.
 // erlang.erl checks the boolean; erts takes anything but `true` as false.
-Term scheduler_wall_time_1(Process*, const Term* a) {
-    return make_bool(system_flags().scheduler_wall_time.exchange(a[0] == am::true_));
+Term scheduler_wall_time_1(Process* p, const Term* a) {
+    return make_bool(system_flags(*p->vm).scheduler_wall_time.exchange(a[0] == am::true_));
 }
 
 // heart's check that schedulers respond: they do when this runs.
@@ -120,7 +120,7 @@ Term check_dirty_process_code_2(Process* p, const Term* a) {
 // keeps such processes out of some bookkeeping and halts the node when one ends; beamvm
 // spawns an ordinary process (its end takes nothing down).
 Term spawn_system_process_3(Process* p, const Term* a) {
-    SpawnOpts o;
+    SpawnOpts o(*p->vm);
     return spawn_mfa(p, a[0], a[1], a[2], o);
 }
 

@@ -67,7 +67,7 @@ Term exchange_bool(Process* p, std::atomic<bool>& flag, Term v) {
 
 Term system_flag_2(Process* p, const Term* a) {
     Term flag = a[0], v = a[1];
-    SystemFlags& f = system_flags();
+    SystemFlags& f = system_flags(*p->vm);
     int64_t n;
     if (flag == atom("backtrace_depth")) {
         if (!non_neg_small(v, &n)) return p->badarg();
@@ -196,7 +196,7 @@ Term system_flag_2(Process* p, const Term* a) {
 }  // namespace
 
 Term system_flag_info(Process* p, Term item) {
-    SystemFlags& f = system_flags();
+    SystemFlags& f = system_flags(*p->vm);
     auto tagged = [&](Term v) { return make_tuple(*p, {item, v}); };
     if (item == atom("min_heap_size")) return tagged(make_small(SWord(f.min_heap_size.load())));
     if (item == atom("min_bin_vheap_size")) return tagged(make_small(SWord(f.min_bin_vheap_size.load())));

@@ -257,7 +257,7 @@ Term system_info_item(Process* p, Term what) {
         return make_list_from(*p, items.data(), items.size());
     }
     if (w == "garbage_collection") {
-        SystemFlags& f = system_flags();
+        SystemFlags& f = system_flags(*p->vm);
         return list(p, {pair(p, "max_heap_size", make_small(SWord(f.max_heap_size().size))),
                         pair(p, "min_bin_vheap_size", make_small(SWord(f.min_bin_vheap_size.load()))),
                         pair(p, "min_heap_size", make_small(SWord(f.min_heap_size.load()))),

@@ -229,25 +229,27 @@ Term spawn_mfa(Process* p, Term m, Term f, Term args, const SpawnOpts& o, Term r
 }
 
 Term spawn_in_namespace(Process* p, Namespace& ns, Term m, Term f, Term args, bool link) {
-    return spawn_mfa(p, m, f, args, {.link = link, .ns = &ns});
+    SpawnOpts o = SpawnOpts::of(*p->vm, link, false);
+    o.ns = &ns;
+    return spawn_mfa(p, m, f, args, o);
 }
 
 namespace {
 
-Term spawn_1(Process* p, const Term* a) { return spawn_fun(p, a[0], {}); }
-Term spawn_3(Process* p, const Term* a) { return spawn_mfa(p, a[0], a[1], a[2], {}); }
-Term spawn_link_1(Process* p, const Term* a) { return spawn_fun(p, a[0], {.link = true}); }
-Term spawn_link_3(Process* p, const Term* a) { return spawn_mfa(p, a[0], a[1], a[2], {.link = true}); }
-Term spawn_monitor_1(Process* p, const Term* a) { return spawn_fun(p, a[0], {.monitor = true}, false); }
-Term spawn_monitor_3(Process* p, const Term* a) { return spawn_mfa(p, a[0], a[1], a[2], {.monitor = true}); }
+Term spawn_1(Process* p, const Term* a) { return spawn_fun(p, a[0], SpawnOpts::of(*p->vm, false, false)); }
+Term spawn_3(Process* p, const Term* a) { return spawn_mfa(p, a[0], a[1], a[2], SpawnOpts::of(*p->vm, false, false)); }
+Term spawn_link_1(Process* p, const Term* a) { return spawn_fun(p, a[0], SpawnOpts::of(*p->vm, true, false)); }
+Term spawn_link_3(Process* p, const Term* a) { return spawn_mfa(p, a[0], a[1], a[2], SpawnOpts::of(*p->vm, true, false)); }
+Term spawn_monitor_1(Process* p, const Term* a) { return spawn_fun(p, a[0], SpawnOpts::of(*p->vm, false, true), false); }
+Term spawn_monitor_3(Process* p, const Term* a) { return spawn_mfa(p, a[0], a[1], a[2], SpawnOpts::of(*p->vm, false, true)); }
 Term spawn_opt_2(Process* p, const Term* a) {
-    SpawnOpts o;
+    SpawnOpts o(*p->vm);
     if (!is_any_fun(a[0])) return p->badarg();  // erlang.erl looks at the fun before the options
     if (parse_spawn_opts(a[1], &o, false) != 0) return bad_spawn_options(p);
     return spawn_fun(p, a[0], o);
 }
 Term spawn_opt_4(Process* p, const Term* a) {
-    SpawnOpts o;
+    SpawnOpts o(*p->vm);
     if (parse_spawn_opts(a[3], &o, false) != 0) return bad_spawn_options(p);
     return spawn_mfa(p, a[0], a[1], a[2], o);
 }

@@ -18,10 +18,20 @@ struct SpawnOpts {
     bool monitor = false;
     MonitorOpts monitor_opts;  // {monitor, Opts}
     int prio = 2;
-    // Unless given, the system's defaults (erlang:system_flag/2, vm/system_flags.hpp).
-    size_t min_heap = system_flags().min_heap_size.load(std::memory_order_relaxed);  // rounded as OTP does
-    MaxHeapSize max_heap = system_flags().max_heap_size();
-    uint32_t fullsweep_after = system_flags().fullsweep_after.load(std::memory_order_relaxed);
+    // Unless given, the VM's defaults (erlang:system_flag/2, vm/system_flags.hpp).
+    explicit SpawnOpts(VM& vm)
+        : min_heap(system_flags(vm).min_heap_size.load(std::memory_order_relaxed)),
+          max_heap(system_flags(vm).max_heap_size()),
+          fullsweep_after(system_flags(vm).fullsweep_after.load(std::memory_order_relaxed)) {}
+    size_t min_heap;  // rounded as OTP does
+    MaxHeapSize max_heap;
+    uint32_t fullsweep_after;
+    static SpawnOpts of(VM& vm, bool link, bool monitor) {
+        SpawnOpts o(vm);
+        o.link = link;
+        o.monitor = monitor;
+        return o;
+    }
     bool message_queue_off_heap = false;
     int scheduler = 0;  // {scheduler, N}: bound to scheduler N (1-based) as process_flag(scheduler, N); 0 any
     Namespace* ns = nullptr;  // where the child runs: the parent's unless beamvm:namespace_spawn

@@ -36,7 +36,7 @@ void reply(Process* p, const SpawnOpts& o, Term ref, Term status, Term result) {
 // proper list is answered by an error reply.
 Term erts_spawn_request_4(Process* p, const Term* a) {
     if (!is_atom(a[0]) || !is_atom(a[1]) || !proper_list_length(a[2])) return am::badarg;
-    SpawnOpts o;
+    SpawnOpts o(*p->vm);
     int parsed = parse_spawn_opts(a[3], &o, true);
     if (parsed > 0) return atom("badopt");
     Term ref = make_new_ref(*p);

@@ -321,7 +321,7 @@ Term dist_spawn_request_4(Process* p, const Term* a) {
             tag = v;
         } else if (k == atom("reply")) {
             Term one = make_list_from(*p, &opt, 1);
-            SpawnOpts r;
+            SpawnOpts r(*p->vm);
             if (parse_spawn_opts(one, &r, true) != 0) badopt = true;
             else reply_error = r.reply_error;
         } else if (k == atom("monitor")) {

@@ -38,7 +38,7 @@ bool Carrier::handle_spawn_request(LiteralArea& area, Term c, Term args) {
     auto reply = [&](Term flags, Term result) {
         dist_.transmit(e, make_tuple(area, {make_small(op::SPAWN_REPLY), req, from, flags, result}), NON_VALUE, false);
     };
-    SpawnOpts o;
+    SpawnOpts o(vm);
     if (parse_spawn_opts(opts, &o, true) != 0 || !is_atom(m) || !is_atom(f) || !proper_list_length(args)) {
         reply(make_small(0), atom("badopt"));
         return true;

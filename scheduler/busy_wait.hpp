@@ -6,9 +6,9 @@ namespace beam {
 
 enum class BusyWait { None, VeryShort, Short, Medium, Long, VeryLong };
 
-// Longest spin for each level, in nanoseconds; medium (erl's default) is beamvm's 50 us.
-// None: an idle scheduler sleeps at once.
-void set_scheduler_busy_wait(BusyWait level);
-long long scheduler_busy_wait_ns();
+// Longest spin for each level, in nanoseconds, for `vm`'s schedulers (EmulatorOptions::
+// busy_wait_ns); medium (erl's default) is beamvm's 50 us. None: an idle scheduler sleeps at once.
+class VM;
+void set_scheduler_busy_wait(VM& vm, BusyWait level);
 
 }  // namespace beam

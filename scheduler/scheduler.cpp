@@ -20,20 +20,17 @@ namespace {
 thread_local int tls_index = -1;
 // system_profile scheduler: this scheduler has reported itself inactive and not yet active again.
 thread_local bool tls_profiled_inactive = false;
-// +sbwt's longest spin (scheduler/busy_wait.hpp); medium is erl's default.
-std::atomic<int64_t> g_spin_max_ns{50'000};
 // How long this scheduler spins before it sleeps (Schedulers::spin), adapted to how often
 // spinning has found work; -1 until the thread first spins.
 thread_local int64_t tls_spin_budget_ns = -1;
 }
 
-void set_scheduler_busy_wait(BusyWait level) {
+void set_scheduler_busy_wait(VM& vm, BusyWait level) {
     // erts counts its thresholds in spin rounds; these are times of about the same order on
     // current hardware, medium being the 50 us beamvm has always used.
     static constexpr int64_t NS[] = {0, 5'000, 20'000, 50'000, 200'000, 1'000'000};
-    g_spin_max_ns.store(NS[int(level)], std::memory_order_relaxed);
+    vm.emu_options.busy_wait_ns = NS[int(level)];
 }
-long long scheduler_busy_wait_ns() { return g_spin_max_ns.load(std::memory_order_relaxed); }
 
 namespace {
 // erts' wakeup_other (erl_process.c, +swt medium): a busy scheduler wakes a sleeping one only
@@ -474,7 +471,7 @@ Process* Schedulers::spin(Scheduler& s) {
     // the work): spinning 50 us on every idle moment cost udp_rtt (bench/net_run.sh) 1.8x its
     // CPU time and half its rate at load 15. So the budget adapts, as glibc's adaptive mutex
     // does: halved after a spin that found nothing, doubled after one that found work.
-    const int64_t SPIN_MAX_NS = g_spin_max_ns.load(std::memory_order_relaxed);
+    const int64_t SPIN_MAX_NS = vm_->emu_options.busy_wait_ns;  // set before the schedulers start
     constexpr int64_t SPIN_MIN_NS = 1'000;
     if (SPIN_MAX_NS == 0) return nullptr;  // +sbwt none
     if (tls_spin_budget_ns < 0) tls_spin_budget_ns = SPIN_MAX_NS;

@@ -342,7 +342,7 @@ namespace {
 // Where erts sends its own error reports: the system_logger flag's process, by default the
 // one registered as logger; nowhere when the flag is undefined. NIL: no such process.
 Term system_logger(VM& vm) {
-    Word flag = system_flags().system_logger.load(std::memory_order_relaxed);
+    Word flag = system_flags(vm).system_logger.load(std::memory_order_relaxed);
     Term t{flag};
     if (flag == 0 || t == atom("logger")) return vm.procs.whereis(&vm.root(), atom("logger"));
     if (t == am::undefined) return am::undefined;

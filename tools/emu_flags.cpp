@@ -551,8 +551,8 @@ void apply_emu_flags(const EmuFlags& f, VM& vm) {
     }
     vm.emu_options.filename_utf8 = utf8;
     if (!f.warning_map.empty()) vm.warning_map = atom(f.warning_map);
-    if (f.busy_wait >= 0) set_scheduler_busy_wait(static_cast<BusyWait>(f.busy_wait));
-    SystemFlags& sf = system_flags();
+    if (f.busy_wait >= 0) set_scheduler_busy_wait(vm, static_cast<BusyWait>(f.busy_wait));
+    SystemFlags& sf = system_flags(vm);
     if (f.min_heap) sf.min_heap_size = gc::next_heap_size(size_t(f.min_heap));
     if (f.min_bin_vheap) sf.min_bin_vheap_size = gc::next_heap_size(size_t(f.min_bin_vheap));
     if (f.max_heap >= 0 || f.max_heap_kill || f.max_heap_error_logger) {

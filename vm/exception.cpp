@@ -61,7 +61,7 @@ Term build_trace(Process* p, const Word* pc) {
     // body recursion through one call site shows as a single frame. A depth of 0 still keeps
     // the first frame, as erl does.
     const Word* prev = nullptr;
-    size_t depth = std::max<size_t>(1, system_flags().backtrace_depth.load(std::memory_order_relaxed));
+    size_t depth = std::max<size_t>(1, system_flags(*p->vm).backtrace_depth.load(std::memory_order_relaxed));
     for (Term* s = p->stop; s < p->hend && frames.size() < depth; ++s) {
         if (!is_cp(*s) || is_trace_frame_cp(*s)) continue;
         if (cp_of(*s) == prev) continue;
@@ -84,7 +84,7 @@ Term current_stacktrace(Process* p, const Process* q) {
     Term f = frame_at(p, q->pc, NON_VALUE);
     if (is_value(f)) frames.push_back(f);
     const Word* prev = q->pc;
-    size_t depth = std::max<size_t>(1, system_flags().backtrace_depth.load(std::memory_order_relaxed));
+    size_t depth = std::max<size_t>(1, system_flags(*p->vm).backtrace_depth.load(std::memory_order_relaxed));
     for (Term* s = q->stop; s < q->hend && frames.size() < depth; ++s) {
         if (!is_cp(*s) || is_trace_frame_cp(*s) || cp_of(*s) == prev) continue;  // as build_trace
         prev = cp_of(*s);

@@ -220,12 +220,13 @@ private:
             if (!effects_ || !p_) return am::true_;
             return is_value(seq_trace_set(p_, args[0], args[1])) ? am::true_ : NON_VALUE;
         }
-        if (name == "get_tcw") return make_small(SWord(system_flags().trace_control_word.load()));
+        // The trace control word is the VM's (0 for a spec run without a process).
+        if (name == "get_tcw") return make_small(p_ ? SWord(system_flags(*p_->vm).trace_control_word.load()) : 0);
         if (name == "set_tcw" || name == "set_tcw_fake") {
             if (!is_small(args[0]) || small_value(args[0]) < 0 || small_value(args[0]) > 0xFFFFFFFF) return NON_VALUE;
-            uint32_t old = name == "set_tcw" && effects_
-                               ? system_flags().trace_control_word.exchange(uint32_t(small_value(args[0])))
-                               : system_flags().trace_control_word.load();
+            if (!p_) return make_small(0);
+            std::atomic<uint32_t>& tcw = system_flags(*p_->vm).trace_control_word;
+            uint32_t old = name == "set_tcw" && effects_ ? tcw.exchange(uint32_t(small_value(args[0]))) : tcw.load();
             return make_small(SWord(old));
         }
         // enable_trace, disable_trace, trace, silent, process_dump, set_seq_token

@@ -2,8 +2,8 @@
 // they take effect: the heap options every new process starts with (bifs/system_processes.cpp,
 // vm/spawn.cpp) and the depth of stack traces (vm/exception.cpp).
 //
-// One set per OS process: beamvm runs one VM per OS process (unit tests that build several
-// VMs never change them). Each field is atomic, as system_flag/2 may run on any scheduler
+// One set per VM (VM::sys_flags): VMs embedded in one host program (docs/embedding.md) each
+// have their own. Each field is atomic, as system_flag/2 may run on any scheduler
 // while others spawn or raise; max_heap_size, three values that change together, takes a lock.
 #pragma once
 
@@ -50,6 +50,8 @@ private:
     MaxHeapSize max_heap_;
 };
 
-SystemFlags& system_flags();
+class VM;
+// The VM's settings (VM::sys_flags).
+SystemFlags& system_flags(VM& vm);
 
 }  // namespace beam

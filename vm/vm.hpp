@@ -25,6 +25,7 @@
 #include "vm/node_identity.hpp"
 #include "vm/result.hpp"
 #include "vm/seq_trace.hpp"
+#include "vm/system_flags.hpp"
 #include "vm/system_monitor.hpp"
 #include "vm/breakpoints.hpp"
 #include "vm/trace_message_patterns.hpp"
@@ -151,6 +152,8 @@ public:
     Term warning_map = NIL;  // NIL: warning, erl's default
     // What erl's other emulator flags set, as system_info reports them (tools/emu_flags.cpp).
     EmulatorOptions emu_options;
+    // What erlang:system_flag/2 sets (vm/system_flags.hpp).
+    SystemFlags sys_flags;
 
     // ETS tables by name and owner (ets/ets_registry.hpp); declared before `procs`, so it goes
     // after every process (and its references to tables) is freed.

@@ -296,6 +296,11 @@ TEST_CASE("Two VMs in one process", "[embed][two]") {
     }
     CHECK(a.call("ets", "lookup", {atom("same_name"), atom("vm")}) == beamvm::list({tuple({atom("vm"), 1})}));
     CHECK(b.call("ets", "lookup", {atom("same_name"), atom("vm")}) == beamvm::list({tuple({atom("vm"), 2})}));
+    // ... and their own erlang:system_flag/2 settings.
+    // (system_flag/2 answers the old value.)
+    CHECK(a.call("erlang", "system_flag", {atom("backtrace_depth"), 3}).as_int64() == 8);
+    CHECK(a.call("erlang", "system_flag", {atom("backtrace_depth"), 3}).as_int64() == 3);
+    CHECK(b.call("erlang", "system_flag", {atom("backtrace_depth"), 8}).as_int64() == 8);
     b.shutdown();
     CHECK_THROWS_AS(b.call("hot", "version"), beamvm::Error);
     CHECK(a.call("hot", "version").as_int64() == 1);
