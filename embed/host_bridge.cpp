@@ -186,10 +186,7 @@ std::optional<Value> HostBridge::take(HostQueue& q, std::chrono::steady_clock::t
         if (vm_.scheds && vm_.scheds->halting()) throw Error("beamvm: the VM has halted");
         if (beam::is_pid(q.owner)) {
             beam::Process* p = vm_.procs.lookup(q.owner);
-            if (!p) {
-                if (!q.items.empty()) continue;
-                throw Error("beamvm: the process serving the host was killed");
-            }
+            if (!p) throw Error("beamvm: the process serving the host was killed");
             beam::ProcessTable::release(p);
         }
         auto now = std::chrono::steady_clock::now();

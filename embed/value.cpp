@@ -6,50 +6,18 @@
 #include <cstring>
 
 #include "beamvm/value.hpp"
+#include "bifs/bif_util.hpp"
 #include "embed/value_internal.hpp"
 
 namespace beamvm {
 
 namespace {
 
+using beam::append_utf8;
+using beam::decode_utf8;
+
 [[noreturn]] void wrong_kind(const Value& v, const char* wanted) {
     throw std::invalid_argument(std::string("beamvm::Value: not ") + wanted + ": " + v.to_string());
-}
-
-void append_utf8(std::string& out, uint32_t cp) {
-    if (cp < 0x80) {
-        out.push_back(char(cp));
-    } else if (cp < 0x800) {
-        out.push_back(char(0xC0 | (cp >> 6)));
-        out.push_back(char(0x80 | (cp & 0x3F)));
-    } else if (cp < 0x10000) {
-        out.push_back(char(0xE0 | (cp >> 12)));
-        out.push_back(char(0x80 | ((cp >> 6) & 0x3F)));
-        out.push_back(char(0x80 | (cp & 0x3F)));
-    } else {
-        out.push_back(char(0xF0 | (cp >> 18)));
-        out.push_back(char(0x80 | ((cp >> 12) & 0x3F)));
-        out.push_back(char(0x80 | ((cp >> 6) & 0x3F)));
-        out.push_back(char(0x80 | (cp & 0x3F)));
-    }
-}
-
-// The code points of UTF-8 `s`; false if it is not valid UTF-8.
-bool decode_utf8(std::string_view s, std::vector<uint32_t>& out) {
-    for (size_t i = 0; i < s.size();) {
-        unsigned char c = s[i];
-        int n = c < 0x80 ? 0 : (c >> 5) == 6 ? 1 : (c >> 4) == 14 ? 2 : (c >> 3) == 30 ? 3 : -1;
-        if (n < 0 || i + size_t(n) >= s.size()) return false;
-        uint32_t cp = n == 0 ? c : n == 1 ? (c & 0x1F) : n == 2 ? (c & 0x0F) : (c & 0x07);
-        for (int k = 1; k <= n; ++k) {
-            unsigned char cc = s[i + k];
-            if ((cc & 0xC0) != 0x80) return false;
-            cp = (cp << 6) | (cc & 0x3F);
-        }
-        out.push_back(cp);
-        i += size_t(n) + 1;
-    }
-    return true;
 }
 
 // The magnitude bytes of a big integer (little-endian) in decimal.

@@ -1,8 +1,9 @@
-%% Version 2 of the module the embedding tests hot-load (tests/embed/data/v1/hot.erl is 1).
+%% The module the embedding tests hot-load, compiled twice: -DVSN=1 into data/v1, -DVSN=2 into
+%% data/v2 (tests/embed/CMakeLists.txt).
 -module(hot).
 -export([version/0, loop/0]).
 
-version() -> 2.
+version() -> ?VSN.
 
 loop() ->
     receive
