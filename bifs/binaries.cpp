@@ -87,10 +87,21 @@ Term at_2(Process* p, const Term* a) {
 // before it looks for whole bytes.
 Term copy(Process* p, Term bin, Term times) {
     if (is_bitstring(bin) && times == make_small(0)) return make_binary(*p, std::string_view{});
-    if (!is_binary(bin) || !is_small(times) || small_value(times) < 0) return p->badarg();
+    // As erts: any count that fits 64 bits; a result that cannot be allocated ends the VM with
+    // erts' binary_alloc message (vm/fatal_error.hpp). A size past 64 bits (erts wraps it) is a
+    // system_limit here (docs/limits.md).
+    uint64_t n;
+    if (is_small(times) && small_value(times) >= 0) {
+        n = uint64_t(small_value(times));
+    } else if (is_big(times) && !big_is_negative(times) && big_limb_count(times) == 1) {
+        n = big_limbs(times)[0];
+    } else {
+        return p->badarg();
+    }
+    if (!is_binary(bin)) return p->badarg();
     std::string scratch;
     std::string_view bytes = binary_bytes(bin, scratch);
-    size_t n = size_t(small_value(times));
+    if (n != 0 && bytes.size() > SIZE_MAX / n) return p->error(am::system_limit);
     uint8_t* out;
     Term result = make_binary_uninit(*p, bytes.size() * n, &out);
     for (size_t i = 0; i < n; ++i) std::memcpy(out + i * bytes.size(), bytes.data(), bytes.size());

@@ -47,11 +47,8 @@ Term read_binary(Process* p, int fd, size_t want, int64_t offset) {
     uint8_t* data = small_buf;
     Term bin = NON_VALUE;
     if (budget > HEAP_BIN_LIMIT) {
-        try {
-            bin = make_binary_uninit(*p, budget, &data);
-        } catch (const std::bad_alloc&) {
-            return posix_error_tuple(p, ENOMEM);
-        }
+        bin = try_make_binary_uninit(*p, budget, &data);
+        if (is_non_value(bin)) return posix_error_tuple(p, ENOMEM);
     }
     size_t got = 0;
     while (got < budget) {

@@ -19,6 +19,8 @@
 #include "bifs/system_heap_options.hpp"
 #include "scheduler/process_table.hpp"
 #include "scheduler/scheduler.hpp"
+#include "scheduler/signals.hpp"
+#include "scheduler/timers.hpp"
 #include "vm/binary.hpp"
 #include "vm/bignum.hpp"
 #include "vm/gc_options.hpp"
@@ -158,8 +160,42 @@ Term tuple_item(Process* p, Term key, Term arg) {
 
 }  // namespace
 
+// {memory_internal, Ref, Allocators}: erts answers with one message per auxiliary-work thread,
+// {Ref, Instance, [{Allocator, Instance, Info}]}. beamvm keeps figures for one fixed-size kind
+// only, the BIF timers (send_after, start_timer), which it reports under fix_alloc's fix_types
+// as {bif_timer, Allocated, Used} bytes in the first message; the other messages carry none.
+// timer_bif_SUITE measures timers this way. Other allocators are reported as absent (false).
+static Term memory_internal(Process* p, Term ref, Term allocators) {
+    std::vector<Term> wanted;
+    if (!list_elements(allocators, wanted)) return NON_VALUE;
+    int replies = (p->vm->scheds ? p->vm->scheds->count() : 1);  // erts_internal:no_aux_work_threads() - 1
+    size_t used = p->vm->timers.message_timer_count() * TimerService::message_timer_bytes();
+    for (int i = 0; i < replies; ++i) {
+        std::vector<Term> infos;
+        for (Term a : wanted) {
+            if (a != atom("fix_alloc")) {
+                infos.push_back(make_tuple(*p, {a, am::false_}));
+                continue;
+            }
+            Term types = NIL;
+            if (i == 0) {
+                Term t = make_tuple(*p, {atom("bif_timer"), make_small(SWord(used)), make_small(SWord(used))});
+                types = make_list_from(*p, &t, 1);
+            }
+            Term fix_types = make_tuple(*p, {atom("fix_types"), types});
+            infos.push_back(make_tuple(*p, {a, make_small(i), make_list_from(*p, &fix_types, 1)}));
+        }
+        Term msg = make_tuple(*p, {ref, make_small(i), make_list_from(*p, infos.data(), infos.size())});
+        post_message(*p->vm, p->pid, msg);
+    }
+    return am::true_;
+}
+
 // NON_VALUE when `what` is not one of these items.
 Term system_info_item(Process* p, Term what) {
+    if (is_tuple(what) && tuple_arity(what) == 3 && tuple_elem(what, 0) == atom("memory_internal") &&
+        is_ref(tuple_elem(what, 1)))
+        return memory_internal(p, tuple_elem(what, 1), tuple_elem(what, 2));
     if (is_tuple(what) && tuple_arity(what) == 2) return tuple_item(p, tuple_elem(what, 0), tuple_elem(what, 1));
     int n = scheduler_count(p);
     std::string_view w = is_atom(what) ? atom_name(what) : std::string_view{};

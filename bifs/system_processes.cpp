@@ -159,7 +159,8 @@ Term do_spawn(Process* p, const SpawnOpts& o, Setup setup, Term req_ref = NON_VA
     // erl's +P: a full process table makes spawn raise system_limit (the count is relaxed, so
     // racing spawns may pass it by a few, as erts' table is sized, not counted, exactly).
     if (int64_t(vm.procs.count()) >= vm.emu_options.process_limit) {
-        send_to_system_logger(p, "error", "Too many processes~n", NIL);  // erts' report, as its text
+        // erts' report: its text ("Too many processes\n") through the format "~s~n".
+        send_to_system_logger(p, "error", "~s~n", cons_at(p->alloc(2), make_string(*p, "Too many processes\n"), NIL));
         return p->error(am::system_limit);
     }
     Namespace& target = o.ns ? *o.ns : *p->ns;

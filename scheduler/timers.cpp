@@ -191,6 +191,13 @@ void TimerService::cancel_for(Term pid) {
     }
 }
 
+size_t TimerService::message_timer_count() {
+    std::lock_guard lock(mutex_);
+    return by_ref_.size();
+}
+
+size_t TimerService::message_timer_bytes() { return sizeof(Slot); }
+
 std::optional<int64_t> TimerService::remaining(uint64_t id) {
     std::lock_guard lock(mutex_);
     uint32_t i;

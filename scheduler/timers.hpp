@@ -45,6 +45,10 @@ public:
     std::optional<int64_t> remaining(uint64_t id);
     // Cancels every message timer addressed to `pid` (it has exited).
     void cancel_for(Term pid);
+    // Message timers (send_after, start_timer) not yet fired or cancelled, and the bytes each
+    // holds (its slot), for erts' bif_timer allocation figures.
+    size_t message_timer_count();
+    static size_t message_timer_bytes();
 
 private:
     // Timers live in slots that are reused (no allocation per timer), ordered by a min-heap

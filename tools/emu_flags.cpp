@@ -92,7 +92,7 @@ std::string take_atoms(const std::string& v, EmuFlags& f) {
     errno = 0;
     long n = std::strtol(v.c_str(), nullptr, 10);
     if (errno || n < 8192 || n > 2147483647L) return "bad atom table size " + v;
-    // beamvm's atom table is fixed at MAX_ATOMS: a larger +t cannot raise it.
+    // beamvm's atom table holds MAX_ATOMS at most: a larger +t cannot raise it (docs/limits.md).
     f.options.atom_limit = std::min<long>(n, long(MAX_ATOMS));
     return {};
 }
@@ -541,6 +541,7 @@ std::string resolve_schedulers(const EmuFlags& f, SchedulerCounts* out) {
 
 void apply_emu_flags(const EmuFlags& f, VM& vm) {
     vm.emu_options = f.options;
+    AtomTable::instance().set_limit(size_t(f.options.atom_limit));  // +t: one table per OS process
     bool utf8 = f.filename_encoding == 'u';
     if (f.filename_encoding == 'a') {
         // erts' +fna: UTF-8 when the locale's character set is.

@@ -1,5 +1,9 @@
 #include "vm/atom_table.hpp"
 
+#include <cstdio>
+
+#include "vm/fatal_error.hpp"
+
 #include <functional>
 #include <new>
 
@@ -36,13 +40,18 @@ uint32_t& cache_slot(std::string_view utf8) { return tls_lookup_cache[std::hash<
 std::optional<Term> AtomTable::intern(std::string_view utf8) {
     uint32_t& slot = cache_slot(utf8);
     if (slot && blocks_[(slot - 1) / BLOCK][(slot - 1) % BLOCK].text == utf8) return make_atom(slot - 1);
-    std::lock_guard lock(mutex_);
+    std::unique_lock lock(mutex_);
     if (auto it = index_.find(utf8); it != index_.end()) {
         slot = it->second + 1;
         return make_atom(it->second);
     }
     size_t n = count_.load(std::memory_order_relaxed);
-    if (n >= MAX_ATOMS) return std::nullopt;
+    if (n >= limit()) {
+        lock.unlock();  // the crash dump lists the atoms
+        char slogan[80];
+        std::snprintf(slogan, sizeof slogan, "no more index entries in atom_tab (max=%zu)", limit());
+        dump_exit(slogan);
+    }
     Entry*& block = blocks_[n / BLOCK];
     // Raw memory, each entry constructed when its atom is made: `new Entry[BLOCK]` wrote all
     // 4096 empty strings (128 KiB) when the first atom of a block came, most of which a short

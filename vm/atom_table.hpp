@@ -34,9 +34,14 @@ class AtomTable {
 public:
     static AtomTable& instance();
 
-    // Interns UTF-8 text. Returns nullopt when the table is full (system_limit).
-    // Callers check the 255-character limit themselves, since its error depends on the BIF.
+    // Interns UTF-8 text. A new atom past limit() ends the VM as erts does ("no more index
+    // entries in atom_tab", crash dump, status 1). Callers check the 255-character limit
+    // themselves, since its error depends on the BIF.
     std::optional<Term> intern(std::string_view utf8);
+    // +t: the most atoms the table takes (MAX_ATOMS at most). One table per OS process, so the
+    // command line's VM sets it; embedded VMs share the default.
+    void set_limit(size_t n) { limit_.store(n < MAX_ATOMS ? n : MAX_ATOMS, std::memory_order_relaxed); }
+    size_t limit() const { return limit_.load(std::memory_order_relaxed); }
     // Looks up an existing atom without creating it.
     std::optional<Term> find(std::string_view utf8) const;
     std::string_view name(Term atom) const;
@@ -57,6 +62,7 @@ private:
     };
     Entry* blocks_[MAX_ATOMS / BLOCK] = {};
     std::atomic<size_t> count_{0};
+    std::atomic<size_t> limit_{MAX_ATOMS};
     size_t name_bytes_ = 0;  // names stored outside their std::string (longer than its SSO)
     mutable std::mutex mutex_;
     std::unordered_map<std::string_view, uint32_t> index_;

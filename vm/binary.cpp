@@ -5,6 +5,9 @@
 #include <cstdlib>
 #include <new>
 
+#include "vm/fatal_error.hpp"
+#include "vm/heap_ceiling.hpp"
+
 namespace beam {
 
 namespace {
@@ -17,6 +20,7 @@ size_t BinaryBlob::live_bytes() { return blob_bytes.load(std::memory_order_relax
 
 BinaryBlob* BinaryBlob::create(size_t capacity) {
     size_t bytes = blob_size(capacity);
+    if (capacity > allocation_ceiling_bytes()) throw std::bad_alloc();
     void* mem = std::malloc(bytes);
     if (!mem) throw std::bad_alloc();
     auto* b = static_cast<BinaryBlob*>(mem);
@@ -25,6 +29,14 @@ BinaryBlob* BinaryBlob::create(size_t capacity) {
     b->capacity = capacity;
     blob_bytes.fetch_add(bytes, std::memory_order_relaxed);
     return b;
+}
+
+BinaryBlob* BinaryBlob::create_or_exit(size_t capacity) {
+    try {
+        return create(capacity);
+    } catch (const std::bad_alloc&) {
+        out_of_memory("binary_alloc", "binary", capacity);
+    }
 }
 
 void BinaryBlob::release() {
@@ -94,6 +106,12 @@ BitView bit_view(Term bin) {
 }
 
 Term make_binary_uninit(TermAllocator& a, size_t n, uint8_t** data) {
+    Term t = try_make_binary_uninit(a, n, data);
+    if (is_non_value(t)) out_of_memory("binary_alloc", "binary", n);
+    return t;
+}
+
+Term try_make_binary_uninit(TermAllocator& a, size_t n, uint8_t** data) {
     if (n <= HEAP_BIN_LIMIT) {
         size_t words = heap_bin_words(n);
         Term* hp = a.alloc(words);
@@ -103,7 +121,12 @@ Term make_binary_uninit(TermAllocator& a, size_t n, uint8_t** data) {
         *data = reinterpret_cast<uint8_t*>(hp + 2);
         return make_boxed(hp);
     }
-    BinaryBlob* blob = BinaryBlob::create(n);
+    BinaryBlob* blob;
+    try {
+        blob = BinaryBlob::create(n);
+    } catch (const std::bad_alloc&) {
+        return NON_VALUE;
+    }
     blob->size = n;
     Term* hp = a.alloc(REFC_BIN_WORDS);
     hp[0] = make_header(Sub::RefcBin, REFC_BIN_WORDS - 1);

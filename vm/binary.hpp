@@ -28,7 +28,12 @@ struct BinaryBlob {
     size_t capacity;  // bytes allocated (writable binaries may grow in place)
     uint8_t data[1];
 
+    // Throws std::bad_alloc when the memory cannot be had (or the request is beyond
+    // allocation_ceiling_bytes()): for callers that answer enomem, as erts' fail-not-fatal
+    // allocations do (enif_alloc_binary, file reads).
     static BinaryBlob* create(size_t capacity);
+    // For Erlang's own binaries: out of memory ends the VM as on erl (vm/fatal_error.hpp).
+    static BinaryBlob* create_or_exit(size_t capacity);
     void retain() { refc.fetch_add(1, std::memory_order_relaxed); }
     void release();
     // Bytes of every blob alive in this OS process, headers included (erlang:memory(binary)).
@@ -72,8 +77,10 @@ Term make_binary(TermAllocator& a, const uint8_t* bytes, size_t n);
 inline Term make_binary(TermAllocator& a, std::string_view s) {
     return make_binary(a, reinterpret_cast<const uint8_t*>(s.data()), s.size());
 }
-// Builds an uninitialised binary of n bytes; *data receives where to write them.
+// Builds an uninitialised binary of n bytes; *data receives where to write them. Out of memory
+// ends the VM as on erl; try_make_binary_uninit answers NON_VALUE instead.
 Term make_binary_uninit(TermAllocator& a, size_t n, uint8_t** data);
+Term try_make_binary_uninit(TermAllocator& a, size_t n, uint8_t** data);
 // A refc binary over `blob` (blob->size bytes, more than HEAP_BIN_LIMIT), taking over one of
 // its references: a driver that read a packet into a blob hands it on without a copy.
 Term make_binary_from_blob(TermAllocator& a, BinaryBlob* blob);

@@ -135,11 +135,38 @@ bool get_small_fast(const uint8_t* src, size_t off, size_t bits, bool little, ui
     return true;
 }
 
+// Sets `bits` bits from bit offset `off` to all zeros or all ones.
+void fill_bits(uint8_t* dst, size_t off, size_t bits, bool ones) {
+    auto set_bit = [&](size_t at) {
+        uint8_t mask = uint8_t(0x80u >> (at & 7));
+        dst[at >> 3] = ones ? uint8_t(dst[at >> 3] | mask) : uint8_t(dst[at >> 3] & ~mask);
+    };
+    for (; bits && (off & 7); ++off, --bits) set_bit(off);
+    std::memset(dst + (off >> 3), ones ? 0xFF : 0, bits / 8);
+    off += bits / 8 * 8;
+    for (bits %= 8; bits; ++off, --bits) set_bit(off);
+}
+
+// A small integer in a field wider than 64 bits (<<0:N>> for a large N): 64 bits of value and
+// the rest sign fill, written directly rather than through a buffer of the field's size.
+void put_small_wide(uint8_t* dst, size_t off, int64_t v, size_t bits, bool little) {
+    uint8_t le[8];
+    for (int i = 0; i < 8; ++i) le[i] = uint8_t(uint64_t(v) >> (8 * i));
+    if (little) {
+        put_bytes_in_order(dst, off, le, 64, true);
+        fill_bits(dst, off + 64, bits - 64, v < 0);
+    } else {
+        fill_bits(dst, off, bits - 64, v < 0);
+        put_bytes_in_order(dst, off + bits - 64, le, 64, false);
+    }
+}
+
 }  // namespace
 
 void put_integer_bits(uint8_t* dst, size_t off, Term v, size_t bits, bool little) {
     if (bits == 0) return;
     if (is_small(v) && put_small_fast(dst, off, uint64_t(small_value(v)), bits, little)) return;
+    if (is_small(v) && bits > 64) return put_small_wide(dst, off, small_value(v), bits, little);
     size_t n = (bits + 7) / 8;
     ByteBuf le(n);
     int_to_le_bytes(v, le.data(), n);

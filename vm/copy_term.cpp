@@ -1,4 +1,6 @@
 #include "vm/copy_term.hpp"
+#include "vm/fatal_error.hpp"
+#include "vm/heap_ceiling.hpp"
 
 #include <algorithm>
 #include <cstdlib>
@@ -150,8 +152,9 @@ size_t copy_size(Term t) {
 namespace {
 
 HeapFragment* new_buffer_fragment(size_t words) {
-    void* m = std::malloc(sizeof(HeapFragment) + (words - 1) * sizeof(Term));
-    if (!m) throw std::bad_alloc();
+    size_t bytes = sizeof(HeapFragment) + (words - 1) * sizeof(Term);
+    void* m = bytes > allocation_ceiling_bytes() ? nullptr : std::malloc(bytes);
+    if (!m) out_of_memory("eheap_alloc", "heap_frag", bytes);
     auto* f = static_cast<HeapFragment*>(m);
     f->next = nullptr;
     f->size = words;

@@ -19,6 +19,8 @@
 // process that collects again within a time slice's worth of reductions grows its young heap
 // step by step instead (HOT_REDS below).
 #include "vm/gc.hpp"
+#include "vm/fatal_error.hpp"
+#include "vm/heap_ceiling.hpp"
 
 #include <algorithm>
 #include <cassert>
@@ -196,6 +198,7 @@ void resize_young(Process* p, Term* x, unsigned live, size_t need, bool full) {
 // set-up does not race with the first VM's collections.
 std::atomic<uint32_t (*)(const Process*)> sysmon_wants{nullptr};
 std::atomic<void (*)(Process*, int64_t)> sysmon_report{nullptr};
+std::atomic<bool (*)(Process*, size_t)> max_heap_report{nullptr};
 std::atomic<void (*)(Process*, const char*, size_t)> trace_hook{nullptr};
 
 void trace_event(Process* p, const char* what, size_t words) {
@@ -265,8 +268,9 @@ GcTotals& gc_totals() {
 namespace gc {
 
 Term* alloc_words(size_t words) {
-    void* m = std::malloc(std::max<size_t>(words, 1) * sizeof(Term));
-    if (!m) throw std::bad_alloc();
+    size_t bytes = std::max<size_t>(words, 1) * sizeof(Term);
+    void* m = bytes > allocation_ceiling_bytes() ? nullptr : std::malloc(bytes);
+    if (!m) out_of_memory("eheap_alloc", "heap", bytes);
     return static_cast<Term*>(m);
 }
 
@@ -319,6 +323,11 @@ const std::vector<size_t>& heap_size_series() { return series().steps; }
 
 size_t round_heap_option(size_t words, size_t floor) { return std::max(floor, next_heap_size(words)); }
 
+bool report_max_heap_to_runtime(Process* p, size_t total) {
+    auto hook = max_heap_report.load(std::memory_order_acquire);
+    return hook && hook(p, total);
+}
+
 size_t total_heap_words(const Process* p) {
     return size_t(p->hend - p->heap) + size_t(p->old_hend - p->old_heap) + p->fragment_words;
 }
@@ -327,6 +336,7 @@ size_t total_heap_words(const Process* p) {
 
 void set_gc_hooks(const GcHooks& hooks) {
     sysmon_report.store(hooks.sysmon_report, std::memory_order_relaxed);
+    max_heap_report.store(hooks.max_heap_report, std::memory_order_release);
     trace_hook.store(hooks.trace, std::memory_order_release);
     sysmon_wants.store(hooks.sysmon_wants, std::memory_order_release);
 }

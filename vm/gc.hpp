@@ -37,6 +37,9 @@ struct GcHooks {
     // (the words asked for at a start, the words reclaimed at an end) before the info list
     // (vm/trace.cpp); called only for a process traced for garbage_collection.
     void (*trace)(Process* p, const char* what, size_t words) = nullptr;
+    // max_heap_size's error report for p, whose heap holds `total` words, sent where erts sends
+    // it (the system logger); false when it could not be, and the GC prints it itself.
+    bool (*max_heap_report)(Process* p, size_t total) = nullptr;
 };
 void set_gc_hooks(const GcHooks& hooks);
 

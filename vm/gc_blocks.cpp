@@ -18,6 +18,8 @@
 // 28,700 faults (1,200 per module), peak RSS 124 MB (102 before; 183 MB with a 128 MB bound,
 // which saved another 5,000 faults).
 #include <algorithm>
+#include "vm/fatal_error.hpp"
+#include "vm/heap_ceiling.hpp"
 #include <atomic>
 #include <cstdlib>
 #include <mutex>
@@ -62,13 +64,14 @@ size_t mapped_bytes(size_t words) { return (words + 1) * sizeof(Term); }
 
 Term* raw_alloc(size_t words) {
     void* m;
+    if (mapped_bytes(words) > allocation_ceiling_bytes()) out_of_memory("eheap_alloc", "heap", mapped_bytes(words));
     if (words >= MAP_MIN_WORDS) {
         m = mmap(nullptr, mapped_bytes(words), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (m == MAP_FAILED) throw std::bad_alloc();
+        if (m == MAP_FAILED) out_of_memory("eheap_alloc", "heap", mapped_bytes(words));
         if (words >= HUGE_MIN_WORDS) madvise(m, mapped_bytes(words), MADV_HUGEPAGE);
     } else {
         m = std::malloc((words + 1) * sizeof(Term));
-        if (!m) throw std::bad_alloc();
+        if (!m) out_of_memory("eheap_alloc", "heap", mapped_bytes(words));
     }
     Term* base = static_cast<Term*>(m);
     base[0] = Term{Word(words)};

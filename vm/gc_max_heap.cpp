@@ -9,9 +9,12 @@ namespace beam::gc {
 
 namespace {
 
-// OTP sends this report to the logger; beamvm has none, so it goes to stderr like the other
-// process reports (scheduler/signals.cpp), without the timestamp or OTP's GC info list.
-void report_max_heap(const Process* p, size_t total) {
+// As erts, to the system logger (GcHooks::max_heap_report, installed by the runtime: with OTP
+// booted, logger formats it as on erl). Without one (beamvm's quick start-up, unit tests), to
+// stderr like the other process reports (scheduler/signals.cpp), without the timestamp or the
+// GC info list.
+void report_max_heap(Process* p, size_t total) {
+    if (report_max_heap_to_runtime(p, total)) return;
     std::fflush(nullptr);  // keep the order with what the process printed before
     std::fprintf(stderr,
                  "=ERROR REPORT====\n"

@@ -31,6 +31,8 @@ size_t total_heap_words(const Process* p);
 // end it, so it sets p->sched.exit_pending / exit_reason, which the interpreter acts on with
 // RunStatus::Killed right after the collection, as loop_rec does for exit signals.
 void check_max_heap(Process* p);
+// Through GcHooks::max_heap_report when the runtime installed one; false otherwise.
+bool report_max_heap_to_runtime(Process* p, size_t total);
 
 }  // namespace gc
 

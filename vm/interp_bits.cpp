@@ -133,7 +133,7 @@ Term append_to_writable(Process* p, Term acc, size_t acc_bits, size_t bytes) {
         }
     }
     if (!blob) {
-        blob = BinaryBlob::create(std::max<size_t>(2 * bytes, 256));
+        blob = BinaryBlob::create_or_exit(std::max<size_t>(2 * bytes, 256));
         blob->size = bytes;
         blob->data[bytes - 1] = 0;
         BitView bv = bit_view(acc);

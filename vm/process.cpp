@@ -1,6 +1,8 @@
 // Process memory outside the collector: the initial heap block, allocation for BIFs (heap or
 // fragment), the off-heap binary list, and teardown.
 #include "vm/process.hpp"
+#include "vm/fatal_error.hpp"
+#include "vm/heap_ceiling.hpp"
 
 #include <unistd.h>
 
@@ -23,8 +25,9 @@ constexpr size_t FRAGMENT_MIN_WORDS = 256;
 
 HeapFragment* new_fragment(size_t words) {
     size_t size = std::max(words, FRAGMENT_MIN_WORDS);
-    void* m = std::malloc(sizeof(HeapFragment) + (size - 1) * sizeof(Term));
-    if (!m) throw std::bad_alloc();
+    size_t bytes = sizeof(HeapFragment) + (size - 1) * sizeof(Term);
+    void* m = bytes > allocation_ceiling_bytes() ? nullptr : std::malloc(bytes);
+    if (!m) out_of_memory("eheap_alloc", "heap_frag", bytes);
     auto* f = static_cast<HeapFragment*>(m);
     f->next = nullptr;
     f->size = size;

@@ -3,6 +3,7 @@
 
 #include "ets/ets_registry.hpp"
 #include "vm/gc.hpp"
+#include "vm/max_heap_logger.hpp"
 
 #include "bifs/bif.hpp"
 
@@ -22,7 +23,10 @@ namespace beam {
 
 VM::VM() : ets_tables(std::make_unique<EtsRegistry>()), root_(std::make_unique<Namespace>(this, nullptr, atom("root"))) {
     procs.set_root(root_.get());
-    set_gc_hooks({.sysmon_wants = &sysmon_gc_flags, .sysmon_report = &sysmon_after_gc, .trace = &trace_gc});
+    set_gc_hooks({.sysmon_wants = &sysmon_gc_flags,
+                  .sysmon_report = &sysmon_after_gc,
+                  .trace = &trace_gc,
+                  .max_heap_report = &max_heap_report_to_logger});
 }
 // The namespaces (members declared before root_) leave their parent when freed: they go first.
 VM::~VM() {

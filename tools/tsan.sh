@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Usage: tools/tsan.sh [REGEX]
+# Builds beamvm with ThreadSanitizer in build-tsan/ and runs the ctest tests there (all of them,
+# or those whose name matches REGEX) once per scheduler count in TSAN_SCHEDULERS (default "2 4"),
+# the beamvm side started with ERL_AFLAGS="+S N" (erl, where a test runs it too, gets the same).
+# Fails if a test fails or TSan reports a race; the reports are summarised at the end, one line per
+# distinct pair of racing frames, and kept in build-tsan/tsan-logs/S<N>/.
+#
+# Environment: TSAN_SCHEDULERS ("2 4"), TSAN_JOBS (ctest -j, default 1: the instrumented VM runs
+#   5-15 times slower and timing-sensitive tests need the cores), TSAN_TIMEOUT (ctest's per-test
+#   limit, default 1500 s).
+# Not part of tools/test.sh; CI runs a small part (tools/test.sh's TSAN_SMOKE tests, .ci/run).
+#
+# Built with gcc's -fsanitize=thread, without mimalloc and with a shared libstdc++ (TSan must own
+# malloc and sees the shared library's atomics). The test NIF libraries (C) are instrumented too:
+# an uninstrumented library's threads are invisible to TSan and its accesses not checked.
+# Suppressions: tools/tsan.supp, each with the reason the race is benign.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+regex=${1:-}
+build=build-tsan
+scheds=${TSAN_SCHEDULERS:-2 4}
+
+launcher=()
+if command -v ccache >/dev/null; then
+  launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
+  export CCACHE_BASEDIR=$PWD
+fi
+flags="-fsanitize=thread -fno-omit-frame-pointer"
+cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBEAMVM_PGO= "${launcher[@]}" \
+  -DBEAMVM_MIMALLOC=OFF -DBEAMVM_STATIC_CXX_RUNTIME=OFF \
+  -DCMAKE_CXX_FLAGS="$flags" -DCMAKE_C_FLAGS="$flags" \
+  -DCMAKE_EXE_LINKER_FLAGS=-fsanitize=thread -DCMAKE_SHARED_LINKER_FLAGS=-fsanitize=thread >/dev/null
+
+if [ -z "$regex" ]; then
+  cmake --build "$build" -j"$(nproc)"
+else
+  targets=(beamvm nif_test_libs conformance_beams conformance_hot_beams)
+  while read -r name; do
+    case $name in
+      test_*) targets+=("$name") ;;
+      embed_api) targets+=(test_embed) ;;
+    esac
+  done < <(ctest --test-dir "$build" -N -R "$regex" | sed -n 's/^ *Test *#[0-9]*: //p')
+  cmake --build "$build" -j"$(nproc)" --target "${targets[@]}"
+fi
+
+logs=$PWD/$build/tsan-logs
+rm -rf "$logs"
+export CONFORMANCE_TIMEOUT=${CONFORMANCE_TIMEOUT:-600}
+status=0
+for n in $scheds; do
+  mkdir -p "$logs/S$n"
+  echo "== +S $n"
+  ctest_args=(--test-dir "$build" --output-on-failure -j"${TSAN_JOBS:-1}" --timeout "${TSAN_TIMEOUT:-1500}")
+  if [ -n "$regex" ]; then ctest_args+=(-R "$regex"); fi
+  ERL_AFLAGS="+S $n" \
+  TSAN_OPTIONS="log_path=$logs/S$n/tsan second_deadlock_stack=1 history_size=4 suppressions=$PWD/tools/tsan.supp" \
+    ctest "${ctest_args[@]}" || status=1
+done
+
+# A report's first two frames of each access name the race; one line per distinct pair.
+reports=$(find "$logs" -type f | sort)
+if [ -n "$reports" ]; then
+  echo "ThreadSanitizer reports: $(grep -l 'WARNING: ThreadSanitizer' $reports | wc -l) files"
+  for f in $reports; do
+    awk '/WARNING: ThreadSanitizer/ {w=$0; n=0; next}
+         w && /^    #0 / && n < 2 {sub(/^ *#0 /, ""); a[n++]=$0; if (n==2) {print w " | " a[0] " | " a[1]; w=""}}' "$f"
+  done | sed 's/(build-tsan[^)]*)//g; s/ (beamvm+0x[0-9a-f]*)//g; s/==[0-9]*==//' | sort | uniq -c | sort -rn
+  status=1
+else
+  echo "no ThreadSanitizer reports"
+fi
+exit $status
