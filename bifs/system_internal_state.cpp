@@ -9,6 +9,7 @@
 #include "vm/clocks.hpp"
 #include "bifs/bif_families.hpp"
 #include <shared_mutex>
+#include "scheduler/process_table.hpp"
 #include "scheduler/scheduler.hpp"
 #include "vm/bignum.hpp"
 #include "vm/binary.hpp"
@@ -78,6 +79,17 @@ Term set_internal_state_2(Process* p, const Term* a) {
         if (p->vm->scheds) p->vm->scheds->block_until(0);
         return am::true_;
     }
+    if (a[0] == atom("force_gc")) {
+        // erts collects the process at its next scheduling. beamvm's BIFs cannot collect (see
+        // erlang:garbage_collect/0 in bifs/system.cpp): its collections come at heap checks,
+        // so this only answers whether there is such a process.
+        if (!is_local_pid(a[1])) return p->badarg();
+        if (a[1] == p->pid) return am::true_;
+        Process* q = p->vm->procs.lookup(a[1]);
+        if (!q) return am::false_;
+        ProcessTable::release(q);
+        return am::true_;
+    }
     if (a[0] == atom("sleep")) {
         // Blocks this scheduler thread, as erts' does (tests use it to stall one).
         if (!is_small(a[1]) || small_value(a[1]) < 0) return p->badarg();
@@ -103,6 +115,23 @@ Term binary_info(Process* p, Term bin) {
     int flags = blob->capacity > size && in_use == size ? 3 : 0;
     Term orig = make_tuple(*p, {atom("binary"), make_integer(*p, int64_t(blob->capacity))});
     return make_tuple(*p, {atom("refc_binary"), make_integer(*p, int64_t(size)), orig, make_small(flags)});
+}
+
+// {process_status, Pid}: undefined once the process is gone from the process table (erts: its
+// structure is freed), else what process_info(Pid, status) would say, as far as it can be read
+// without taking the process: exiting, suspended, running, or waiting.
+Term process_status(Process* p, Term pid) {
+    if (!is_local_pid(pid)) return p->badarg();
+    if (pid == p->pid) return atom("running");
+    Process* q = p->vm->procs.lookup(pid);
+    if (!q) return am::undefined;
+    uint32_t st = q->sched.state.load(std::memory_order_acquire);
+    Term status = st & run_state::EXITED                                    ? atom("exiting")
+                  : q->sched.suspend_count.load(std::memory_order_acquire) ? atom("suspended")
+                  : st & (run_state::RUNNING | run_state::QUEUED)          ? atom("runnable")
+                                                                           : atom("waiting");
+    ProcessTable::release(q);
+    return status;
 }
 
 Term get_internal_state_1(Process* p, const Term* a) {
@@ -132,6 +161,8 @@ Term get_internal_state_1(Process* p, const Term* a) {
     }
     if (is_tuple(a[0]) && tuple_arity(a[0]) == 2 && tuple_elem(a[0], 0) == atom("binary_info"))
         return binary_info(p, tuple_elem(a[0], 1));
+    if (is_tuple(a[0]) && tuple_arity(a[0]) == 2 && tuple_elem(a[0], 0) == atom("process_status"))
+        return process_status(p, tuple_elem(a[0], 1));
     if (is_tuple(a[0]) && tuple_arity(a[0]) == 2 && tuple_elem(a[0], 0) == atom("internal_hash"))
         return make_integer(*p, int64_t(internal_hash(tuple_elem(a[0], 1), 0)));
     return p->badarg();
