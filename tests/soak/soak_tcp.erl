@@ -28,10 +28,17 @@ accept(#{listen := L} = S) ->
         {error, Reason} -> soak_worker:error({accept, Reason}, S)
     end.
 
+%% An echo that fails says so on stderr (the soak turns logger off): the client then sees the
+%% connection close early, and the report says why.
 echo(Sock) ->
     case gen_tcp:recv(Sock, 0) of
-        {ok, Frame} -> ok = gen_tcp:send(Sock, Frame), echo(Sock);
-        {error, closed} -> ok
+        {ok, Frame} ->
+            case gen_tcp:send(Sock, Frame) of
+                ok -> echo(Sock);
+                Error -> io:format(standard_error, "soak_tcp echo: send ~p~n", [Error])
+            end;
+        {error, closed} -> ok;
+        Error -> io:format(standard_error, "soak_tcp echo: recv ~p~n", [Error])
     end.
 
 client(#{port := Port, i := I} = S0) ->
@@ -49,10 +56,10 @@ client(#{port := Port, i := I} = S0) ->
 %% Send all the frames, then read the echoes back in order.
 exchange(Sock, Frames, S) ->
     [ok = gen_tcp:send(Sock, F) || F <- Frames],
-    lists:foldl(fun(F, Acc) ->
+    lists:foldl(fun(<<_:32, K:32, _/binary>> = F, Acc) ->
                     case gen_tcp:recv(Sock, 0, 10000) of
                         {ok, F} -> soak_worker:count(frames, 1, Acc);
                         {ok, Other} -> soak_worker:error({frame_mismatch, byte_size(F), byte_size(Other)}, Acc);
-                        {error, Reason} -> soak_worker:error({recv, Reason}, Acc)
+                        {error, Reason} -> soak_worker:error({recv, K, Reason}, Acc)
                     end
                 end, S, Frames).
