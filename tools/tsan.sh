@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Usage: tools/tsan.sh [REGEX]
 # Builds beamvm with ThreadSanitizer in build-tsan/ and runs the ctest tests there (all of them,
-# or those whose name matches REGEX) once per scheduler count in TSAN_SCHEDULERS (default "2 4"),
+# or those whose name matches REGEX) once per scheduler count in TSAN_SCHEDULERS (default "2:2 4:4": N:M, M online, as erl's +S),
 # the beamvm side started with ERL_AFLAGS="+S N" (erl, where a test runs it too, gets the same).
 # Fails if a test fails or TSan reports a race; the reports are summarised at the end, one line per
 # distinct pair of racing frames, and kept in build-tsan/tsan-logs/S<N>/.
 #
-# Environment: TSAN_SCHEDULERS ("2 4"), TSAN_JOBS (ctest -j, default 1: the instrumented VM runs
+# Environment: TSAN_SCHEDULERS ("2:2 4:4"), TSAN_JOBS (ctest -j, default 1: the instrumented VM runs
 #   5-15 times slower and timing-sensitive tests need the cores), TSAN_TIMEOUT (ctest's per-test
 #   limit, default 1500 s).
 # Not part of tools/test.sh; CI runs a small part (tools/test.sh's TSAN_SMOKE tests, .ci/run).
@@ -19,7 +19,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 regex=${1:-}
 build=build-tsan
-scheds=${TSAN_SCHEDULERS:-2 4}
+scheds=${TSAN_SCHEDULERS:-2:2 4:4}
 
 launcher=()
 if command -v ccache >/dev/null; then
@@ -50,12 +50,12 @@ rm -rf "$logs"
 export CONFORMANCE_TIMEOUT=${CONFORMANCE_TIMEOUT:-600}
 status=0
 for n in $scheds; do
-  mkdir -p "$logs/S$n"
+  mkdir -p "$logs/S${n%%:*}"
   echo "== +S $n"
   ctest_args=(--test-dir "$build" --output-on-failure -j"${TSAN_JOBS:-1}" --timeout "${TSAN_TIMEOUT:-1500}")
   if [ -n "$regex" ]; then ctest_args+=(-R "$regex"); fi
   ERL_AFLAGS="+S $n" \
-  TSAN_OPTIONS="log_path=$logs/S$n/tsan second_deadlock_stack=1 history_size=4 suppressions=$PWD/tools/tsan.supp" \
+  TSAN_OPTIONS="log_path=$logs/S${n%%:*}/tsan second_deadlock_stack=1 history_size=4 suppressions=$PWD/tools/tsan.supp" \
     ctest "${ctest_args[@]}" || status=1
 done
 
