@@ -31,19 +31,9 @@ fi
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBEAMVM_PGO= "${launcher[@]}" \
   -DCMAKE_CXX_FLAGS="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer" >/dev/null
 
-if [ -z "$regex" ]; then
-  cmake --build "$build" -j"$jobs"
-else
-  targets=(beamvm nif_test_libs conformance_beams conformance_hot_beams)
-  # Unit-test executables are named as their ctest tests (tests/CMakeLists.txt, beam_unit_suite).
-  while read -r name; do
-    case $name in
-      test_*) targets+=("$name") ;;
-      embed_api) targets+=(test_embed) ;;  # the embedding library's API tests (tests/embed/)
-    esac
-  done < <(ctest --test-dir "$build" -N -R "$regex" | sed -n 's/^ *Test *#[0-9]*: //p')
-  cmake --build "$build" -j"$jobs" --target "${targets[@]}"
-fi
+# shellcheck source=tools/sanitizer_build.sh
+source tools/sanitizer_build.sh  # the scripts run from the repository root
+sanitizer_build "$build" "$jobs" "$regex"
 
 logs=$PWD/$build/sanitizer-logs
 rm -rf "$logs"

@@ -32,18 +32,9 @@ cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBEAMVM_PGO= "${launch
   -DCMAKE_CXX_FLAGS="$flags" -DCMAKE_C_FLAGS="$flags" \
   -DCMAKE_EXE_LINKER_FLAGS=-fsanitize=thread -DCMAKE_SHARED_LINKER_FLAGS=-fsanitize=thread >/dev/null
 
-if [ -z "$regex" ]; then
-  cmake --build "$build" -j"$(nproc)"
-else
-  targets=(beamvm nif_test_libs conformance_beams conformance_hot_beams)
-  while read -r name; do
-    case $name in
-      test_*) targets+=("$name") ;;
-      embed_api) targets+=(test_embed) ;;
-    esac
-  done < <(ctest --test-dir "$build" -N -R "$regex" | sed -n 's/^ *Test *#[0-9]*: //p')
-  cmake --build "$build" -j"$(nproc)" --target "${targets[@]}"
-fi
+# shellcheck source=tools/sanitizer_build.sh
+source tools/sanitizer_build.sh  # the scripts run from the repository root
+sanitizer_build "$build" "$(nproc)" "$regex"
 
 logs=$PWD/$build/tsan-logs
 rm -rf "$logs"
