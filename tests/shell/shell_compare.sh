@@ -108,7 +108,16 @@ run() {
         esac
     done < <(grep -v -e '^#' -e '^start ' -e '^before ' -e '^twice$' -e '^serial$' -e '^jobcontrol$' -e '^$' "$scen" | sed "s/@ID@/$$/g")
     settle "$name"
-    if [ $jobs -eq 1 ]; then  # the VM has exited by now; bash records the mode after it
+    if [ $jobs -eq 1 ]; then  # bash records the mode after the VM
+        # Once the VM has exited (bash, whose pid is in sh.pid, has no child left; 10 s at
+        # most): a VM still halting when the screen settled took these keys as its own input
+        # (shell_tmux's suspend scenario under load).
+        local waited=0
+        while pgrep -P "$(cat "$dir/sh.pid")" >/dev/null && [ $waited -lt 100 ]; do
+            sleep 0.1
+            waited=$((waited + 1))
+        done
+        settle "$name"
         "${TMUX_CMD[@]}" send-keys -t "$name" -l 'stty -g > stty.after'
         "${TMUX_CMD[@]}" send-keys -t "$name" Enter
         settle "$name"
