@@ -33,6 +33,7 @@ std::string code_address(Process* p, const Word* pc) {
 }  // namespace
 
 std::string backtrace_text(Process* p, const Process* q) {
+    if (is_sensitive(q)) return {};  // as erts: a sensitive process's stack is not shown
     std::string out = "Program counter: " + code_address(p, q->pc) + "\n";
     // A frame is [y0 .. yN-1][return address] upwards; erts prints the return address first.
     std::string slots;

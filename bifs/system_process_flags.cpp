@@ -124,9 +124,10 @@ Term process_flag_2(Process* p, const Term* a) {
     }
     if (a[0] == atom("sensitive")) {
         if (!is_boolean_atom(a[1])) return p->badarg();
-        Term old = make_bool(p->sensitive);
-        p->sensitive = a[1] == am::true_;
-        return old;
+        uint32_t before = a[1] == am::true_
+                              ? p->trace_flags.fetch_or(trace_flag::SENSITIVE, std::memory_order_acq_rel)
+                              : p->trace_flags.fetch_and(~trace_flag::SENSITIVE, std::memory_order_acq_rel);
+        return make_bool(before & trace_flag::SENSITIVE);
     }
     if (a[0] == atom("scheduler")) {
         // Takes effect when the process is next queued (after it yields or waits); OTP

@@ -136,7 +136,7 @@ Term item_value(Process* p, Process* q, Term item) {
     if (item == atom("message_queue_data")) return message_queue_data_term(q->message_queue_off_heap);
     if (item == atom("catchlevel")) return make_small(SWord(q->catches));
     if (item == atom("parent")) return q->parent;
-    if (item == atom("trace")) return make_small(SWord(trace_flags_as_erl(trace_flags_of(q))));
+    if (item == atom("trace")) return make_small(SWord(trace_flags_as_erl(trace_flags_raw(q))));
     if (item == atom("sequential_trace_token")) return self ? seq_current_token(q) : copy_term(seq_current_token(q), *p);
     if (item == atom("magic_ref")) return NIL;                       // no NIF resources
     if (item == atom("binary")) return binaries_list(p, q);
@@ -147,6 +147,8 @@ Term item_value(Process* p, Process* q, Term item) {
     auto mine = [&](Term t) { return self ? t : copy_term(t, *p); };
     if (item == atom("current_function")) return current_function(p, q);
     if (item == atom("current_stacktrace")) return current_stacktrace(p, q);
+    // A sensitive process shows neither its messages nor its dictionary (as erts).
+    if ((item == atom("messages") || item == atom("dictionary")) && is_sensitive(q)) return NIL;
     if (item == atom("messages")) {
         std::vector<Term> msgs;
         for (Term m : q->mailbox) msgs.push_back(mine(m));

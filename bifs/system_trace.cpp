@@ -127,7 +127,7 @@ bool start_trace_on(VM& vm, uint32_t& flags, TracerRef& current, const TracerRef
 }
 
 bool start_trace(VM& vm, Process* tracee, const TracerRef& tracer, bool on, uint32_t mask) {
-    uint32_t flags = trace_flags_of(tracee);
+    uint32_t flags = trace_flags_raw(tracee);
     TracerRef current = tracer_of(tracee);
     if (!start_trace_on(vm, flags, current, tracer, on, mask)) return false;
     set_trace(tracee, flags, std::move(current));
@@ -250,7 +250,7 @@ Term trace_info_2(Process* p, const Term* a) {
         if (item != atom("flags") && item != atom("tracer")) return p->badarg();
         Process* q = vm.procs.lookup(what);
         if (!q) return am::undefined;  // erl: the bare atom for a process that is gone
-        uint32_t flags = trace_flags_of(q);
+        uint32_t flags = trace_flags_raw(q);
         TracerRef tracer = tracer_of(q);
         ProcessTable::release(q);
         if (tracer && !tracer_alive(vm, *tracer)) flags = 0, tracer = nullptr;
@@ -385,7 +385,7 @@ Term trace_flags_action(Process* p, std::string_view name, const std::vector<Ter
         return done(NON_VALUE);
     TracerRef tracer = on.tracer ? on.tracer : off.tracer ? off.tracer : own;
     if (tracer && !tracer_alive(vm, *tracer)) return done(am::false_);
-    uint32_t before = trace_flags_of(q);
+    uint32_t before = trace_flags_raw(q);
     TracerRef before_tracer = tracer_of(q);
     uint32_t flags = tracer ? ((before & ~(off.mask & PROC_FLAGS)) | (on.mask & PROC_FLAGS)) : 0;
     if (!flags) tracer = nullptr;

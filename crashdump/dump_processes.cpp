@@ -255,6 +255,7 @@ void write_process_memory(DumpOutput& out, VM& vm, const std::vector<DumpedProce
     for (const DumpedProcess& d : procs) {
         if (!d.stopped || out.cut()) continue;
         Process* p = d.p;
+        if (is_sensitive(p)) continue;  // erts dumps nothing of a sensitive process's memory
         std::string id = id_text(p->pid);
         HeapWriter heap(out);
         if (is_list(p->dictionary)) {

@@ -104,7 +104,7 @@ void write_schedulers(DumpOutput& out, VM& vm, const std::vector<DumpedProcess>&
         out.write("Scheduler Sleep Info Flags: \nScheduler Sleep Info Aux Work: \nCurrent Port: \n");
         out.write("Run Queue Max Length: 0\nRun Queue High Length: 0\nRun Queue Normal Length: 0\n"
                   "Run Queue Low Length: 0\nRun Queue Port Length: 0\nRun Queue Flags: \n");
-        if (i != calling || !caller) {
+        if (i != calling || !caller || is_sensitive(caller->p)) {
             out.write("Current Process: \n");
             continue;
         }

@@ -215,7 +215,7 @@ void collect(Process* p, Term* x, unsigned live, size_t need, bool full, const L
 
     if (!full && p->old_heap && size_t(p->old_hend - p->old_htop) < promote) full = true;
     if (!full && p->minor_gcs_since_full >= std::min(p->fullsweep_after, FULLSWEEP_CAP)) full = true;
-    bool traced = p->trace_flags.load(std::memory_order_relaxed) & trace_flag::GARBAGE_COLLECTION;
+    bool traced = trace_flags_of(p) & trace_flag::GARBAGE_COLLECTION;
     if (traced) trace_event(p, full ? "gc_major_start" : "gc_minor_start", need);
     if (!full && promote && !p->old_heap) {
         size_t old_size = gc::next_heap_size(std::max(promote * 2, size_t(p->hend - p->heap)));

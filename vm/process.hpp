@@ -220,7 +220,6 @@ public:
     MaxHeapSize max_heap;                                // enforced by the GC (vm/gc.cpp)
     uint32_t fullsweep_after = DEFAULT_FULLSWEEP_AFTER;  // OTP keeps 16 bits of it
     bool message_queue_off_heap = false;                 // messages stay as fragments (else taken onto the heap)
-    bool sensitive = false;                              // accepted; no tracing to hide from yet
     Term error_handler = am::error_handler;              // module whose undefined_function/3 gets undefined calls
     std::atomic<uint32_t> save_calls{0};                 // process_flag/3 may set it from another process
 
@@ -264,6 +263,15 @@ private:
     std::unique_ptr<Rare, RareDeleter> rare_;
 };
 
-inline uint32_t trace_flags_of(const Process* p) { return p->trace_flags.load(std::memory_order_acquire); }
+inline uint32_t trace_flags_of(const Process* p) {
+    uint32_t f = p->trace_flags.load(std::memory_order_acquire);
+    return (f & trace_flag::SENSITIVE) ? 0 : f;
+}
+inline uint32_t trace_flags_raw(const Process* p) {
+    return p->trace_flags.load(std::memory_order_acquire) & ~trace_flag::SENSITIVE;
+}
+inline bool is_sensitive(const Process* p) {
+    return p->trace_flags.load(std::memory_order_relaxed) & trace_flag::SENSITIVE;
+}
 
 }  // namespace beam

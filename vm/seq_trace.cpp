@@ -61,7 +61,7 @@ Term seq_timestamp(TermAllocator& a, uint32_t flags) {
 // {seq_trace, Label, {Type, {LastCnt, Serial}, From, To, Msg}[, Ts]} to the sequential tracer,
 // if `token` asks for events of `type`, unless the process erl checks (`about`) is sensitive.
 void output(VM& vm, const Process* about, Term token, uint32_t type, Term type_atom, Term to, Term msg) {
-    if (token == NIL || about->sensitive || !(token_flags(token) & type)) return;
+    if (token == NIL || is_sensitive(about) || !(token_flags(token) & type)) return;
     TracerRef tracer = live_tracer(vm);
     if (!tracer) return;
     LiteralArea scratch;

@@ -74,7 +74,11 @@ TracerRef tracer_of(const Process* p) { return p->tracer.load(std::memory_order_
 void set_trace(Process* p, uint32_t flags, TracerRef tracer) {
     if (flags == 0) tracer = nullptr;
     p->tracer.store(std::move(tracer), std::memory_order_release);
-    p->trace_flags.store(flags, std::memory_order_release);
+    flags &= ~trace_flag::SENSITIVE;
+    uint32_t old = p->trace_flags.load(std::memory_order_relaxed);
+    while (!p->trace_flags.compare_exchange_weak(old, flags | (old & trace_flag::SENSITIVE),
+                                                 std::memory_order_acq_rel)) {
+    }
 }
 
 Term trace_timestamp(TermAllocator& a, uint32_t flags) {
@@ -195,7 +199,7 @@ void trace_emit(Process* tracee, Term what, std::initializer_list<Term> extra) {
 void trace_on_spawn(Process* parent, Process* child, Term mfa_args, bool link) {
     using namespace trace_flag;
     uint32_t pflags = trace_flags_of(parent);
-    if (pflags != 0) {
+    if (trace_flags_raw(parent) != 0) {
         TracerRef tracer = tracer_of(parent);
         if (pflags & PROCS) trace_emit(parent, atom("spawn"), {child->pid, mfa_args});
         if (link && (pflags & PROCS)) trace_emit(parent, atom("link"), {child->pid});
@@ -203,9 +207,9 @@ void trace_on_spawn(Process* parent, Process* child, Term mfa_args, bool link) {
         // set_on_first_spawn does so once and then clears both set_on_spawn flags on both.
         // set_on_link and set_on_first_link do the same for a spawn_link.
         auto give = [&](uint32_t on, uint32_t on_first) {
-            uint32_t flags = trace_flags_of(parent);
+            uint32_t flags = trace_flags_raw(parent);
             if (!tracer || !(flags & (on | on_first))) return;
-            uint32_t given = trace_flags_of(child) | flags;
+            uint32_t given = trace_flags_raw(child) | flags;
             if (flags & on_first) {
                 given &= ~(on | on_first);
                 parent->trace_flags.fetch_and(~(on | on_first), std::memory_order_acq_rel);

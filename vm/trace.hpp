@@ -48,6 +48,10 @@ inline constexpr uint32_t SET_ON_FIRST_LINK = 1u << 18;
 inline constexpr uint32_t RUNNING_PROCS = 1u << 19;
 inline constexpr uint32_t RUNNING_PORTS = 1u << 20;
 inline constexpr uint32_t SCHEDULER_ID = 1u << 21;
+// process_flag(sensitive, true): kept with the trace flags, as erts keeps it, so that every
+// event test reads one word. trace_flags_of answers 0 while it is set (no event of any kind);
+// trace_flags_raw gives the flags the process keeps meanwhile (trace_info, erlang:trace).
+inline constexpr uint32_t SENSITIVE = 1u << 31;
 inline constexpr uint32_t ANY_TIMESTAMP =
     TIMESTAMP | CPU_TIMESTAMP | MONOTONIC_TIMESTAMP | STRICT_MONOTONIC_TIMESTAMP;
 }  // namespace trace_flag
@@ -78,8 +82,10 @@ bool tracer_alive(VM& vm, const Tracer& tracer);
 // trace_flags_of is inline (defined after Process, in vm/process.hpp): the message path tests
 // it several times per message, and as a call each test cost about ten instructions.
 inline uint32_t trace_flags_of(const Process* p);
+inline uint32_t trace_flags_raw(const Process* p);
+inline bool is_sensitive(const Process* p);
 TracerRef tracer_of(const Process* p);
-// Replaces both: flags 0 removes the tracer.
+// Replaces both: flags 0 removes the tracer. The sensitive flag is kept as it is.
 void set_trace(Process* p, uint32_t flags, TracerRef tracer);
 
 // Emits `{trace, Tracee, What, Extra...}` (`trace_ts` with the timestamp the flags ask for

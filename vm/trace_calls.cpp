@@ -113,7 +113,7 @@ uint32_t call_trace(Process* p, Term* x, Term m, Term f, uint32_t arity, const T
         }
         // erl_tracer:enabled/3 discards what a process would trace to itself.
         if (tracer->destination() == p->pid) return 0;
-    } else if (p->sensitive || !tracer_alive(*p->vm, *meta) || meta->destination() == p->pid) {
+    } else if (is_sensitive(p) || !tracer_alive(*p->vm, *meta) || meta->destination() == p->pid) {
         return 0;
     }
     Term args = make_list_from(*p, x, arity);
@@ -433,9 +433,8 @@ const Word* traced_bif_target(Process* p, const BifSpec* spec) {
 Term ms_trace_action(Process* p, std::string_view name, const std::vector<Term>& args, bool effects) {
     if (!effects) return am::true_;
     if (name == "silent") {
-        uint32_t flags = trace_flags_of(p);
-        if (args[0] == am::true_) p->trace_flags.store(flags | trace_flag::SILENT, std::memory_order_release);
-        else if (args[0] == am::false_) p->trace_flags.store(flags & ~trace_flag::SILENT, std::memory_order_release);
+        if (args[0] == am::true_) p->trace_flags.fetch_or(trace_flag::SILENT, std::memory_order_acq_rel);
+        else if (args[0] == am::false_) p->trace_flags.fetch_and(~trace_flag::SILENT, std::memory_order_acq_rel);
         return am::true_;
     }
     if (name == "enable_trace" || name == "disable_trace" || name == "trace")
