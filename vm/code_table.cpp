@@ -6,6 +6,7 @@
 
 #include "bifs/bif.hpp"
 #include "bifs/sandbox_checks.hpp"
+#include "nif/debug_dirty.hpp"
 #include "vm/host_link.hpp"
 #include "vm/interp.hpp"
 #include "vm/vm.hpp"
@@ -95,6 +96,12 @@ Export* Namespace::export_entry_locked(const MfaKey& key) {
         e->instruction = true;
         e->stub[0] = handler_word(Op::nif_slot_p);
         e->stub[1] = reinterpret_cast<Word>(h);
+    } else if (const NifFunction* d = debug_dirty_function(module, function, arity)) {
+        // erts_debug:dirty_cpu/2, dirty_io/2, dirty/3: built-in dirty NIFs (nif/debug_dirty.hpp),
+        // bound here as erts binds its dirty BIFs, in place of erts_debug.beam's stubs.
+        e->instruction = true;
+        e->stub[0] = handler_word(Op::nif_slot_p);
+        e->stub[1] = reinterpret_cast<Word>(d);
     } else if (const Standin* s = vm_->otp_boot ? nullptr : find_standin(module, function, arity)) {
         e->standin = true;
         e->stub[0] = handler_word(Op::call_standin_p);
