@@ -318,16 +318,21 @@ Term is_builtin_3(Process* p, const Term* a) {
 Term garbage_collect_0(Process* p, const Term*) { return am::true_; }
 
 // erts_internal:garbage_collect(Mode), erlang:garbage_collect/1,2 on the caller itself
-// (OTP's Erlang code in erlang.beam): as garbage_collect/0.
+// (OTP's Erlang code in erlang.beam): a BIF cannot collect, so it continues in
+// beamvm_traps:garbage_collect/0, whose erlang:garbage_collect() is the gc_now instruction,
+// told here whether to collect minor or fully.
 Term erts_garbage_collect_1(Process* p, const Term* a) {
     if (a[0] != atom("major") && a[0] != atom("minor")) return p->badarg();
-    return am::true_;
+    p->gc_now_minor = a[0] == atom("minor");
+    return p->trap(p->ns->export_entry(atom("beamvm_traps"), atom("garbage_collect"), 0), {});
 }
 
 // erts_internal:request_system_task(Pid, Prio, {garbage_collect, ReqId, Mode}): erlang.beam's
-// garbage_collect/1,2 on another process. The answer {garbage_collect, ReqId, Alive} comes as
-// a message, as in OTP; the collection itself waits for the target's next heap check, as for
-// garbage_collect/0. beamvm has no other system tasks (check_process_code answers natively).
+// garbage_collect/1,2 on another process (or, async, on the caller). A signal behind those the
+// caller sent before; the target collects when it is next between two time slices and answers
+// {garbage_collect, ReqId, true}, or false if it exits first (scheduler/signals.hpp). The
+// priority is accepted and not used: the request is run at the target's next scheduling.
+// beamvm has no other system tasks (check_process_code answers natively).
 Term erts_request_system_task_3(Process* p, const Term* a) {
     Term prio = a[1], req = a[2];
     if (!is_local_pid(a[0])) return p->badarg();
@@ -341,12 +346,8 @@ Term erts_request_system_task_3(Process* p, const Term* a) {
     }
     Term mode = tuple_elem(req, 2);
     if (mode != atom("major") && mode != atom("minor")) return p->badarg();
-    bool alive = a[0] == p->pid;
-    if (Process* q = alive ? nullptr : p->vm->procs.lookup(a[0])) {
-        alive = !(q->sched.state.load(std::memory_order_acquire) & run_state::EXITED);
-        ProcessTable::release(q);
-    }
-    post_message(*p->vm, p->pid, make_tuple(*p, {atom("garbage_collect"), tuple_elem(req, 1), make_bool(alive)}));
+    if (!send_gc_request(*p->vm, p, a[0], tuple_elem(req, 1), mode == atom("major")))
+        post_message(*p->vm, p->pid, make_tuple(*p, {atom("garbage_collect"), tuple_elem(req, 1), am::false_}));
     return am::ok;
 }
 

@@ -249,7 +249,7 @@ Term with_target(Process* p, Term pid, Term (*fn)(Process*, Process*, Term), Ter
         return am::undefined;
     }
     Term r = fn(p, q, arg);
-    vm.scheds->give_back(q, sr.new_messages > 0 || q->timed_out);
+    vm.scheds->give_back(q, sr.new_messages > 0 || q->timed_out || sr.system_tasks);
     ProcessTable::release(q);
     return r;
 }

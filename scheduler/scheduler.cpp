@@ -651,6 +651,7 @@ void Schedulers::run_one(Scheduler& s, Process* p) {
             exit_process(*vm_, p, sr.reason);
             return;
         }
+        run_system_tasks(*vm_, p);
         if (p->sched.suspend_count.load(std::memory_order_acquire) > 0) {
             // Suspended (scheduler/suspend.hpp): no code runs; a wake-up is kept for the resume,
             // which activates it again.
@@ -694,6 +695,7 @@ void Schedulers::run_one(Scheduler& s, Process* p) {
                 return;
             }
             case RunStatus::Waiting:
+                run_system_tasks(*vm_, p);  // taken in by the receive that now waits
                 p->sched.waiting = true;
                 p->waited_since_gc = true;  // not "hot" for the young-heap sizing (vm/gc.cpp)
                 break;

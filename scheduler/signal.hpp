@@ -27,6 +27,8 @@ enum class SignalKind : uint8_t {
     GroupLeader, // data: the new group leader pid; ref: answered {Ref, true | badarg}
     IsAlive,     // ref: answered {Ref, true}, or {Ref, false} once the process has exited
     Monitoring,  // ref: the process now monitors `from` (a remote spawn_request's monitor)
+    GcRequest,   // data: the request id; gc_major: the kind of collection (a system task:
+                 // scheduler/signals.hpp run_system_tasks)
 };
 
 struct FlowCredit;  // scheduler/port_system.hpp
@@ -35,6 +37,7 @@ struct Signal {
     SignalKind kind;
     bool linked = false;  // Exit: sent because a linked process died (vs exit/2)
     bool normal_kills = false;  // Exit: exit/2 to oneself, which ends the caller even for `normal`
+    bool gc_major = false;      // GcRequest: a major (fullsweep) collection
     uint8_t seq = 0;      // Message, Exit: what it brings for seq_trace (vm/seq_trace.hpp seq_kind)
     Term from = NIL;      // sender pid (immediate)
     uint64_t timer_id = 0;

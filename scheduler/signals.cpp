@@ -17,6 +17,7 @@
 #include "vm/bignum.hpp"
 #include "vm/map.hpp"
 #include "vm/seq_trace.hpp"
+#include "vm/gc.hpp"
 #include "vm/system_flags.hpp"
 #include "vm/term_print.hpp"
 #include "vm/term_refs.hpp"
@@ -87,6 +88,9 @@ void refuse(VM& vm, Process* dead, Signal* s, Term reason) {
         break;
     case SignalKind::GroupLeader:
         reply(vm, dead, s, am::badarg);
+        break;
+    case SignalKind::GcRequest:
+        post_message(vm, s->from, make_tuple(*dead, {atom("garbage_collect"), copy_term(s->data.term, *dead), am::false_}));
         break;
     case SignalKind::Link:
         // The linker learns that its new link is to a dead process.
@@ -303,6 +307,10 @@ SignalResult handle_signals(VM& vm, Process* p) {
         case SignalKind::IsAlive:
             reply(vm, p, s, am::true_);
             break;
+        case SignalKind::GcRequest:
+            p->rare().system_tasks.push_back(s);  // run where the registers are known
+            r.system_tasks = true;
+            continue;
         case SignalKind::Monitoring: {
             MonitorEntry m{};
             std::copy(s->ref, s->ref + 3, m.ref);
@@ -323,6 +331,32 @@ SignalResult handle_signals(VM& vm, Process* p) {
     }
     if (!r.exit) p->sched.inbox.settle();
     return r;
+}
+
+bool send_gc_request(VM& vm, const Process* from, Term to, Term req_id, bool major) {
+    Signal* s = new_signal(SignalKind::GcRequest, from->pid);
+    s->data = copy_to_buffer(req_id);
+    s->gc_major = major;
+    // The caller may wait for the answer: taken in at its priority, as send_request's.
+    Process* p = vm.procs.lookup(to);
+    bool ok = p && p->sched.inbox.push(s);
+    if (ok && vm.scheds) vm.scheds->activate_for(p, from->sched.prio);
+    if (p) ProcessTable::release(p);
+    if (!ok) free_signal(s);
+    return ok;
+}
+
+void run_system_tasks(VM& vm, Process* p) {
+    if (!has_system_tasks(p)) return;
+    std::vector<Signal*> tasks = std::move(p->rare().system_tasks);
+    p->rare().system_tasks.clear();
+    bool major = std::any_of(tasks.begin(), tasks.end(), [](const Signal* s) { return s->gc_major; });
+    if (major) garbage_collect_full(p, p->saved_x.data(), p->arity, 0);
+    else garbage_collect(p, p->saved_x.data(), p->arity, 0);
+    for (Signal* s : tasks) {
+        post_message(vm, s->from, make_tuple(*p, {atom("garbage_collect"), take_message(p, s->data), am::true_}));
+        free_signal(s);
+    }
 }
 
 bool send_request(VM& vm, SignalKind kind, const Process* from, Term to, Term ref, Term data) {
@@ -461,6 +495,10 @@ void exit_process(VM& vm, Process* p, Term reason) {
     for (Signal* s : ps.leftover) refuse(vm, p, s, reason);
     ps.leftover.clear();
     for (Signal* s : late) refuse(vm, p, s, reason);
+    if (has_system_tasks(p)) {
+        for (Signal* s : p->rare().system_tasks) refuse(vm, p, s, reason);
+        p->rare().system_tasks.clear();
+    }
     bool user = !ps.system;
     // Booted OTP: everything hangs on init; without it the node is gone (erl would go on with
     // nothing to run).

@@ -33,12 +33,26 @@ void send_exit_signal(VM& vm, Term from, Term to, Term reason, bool linked, bool
 // is gone or its queue is closed: the caller answers itself.
 bool send_request(VM& vm, SignalKind kind, const Process* from, Term to, Term ref, Term data);
 
+// erts_internal:request_system_task(Pid, Prio, {garbage_collect, ReqId, Mode}): asks `to` to
+// collect its heap, behind every signal `from` sent it before. `to` answers
+// {garbage_collect, ReqId, true} once it has collected, or false if it exits first. False if `to`
+// is gone already (the caller answers itself).
+bool send_gc_request(VM& vm, const Process* from, Term to, Term req_id, bool major);
+
+// Runs the system tasks (garbage collection requests) that p's signals brought, answering
+// each. Only where p is scheduled out with its live x registers in p->saved_x (its scheduler
+// between two slices, or a borrower): handle_signals, which may run inside a receive, only
+// keeps them.
+void run_system_tasks(VM& vm, Process* p);
+inline bool has_system_tasks(const Process* p) { return p->rare_if_any() && !p->rare_if_any()->system_tasks.empty(); }
+
 // Owner side: takes every queued signal and acts on it. Messages join the mailbox.
 // Returns true if the process must exit; the reason (on its heap) is in *reason.
 struct SignalResult {
     bool exit = false;
     Term reason = NIL;
     size_t new_messages = 0;
+    bool system_tasks = false;  // a system task arrived: the process must be scheduled to run it
 };
 SignalResult handle_signals(VM& vm, Process* p);
 

@@ -39,7 +39,7 @@ Verdict visit_other(VM& vm, Process* q, const ModuleCode& old, bool kill, bool c
     }
     if (copy_literals && !use.uses() && use.literals)
         garbage_collect_literals(q, q->saved_x.data(), q->arity, old.literals);
-    vm.scheds->give_back(q, sr.new_messages > 0 || q->timed_out);
+    vm.scheds->give_back(q, sr.new_messages > 0 || q->timed_out || sr.system_tasks);
     return use.uses() ? Verdict::Used : Verdict::Unused;
 }
 

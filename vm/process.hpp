@@ -29,6 +29,8 @@
 
 namespace beam {
 
+struct Signal;  // scheduler/signal.hpp
+
 struct FunctionInfo;
 
 struct Export;
@@ -153,6 +155,9 @@ public:
     Term trap_args[3] = {NIL, NIL, NIL};
     uint32_t trap_arity = 0;
     bool gc_due = false;  // see note_growth_outside_heap()
+    // erts_internal:garbage_collect(minor) asked the next gc_now instruction for a minor
+    // collection (bifs/system.cpp); gc_now collects fully otherwise.
+    bool gc_now_minor = false;
     Term trap(Export* to, std::initializer_list<Term> args) {
         trap_to = to;
         trap_arity = 0;
@@ -252,6 +257,9 @@ public:
         // A NIF call in progress: rescheduled by enif_schedule_nif or on a dirty scheduler
         // (vm/nif_call.hpp). Owned by whoever runs the process.
         NifContinuation nif;
+        // System tasks taken from signals and not run yet (scheduler/signals.hpp
+        // run_system_tasks). Owned by whoever runs the process.
+        std::vector<Signal*> system_tasks;
     };
     Rare& rare();
     const Rare* rare_if_any() const { return rare_.get(); }

@@ -1,7 +1,7 @@
 %% Erlang continuations of natives that cannot finish at once (OTP's BIF_TRAP targets): the
 %% native hands its call over to one of these, which waits without holding a scheduler.
 -module(beamvm_traps).
--export([process_info/1, process_info/2, process_display/2, re_run/3]).
+-export([process_info/1, process_info/2, process_display/2, re_run/3, garbage_collect/0]).
 
 %% process_info/1,2 and process_display/2 met another process busy in a long native call:
 %% give up the time slice, then ask again.
@@ -22,3 +22,8 @@ process_display(Pid, Type) ->
 re_run(Subject, RE, {Options, First, Share}) ->
     erlang:yield(),
     beamvm:re_run(Subject, RE, Options, First, Share).
+
+%% erts_internal:garbage_collect(major | minor) (erlang:garbage_collect/1,2 on the caller): the
+%% native set the kind; this call is the instruction that collects (a native cannot).
+garbage_collect() ->
+    erlang:garbage_collect().
