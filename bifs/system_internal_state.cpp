@@ -155,7 +155,7 @@ Term get_internal_state_1(Process* p, const Term* a) {
         size_t buckets;
         {
             std::shared_lock lock(p->vm->persistent.mutex);
-            buckets = p->vm->persistent.items.bucket_count();
+            buckets = p->vm->persistent.table_size;
         }
         return map_from_pairs(*p, {{atom("table"), make_integer(*p, int64_t(buckets))}});
     }

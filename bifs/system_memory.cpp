@@ -52,8 +52,7 @@ Figures measure(Process* p) {
     size_t persistent;
     {
         std::shared_lock lock(vm->persistent.mutex);
-        persistent = vm->persistent.area.used_words() * WORD_BYTES +
-                     vm->persistent.items.size() * (sizeof(decltype(vm->persistent.items)::value_type) + 2 * WORD_BYTES);
+        persistent = vm->persistent.memory_bytes();
     }
     f.system = f.atom + f.binary + f.code + f.ets + persistent;
     f.total = f.processes + f.system;

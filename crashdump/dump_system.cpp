@@ -118,6 +118,14 @@ void write_schedulers(DumpOutput& out, VM& vm, const std::vector<DumpedProcess>&
     }
 }
 
+namespace {
+// The dump may be written while a persistent_term update holds the store: then it counts 0.
+size_t persistent_bytes(VM& vm) {
+    std::shared_lock lock(vm.persistent.mutex, std::try_to_lock);
+    return lock.owns_lock() ? vm.persistent.memory_bytes() : 0;
+}
+}  // namespace
+
 void write_memory(DumpOutput& out, VM& vm) {
     // The figures erlang:memory/0 reports (bifs/system_memory.cpp measures them the same way).
     size_t structs = vm.procs.count() * sizeof(Process) + process_side_bytes();
@@ -127,7 +135,7 @@ void write_memory(DumpOutput& out, VM& vm) {
     size_t binary = BinaryBlob::live_bytes() + nif::resource_bytes();
     size_t code = vm.code_words() * sizeof(Word);
     size_t ets = ets_total_words(vm) * sizeof(Term);
-    size_t system = atoms.allocated + binary + code + ets + vm.persistent.area.used_words() * sizeof(Term);
+    size_t system = atoms.allocated + binary + code + ets + persistent_bytes(vm);
     out.write("=memory\n");
     out.printf("total: %zu\nprocesses: %zu\nprocesses_used: %zu\nsystem: %zu\n", processes + system, processes,
                processes_used, system);
@@ -288,10 +296,10 @@ void write_persistent_terms(DumpOutput& out, VM& vm) {
     std::shared_lock lock(vm.persistent.mutex);
     out.write("=persistent_terms\n");
     HeapWriter literals(out);
-    for (auto& [hash, kv] : vm.persistent.items) {
-        out.write(element_text(kv.first) + "|" + element_text(kv.second) + "\n");
-        literals.add_root(kv.first);
-        literals.add_root(kv.second);
+    for (auto& [hash, e] : vm.persistent.items) {
+        out.write(element_text(e.key) + "|" + element_text(e.value) + "\n");
+        literals.add_root(e.key);
+        literals.add_root(e.value);
     }
     out.write("=literals\n");
     literals.write();

@@ -18,6 +18,7 @@
 #include "vm/map.hpp"
 #include "vm/seq_trace.hpp"
 #include "vm/gc.hpp"
+#include "vm/literal_release.hpp"
 #include "vm/system_flags.hpp"
 #include "vm/term_print.hpp"
 #include "vm/term_refs.hpp"
@@ -348,8 +349,12 @@ bool send_gc_request(VM& vm, const Process* from, Term to, Term req_id, bool maj
 
 void run_system_tasks(VM& vm, Process* p) {
     if (!has_system_tasks(p)) return;
+    auto releases = std::move(p->rare().literal_releases);
+    p->rare().literal_releases.clear();
+    for (auto& area : releases) release_literal_area(p, p->saved_x.data(), p->arity, std::move(area));
     std::vector<Signal*> tasks = std::move(p->rare().system_tasks);
     p->rare().system_tasks.clear();
+    if (tasks.empty()) return;
     bool major = std::any_of(tasks.begin(), tasks.end(), [](const Signal* s) { return s->gc_major; });
     if (major) garbage_collect_full(p, p->saved_x.data(), p->arity, 0);
     else garbage_collect(p, p->saved_x.data(), p->arity, 0);
@@ -498,6 +503,9 @@ void exit_process(VM& vm, Process* p, Term reason) {
     if (has_system_tasks(p)) {
         for (Signal* s : p->rare().system_tasks) refuse(vm, p, s, reason);
         p->rare().system_tasks.clear();
+        auto releases = std::move(p->rare().literal_releases);
+        p->rare().literal_releases.clear();
+        for (auto& area : releases) release_literal_area(p, nullptr, 0, std::move(area));
     }
     bool user = !ps.system;
     // Booted OTP: everything hangs on init; without it the node is gone (erl would go on with

@@ -39,12 +39,15 @@ bool send_request(VM& vm, SignalKind kind, const Process* from, Term to, Term re
 // is gone already (the caller answers itself).
 bool send_gc_request(VM& vm, const Process* from, Term to, Term req_id, bool major);
 
-// Runs the system tasks (garbage collection requests) that p's signals brought, answering
-// each. Only where p is scheduled out with its live x registers in p->saved_x (its scheduler
+// Runs the system tasks: the garbage collection requests that p's signals brought, answering
+// each, then the release of the literal areas p erased (vm/literal_release.hpp). Only where p is scheduled out with its live x registers in p->saved_x (its scheduler
 // between two slices, or a borrower): handle_signals, which may run inside a receive, only
 // keeps them.
 void run_system_tasks(VM& vm, Process* p);
-inline bool has_system_tasks(const Process* p) { return p->rare_if_any() && !p->rare_if_any()->system_tasks.empty(); }
+inline bool has_system_tasks(const Process* p) {
+    const Process::Rare* r = p->rare_if_any();
+    return r && (!r->system_tasks.empty() || !r->literal_releases.empty());
+}
 
 // Owner side: takes every queued signal and acts on it. Messages join the mailbox.
 // Returns true if the process must exit; the reason (on its heap) is in *reason.

@@ -14,7 +14,9 @@ namespace {
 
 class UseScanner {
 public:
-    UseScanner(const Process* q, const ModuleCode& code) : q_(q), code_(code) {
+    // `code` null: only literals of `literals` are looked for (a persistent term's area).
+    UseScanner(const Process* q, const ModuleCode* code, const LiteralArea& literals)
+        : q_(q), code_(code), literals_(literals) {
         auto add = [&](const Term* from, const Term* to) {
             if (from && to > from) areas_.push_back(Area{from, to, 0});
         };
@@ -34,7 +36,7 @@ public:
         if (is_list(t) || is_boxed(t)) pending_.push_back(t);
     }
     void code_address(const Word* pc) {
-        if (pc && code_.contains(pc)) use_.runs = true;
+        if (pc && code_ && code_->contains(pc)) use_.runs = true;
     }
     // Depth-first over the process's own heap objects, each visited once (shared subterms and
     // long lists cost their size, not their number of paths).
@@ -47,7 +49,7 @@ public:
             if (at == NOT_ON_HEAP) {
                 // Whether the code runs was settled before (code_address): once one literal
                 // is found there is nothing left to learn.
-                if (code_.literals.contains(obj)) {
+                if (literals_.contains(obj)) {
                     use_.literals = true;
                     break;
                 }
@@ -99,7 +101,8 @@ private:
     }
 
     const Process* q_;
-    const ModuleCode& code_;
+    const ModuleCode* code_;
+    const LiteralArea& literals_;
     CodeUse use_;
     std::vector<Term> pending_;
     struct Area {
@@ -113,8 +116,10 @@ private:
 
 }  // namespace
 
-CodeUse scan_code_use(const Process* q, const ModuleCode& code, const Term* x, unsigned live) {
-    UseScanner s(q, code);
+namespace {
+
+CodeUse scan(const Process* q, const ModuleCode* code, const LiteralArea& literals, const Term* x, unsigned live) {
+    UseScanner s(q, code, literals);
     s.code_address(q->pc);
     for (unsigned i = 0; i < live; ++i) s.term(x[i]);
     // Stack words: return addresses (tag 00), catch markers, or terms.
@@ -130,6 +135,16 @@ CodeUse scan_code_use(const Process* q, const ModuleCode& code, const Term* x, u
         for (Term t : q->seq_trace->tokens) s.term(t);
     }
     return s.finish();
+}
+
+}  // namespace
+
+CodeUse scan_code_use(const Process* q, const ModuleCode& code, const Term* x, unsigned live) {
+    return scan(q, &code, code.literals, x, live);
+}
+
+bool holds_literals(const Process* q, const LiteralArea& area, const Term* x, unsigned live) {
+    return scan(q, nullptr, area, x, live).literals;
 }
 
 }  // namespace beam

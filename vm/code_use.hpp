@@ -22,4 +22,7 @@ struct CodeUse {
 // caller itself, or borrowed from the schedulers); nothing is changed.
 CodeUse scan_code_use(const Process* q, const ModuleCode& code, const Term* x, unsigned live);
 
+// The same look for terms in `area` only (a persistent term's copy): true if q holds one.
+bool holds_literals(const Process* q, const LiteralArea& area, const Term* x, unsigned live);
+
 }  // namespace beam

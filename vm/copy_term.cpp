@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <new>
+#include <unordered_map>
 #include <vector>
 
 #include "vm/binary.hpp"
@@ -249,6 +250,55 @@ void discard_buffer(MessageBuffer& buf) {
     gc::release_offheap_list(buf.offheap);
     std::free(buf.fragment);
     buf = MessageBuffer{};
+}
+
+namespace {
+const Term* object_of(Term t) { return is_list(t) ? list_ptr(t) : boxed_ptr(t); }
+}  // namespace
+
+Term copy_term_shared(Term t, TermAllocator& a, size_t* words_out) {
+    if (words_out) *words_out = 0;
+    if (!needs_copy(t)) return t;
+    // Each object once: the words of the copy, and the objects in the order met.
+    std::unordered_map<const Term*, Term> copies;
+    size_t words = 0;
+    std::vector<Term> todo{t};
+    while (!todo.empty()) {
+        Term u = todo.back();
+        todo.pop_back();
+        if (!copies.try_emplace(object_of(u), NON_VALUE).second) continue;
+        if (is_list(u)) {
+            words += 2;
+            for (Term c : {head(u), tail(u)})
+                if (needs_copy(c)) todo.push_back(c);
+            continue;
+        }
+        const Term* obj = boxed_ptr(u);
+        words += object_words(obj[0]);
+        size_t first, last;
+        term_words(obj[0], &first, &last);
+        for (size_t i = first; i < last; ++i)
+            if (needs_copy(obj[i])) todo.push_back(obj[i]);
+    }
+    if (words_out) *words_out = words;
+    Term* to = a.alloc(words);
+    Term* hp = to;
+    Term* offheap = nullptr;
+    // Cheney scan as copy_into, but an object already copied is pointed at, not copied again.
+    auto copy_once = [&](Term w) {
+        Term& c = copies[object_of(w)];
+        if (c == NON_VALUE) c = shallow_copy(w, hp, &offheap);
+        return c;
+    };
+    Term root = copy_once(t);
+    each_term_word(to, hp, [&](Term& w) {
+        if (needs_copy(w)) w = copy_once(w);
+    });
+    while (Term* pb = offheap) {
+        offheap = gc::offheap_next(pb);
+        a.link_offheap(pb);
+    }
+    return root;
 }
 
 Term copy_term(Term t, TermAllocator& a) {

@@ -35,5 +35,8 @@ void discard_buffer(MessageBuffer& buf);
 
 // Copies `t` onto an allocator directly (spawn arguments into a new process's heap).
 Term copy_term(Term t, TermAllocator& a);
+// The same, keeping the sharing inside `t` (a subterm referenced twice is copied once), as erts
+// copies a persistent term. *words_out (if given) receives the words of the copy.
+Term copy_term_shared(Term t, TermAllocator& a, size_t* words_out = nullptr);
 
 }  // namespace beam

@@ -260,6 +260,9 @@ public:
         // System tasks taken from signals and not run yet (scheduler/signals.hpp
         // run_system_tasks). Owned by whoever runs the process.
         std::vector<Signal*> system_tasks;
+        // Literal areas this process erased or replaced (persistent terms), released as a
+        // system task too (vm/literal_release.hpp): erts' erase returns before the copying.
+        std::vector<std::unique_ptr<LiteralArea>> literal_releases;
     };
     Rare& rare();
     const Rare* rare_if_any() const { return rare_.get(); }

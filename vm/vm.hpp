@@ -19,6 +19,7 @@
 #include "scheduler/process_table.hpp"
 #include "scheduler/scheduler.hpp"
 #include "scheduler/timers.hpp"
+#include "vm/persistent_terms.hpp"
 #include "vm/emulator_options.hpp"
 #include "vm/code_table.hpp"
 #include "vm/namespace_registry.hpp"
@@ -162,13 +163,8 @@ public:
     AliasRoutes aliases;  // alias reference -> owner (scheduler/aliases.hpp)
     NamespaceRegistry namespaces{this};  // every namespace but the root
 
-    // persistent_term: keys and values copied into memory that is never collected, found by
-    // the key's internal hash (bifs/system_persistent.cpp). Readers share the lock.
-    struct PersistentTerms {
-        std::shared_mutex mutex;
-        LiteralArea area;
-        std::unordered_multimap<uint32_t, std::pair<Term, Term>> items;
-    } persistent;
+    // persistent_term (vm/persistent_terms.hpp, bifs/system_persistent.cpp).
+    PersistentTerms persistent;
     // erlang:prepare_loading/2's versions, by the number of the reference handed out, until
     // finish_loading/1 takes them. One never finished stays (OTP frees it with the reference).
     struct Prepared {
