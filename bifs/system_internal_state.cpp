@@ -90,6 +90,15 @@ Term set_internal_state_2(Process* p, const Term* a) {
         ProcessTable::release(q);
         return am::true_;
     }
+    if (a[0] == atom("gc_state")) {
+        // false: the collections others request wait until it is true again (they run at the
+        // next scheduling point after that); answers whether they were enabled. erts also
+        // stops the process's own collections; beamvm's still run at its heap checks.
+        if (a[1] != am::true_ && a[1] != am::false_) return p->badarg();
+        bool was_enabled = !p->gc_requests_held;
+        p->gc_requests_held = a[1] == am::false_;
+        return make_bool(was_enabled);
+    }
     if (a[0] == atom("sleep")) {
         // Blocks this scheduler thread, as erts' does (tests use it to stall one).
         if (!is_small(a[1]) || small_value(a[1]) < 0) return p->badarg();

@@ -352,6 +352,7 @@ void run_system_tasks(VM& vm, Process* p) {
     auto releases = std::move(p->rare().literal_releases);
     p->rare().literal_releases.clear();
     for (auto& area : releases) release_literal_area(p, p->saved_x.data(), p->arity, std::move(area));
+    if (p->gc_requests_held) return;
     std::vector<Signal*> tasks = std::move(p->rare().system_tasks);
     p->rare().system_tasks.clear();
     if (tasks.empty()) return;

@@ -158,6 +158,9 @@ public:
     // erts_internal:garbage_collect(minor) asked the next gc_now instruction for a minor
     // collection (bifs/system.cpp); gc_now collects fully otherwise.
     bool gc_now_minor = false;
+    // erts_debug:set_internal_state(gc_state, false): requested collections wait (system tasks,
+    // scheduler/signals.hpp) until it is cleared.
+    bool gc_requests_held = false;
     Term trap(Export* to, std::initializer_list<Term> args) {
         trap_to = to;
         trap_arity = 0;
