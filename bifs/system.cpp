@@ -327,27 +327,36 @@ Term erts_garbage_collect_1(Process* p, const Term* a) {
     return p->trap(p->ns->export_entry(atom("beamvm_traps"), atom("garbage_collect"), 0), {});
 }
 
-// erts_internal:request_system_task(Pid, Prio, {garbage_collect, ReqId, Mode}): erlang.beam's
-// garbage_collect/1,2 on another process (or, async, on the caller). A signal behind those the
-// caller sent before; the target collects when it is next between two time slices and answers
-// {garbage_collect, ReqId, true}, or false if it exits first (scheduler/signals.hpp). The
-// priority is accepted and not used: the request is run at the target's next scheduling.
-// beamvm has no other system tasks (check_process_code answers natively).
+// erts_internal:request_system_task(Pid, Prio, Request): {garbage_collect, ReqId, Mode} from
+// erlang.beam's garbage_collect/1,2 on another process (or, async, on the caller), and OTP's
+// {system_task_test, ReqId}. A signal behind those the caller sent before; the target takes it
+// in at Prio (inherit: the caller's), runs it when it is next between two time slices and
+// answers {Tag, ReqId, true}, or false if it exits first (scheduler/signals.hpp).
 Term erts_request_system_task_3(Process* p, const Term* a) {
-    Term prio = a[1], req = a[2];
+    Term prio_arg = a[1], req = a[2];
     if (!is_local_pid(a[0])) return p->badarg();
-    if (prio != atom("inherit") && prio != atom("max") && prio != atom("high") && prio != atom("normal") &&
-        prio != atom("low"))
-        return p->badarg();
-    if (!is_tuple(req) || tuple_arity(req) != 3 || tuple_elem(req, 0) != atom("garbage_collect")) {
-        if (is_tuple(req) && tuple_arity(req) >= 1 && is_atom(tuple_elem(req, 0)))
-            return p->error(make_tuple(*p, {atom("not_implemented"), tuple_elem(req, 0)}));
+    int prio = -1;
+    const char* prios[] = {"max", "high", "normal", "low"};
+    for (int i = 0; i < 4; ++i)
+        if (prio_arg == atom(prios[i])) prio = i;
+    if (prio_arg == atom("inherit")) prio = p->sched.prio;
+    if (prio < 0 || !is_tuple(req) || tuple_arity(req) < 2) return p->badarg();
+    Term tag = tuple_elem(req, 0), id = tuple_elem(req, 1);
+    SystemTaskKind kind;
+    if (tag == atom("garbage_collect") && tuple_arity(req) == 3 &&
+        (tuple_elem(req, 2) == atom("major") || tuple_elem(req, 2) == atom("minor"))) {
+        kind = tuple_elem(req, 2) == atom("major") ? TASK_GC_MAJOR : TASK_GC_MINOR;
+    } else if (tag == atom("system_task_test") && tuple_arity(req) == 2) {
+        kind = TASK_TEST;
+    } else if (is_atom(tag) && (tag == atom("check_process_code") || tag == atom("copy_literals") ||
+                                tag == atom("old_code") || tag == atom("fun_entries"))) {
+        // erts' code purger's tasks: beamvm's purge looks at processes itself (vm/code_purge.hpp).
+        return p->error(make_tuple(*p, {atom("not_implemented"), tag}));
+    } else {
         return p->badarg();
     }
-    Term mode = tuple_elem(req, 2);
-    if (mode != atom("major") && mode != atom("minor")) return p->badarg();
-    if (!send_gc_request(*p->vm, p, a[0], tuple_elem(req, 1), mode == atom("major")))
-        post_message(*p->vm, p->pid, make_tuple(*p, {atom("garbage_collect"), tuple_elem(req, 1), am::false_}));
+    if (!send_system_task(*p->vm, p, a[0], kind, id, prio))
+        post_message(*p->vm, p->pid, make_tuple(*p, {tag, id, am::false_}));
     return am::ok;
 }
 

@@ -27,8 +27,15 @@ enum class SignalKind : uint8_t {
     GroupLeader, // data: the new group leader pid; ref: answered {Ref, true | badarg}
     IsAlive,     // ref: answered {Ref, true}, or {Ref, false} once the process has exited
     Monitoring,  // ref: the process now monitors `from` (a remote spawn_request's monitor)
-    GcRequest,   // data: the request id; gc_major: the kind of collection (a system task:
-                 // scheduler/signals.hpp run_system_tasks)
+    SystemTask,  // data: the request id; task: what to do (scheduler/signals.hpp
+                 // run_system_tasks)
+};
+
+// erts_internal:request_system_task/3's requests, each answered {Tag, ReqId, true | false}.
+enum SystemTaskKind : uint8_t {
+    TASK_GC_MINOR,  // {garbage_collect, ReqId, minor}
+    TASK_GC_MAJOR,  // {garbage_collect, ReqId, major}
+    TASK_TEST,      // {system_task_test, ReqId}: nothing to do (OTP's tests of task priorities)
 };
 
 struct FlowCredit;  // scheduler/port_system.hpp
@@ -37,7 +44,7 @@ struct Signal {
     SignalKind kind;
     bool linked = false;  // Exit: sent because a linked process died (vs exit/2)
     bool normal_kills = false;  // Exit: exit/2 to oneself, which ends the caller even for `normal`
-    bool gc_major = false;      // GcRequest: a major (fullsweep) collection
+    uint8_t task = 0;           // SystemTask: a SystemTaskKind
     uint8_t seq = 0;      // Message, Exit: what it brings for seq_trace (vm/seq_trace.hpp seq_kind)
     Term from = NIL;      // sender pid (immediate)
     uint64_t timer_id = 0;

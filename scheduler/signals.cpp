@@ -82,6 +82,11 @@ void reply(VM& vm, Process* p, const Signal* s, Term result) {
 }
 
 // A late signal the dead process can no longer act on: answer it as OTP does.
+// The first element of a system task's answer.
+Term task_tag(const Signal* s) {
+    return s->task == TASK_TEST ? atom("system_task_test") : atom("garbage_collect");
+}
+
 void refuse(VM& vm, Process* dead, Signal* s, Term reason) {
     switch (s->kind) {
     case SignalKind::IsAlive:
@@ -90,8 +95,8 @@ void refuse(VM& vm, Process* dead, Signal* s, Term reason) {
     case SignalKind::GroupLeader:
         reply(vm, dead, s, am::badarg);
         break;
-    case SignalKind::GcRequest:
-        post_message(vm, s->from, make_tuple(*dead, {atom("garbage_collect"), copy_term(s->data.term, *dead), am::false_}));
+    case SignalKind::SystemTask:
+        post_message(vm, s->from, make_tuple(*dead, {task_tag(s), copy_term(s->data.term, *dead), am::false_}));
         break;
     case SignalKind::Link:
         // The linker learns that its new link is to a dead process.
@@ -308,7 +313,7 @@ SignalResult handle_signals(VM& vm, Process* p) {
         case SignalKind::IsAlive:
             reply(vm, p, s, am::true_);
             break;
-        case SignalKind::GcRequest:
+        case SignalKind::SystemTask:
             p->rare().system_tasks.push_back(s);  // run where the registers are known
             r.system_tasks = true;
             continue;
@@ -334,14 +339,13 @@ SignalResult handle_signals(VM& vm, Process* p) {
     return r;
 }
 
-bool send_gc_request(VM& vm, const Process* from, Term to, Term req_id, bool major) {
-    Signal* s = new_signal(SignalKind::GcRequest, from->pid);
+bool send_system_task(VM& vm, const Process* from, Term to, SystemTaskKind kind, Term req_id, int prio) {
+    Signal* s = new_signal(SignalKind::SystemTask, from->pid);
     s->data = copy_to_buffer(req_id);
-    s->gc_major = major;
-    // The caller may wait for the answer: taken in at its priority, as send_request's.
+    s->task = kind;
     Process* p = vm.procs.lookup(to);
     bool ok = p && p->sched.inbox.push(s);
-    if (ok && vm.scheds) vm.scheds->activate_for(p, from->sched.prio);
+    if (ok && vm.scheds) vm.scheds->activate_for(p, prio);
     if (p) ProcessTable::release(p);
     if (!ok) free_signal(s);
     return ok;
@@ -356,11 +360,13 @@ void run_system_tasks(VM& vm, Process* p) {
     std::vector<Signal*> tasks = std::move(p->rare().system_tasks);
     p->rare().system_tasks.clear();
     if (tasks.empty()) return;
-    bool major = std::any_of(tasks.begin(), tasks.end(), [](const Signal* s) { return s->gc_major; });
-    if (major) garbage_collect_full(p, p->saved_x.data(), p->arity, 0);
-    else garbage_collect(p, p->saved_x.data(), p->arity, 0);
+    auto wants = [&](SystemTaskKind k) {
+        return std::any_of(tasks.begin(), tasks.end(), [k](const Signal* s) { return s->task == k; });
+    };
+    if (wants(TASK_GC_MAJOR)) garbage_collect_full(p, p->saved_x.data(), p->arity, 0);
+    else if (wants(TASK_GC_MINOR)) garbage_collect(p, p->saved_x.data(), p->arity, 0);
     for (Signal* s : tasks) {
-        post_message(vm, s->from, make_tuple(*p, {atom("garbage_collect"), take_message(p, s->data), am::true_}));
+        post_message(vm, s->from, make_tuple(*p, {task_tag(s), take_message(p, s->data), am::true_}));
         free_signal(s);
     }
 }

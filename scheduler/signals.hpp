@@ -33,11 +33,12 @@ void send_exit_signal(VM& vm, Term from, Term to, Term reason, bool linked, bool
 // is gone or its queue is closed: the caller answers itself.
 bool send_request(VM& vm, SignalKind kind, const Process* from, Term to, Term ref, Term data);
 
-// erts_internal:request_system_task(Pid, Prio, {garbage_collect, ReqId, Mode}): asks `to` to
-// collect its heap, behind every signal `from` sent it before. `to` answers
-// {garbage_collect, ReqId, true} once it has collected, or false if it exits first. False if `to`
-// is gone already (the caller answers itself).
-bool send_gc_request(VM& vm, const Process* from, Term to, Term req_id, bool major);
+// erts_internal:request_system_task(Pid, Prio, Request): asks `to` to run a system task (a
+// collection, or OTP's test task), behind every signal `from` sent it before. `to` takes it in
+// at priority `prio` (0 max .. 3 low; erts runs the task at the priority of its request) and
+// answers {Tag, ReqId, true} once done, or false if it exits first. False if `to` is gone
+// already (the caller answers itself).
+bool send_system_task(VM& vm, const Process* from, Term to, SystemTaskKind kind, Term req_id, int prio);
 
 // Runs the system tasks: the garbage collection requests that p's signals brought, answering
 // each, then the release of the literal areas p erased (vm/literal_release.hpp). Only where p is scheduled out with its live x registers in p->saved_x (its scheduler
