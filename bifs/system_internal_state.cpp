@@ -90,6 +90,12 @@ Term set_internal_state_2(Process* p, const Term* a) {
         ProcessTable::release(q);
         return am::true_;
     }
+    if (a[0] == atom("proc_sig_buffers")) {
+        // erts then queues this process's incoming signals through per-sender buffers, and
+        // answers whether it has them. beamvm's inbox is one queue ordered per sender, which
+        // is what the buffers keep: nothing to switch on.
+        return a[1] == am::true_ ? am::true_ : atom("notsup");
+    }
     if (a[0] == atom("gc_state")) {
         // false: the collections others request wait until it is true again (they run at the
         // next scheduling point after that); answers whether they were enabled. erts also
