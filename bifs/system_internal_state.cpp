@@ -19,6 +19,7 @@
 #include "vm/term_print.hpp"
 #include "bifs/bif_util.hpp"
 #include "vm/interp.hpp"
+#include "vm/copy_term.hpp"
 #include "vm/vm.hpp"
 
 namespace beam {
@@ -183,8 +184,17 @@ Term get_internal_state_1(Process* p, const Term* a) {
     return p->badarg();
 }
 
+// erts_debug:copy_shared(Term, CopyLiterals): a copy on the caller's heap that keeps the
+// sharing inside Term (erts' copy_shared). Literals are always copied here, also when
+// CopyLiterals is false (erts then leaves them in place): the copy is equal either way.
+Term copy_shared_2(Process* p, const Term* a) {
+    if (a[1] != am::true_ && a[1] != am::false_) return p->badarg();
+    return copy_term_shared(a[0], *p);
+}
+
 const BifSpec table[] = {
     {"erts_debug", "set_internal_state", 2, &set_internal_state_2},
+    {"erts_debug", "copy_shared", 2, &copy_shared_2},
     {"erts_debug", "get_internal_state", 1, &get_internal_state_1},
 };
 

@@ -89,19 +89,24 @@ public:
     Result<Term> run() {
         Term root = NIL;
         tasks_.push_back({Task::Decode, &root, 0});
+        // Maps are built after everything is decoded, inner ones first (the order their tasks
+        // came in): building one hashes its keys, and a fun key has no entry before the funs
+        // are resolved (it crashed binary_to_term of a large map keyed by a closure).
+        std::vector<size_t> finish;
         while (!tasks_.empty()) {
             Task t = tasks_.back();
             tasks_.pop_back();
-            if (t.kind == Task::FinishMap) BEAM_TRY_VOID(finish_map(t.map));
+            if (t.kind == Task::FinishMap) finish.push_back(t.map);
             else BEAM_TRY_VOID(decode_one(t.dest));
         }
-        // Funs are resolved only once the whole term is known to be good, so corrupt input
+        // Funs are resolved only once the whole term is decoded, so input that fails to decode
         // never adds fun entries (they live as long as the program).
         for (PendingFun& f : funs_) {
             FunEntry* fe = opts_.resolve_fun ? opts_.resolve_fun(opts_.resolve_ctx, f.ref) : nullptr;
             if (!fe) fe = detached_fun(f.ref);
             f.slot[0] = Term{Word(reinterpret_cast<uintptr_t>(fe))};
         }
+        for (size_t m : finish) BEAM_TRY_VOID(finish_map(m));
         return root;
     }
     size_t used() const { return pos_; }
