@@ -53,10 +53,15 @@ Store::Entry make_entry(Process* p, Term key, Term value) {
     return e;
 }
 
-// The area of an erased or replaced term: released when the caller is next between two time
-// slices (its system tasks), as erts' erase returns before the literal collection.
-void release(Process* p, std::unique_ptr<LiteralArea> area) {
-    if (area) p->rare().literal_releases.push_back(std::move(area));
+// The area of an erased or replaced entry: released when the caller is next between two time
+// slices (its system tasks), as erts' erase returns before the literal collection. As erts
+// does, an entry whose value is an immediate is freed at once, without looking at processes:
+// only the value is what get/1,2 hand out (logger switches its mode this way many times a
+// second under load, and each switch looked at every process).
+void release(Process* p, Store::Entry& old) {
+    if (!old.area) return;
+    if (is_list(old.value) || is_boxed(old.value)) p->rare().literal_releases.push_back(std::move(old.area));
+    else old.area.reset();
 }
 
 Term pt_get_1(Process* p, const Term* a) {
@@ -89,7 +94,7 @@ Term pt_get_0(Process* p, const Term*) {
 
 Term pt_put_2(Process* p, const Term* a) {
     Store& s = p->vm->persistent;
-    std::unique_ptr<LiteralArea> old;
+    Store::Entry old;
     {
         std::unique_lock lock(s.mutex);
         auto it = find(s, a[0]);
@@ -98,45 +103,45 @@ Term pt_put_2(Process* p, const Term* a) {
         s.entry_words += e.words;
         if (it != s.items.end()) {
             s.entry_words -= it->second.words;
-            old = std::move(it->second.area);
+            old = std::move(it->second);
             it->second = std::move(e);
         } else {
             if (must_grow(s)) s.table_size *= 2;
             s.items.emplace(key_hash(e.key), std::move(e));
         }
     }
-    release(p, std::move(old));
+    release(p, old);
     return am::ok;
 }
 
 Term pt_erase_1(Process* p, const Term* a) {
     Store& s = p->vm->persistent;
-    std::unique_ptr<LiteralArea> old;
+    Store::Entry old;
     {
         std::unique_lock lock(s.mutex);
         auto it = find(s, a[0]);
         if (it == s.items.end()) return am::false_;
         if (must_shrink(s)) s.table_size /= 2;
         s.entry_words -= it->second.words;
-        old = std::move(it->second.area);
+        old = std::move(it->second);
         s.items.erase(it);
     }
-    release(p, std::move(old));
+    release(p, old);
     return am::true_;
 }
 
 // erts_internal:erase_persistent_terms/0 (init:restart/0): every term goes.
 Term pt_erase_all_0(Process* p, const Term*) {
     Store& s = p->vm->persistent;
-    std::vector<std::unique_ptr<LiteralArea>> areas;
+    std::vector<Store::Entry> old;
     {
         std::unique_lock lock(s.mutex);
-        for (auto& [h, e] : s.items) areas.push_back(std::move(e.area));
+        for (auto& [h, e] : s.items) old.push_back(std::move(e));
         s.items.clear();
         s.table_size = Store::INITIAL_TABLE;
         s.entry_words = 0;
     }
-    for (auto& area : areas) release(p, std::move(area));
+    for (Store::Entry& e : old) release(p, e);
     return am::true_;
 }
 
