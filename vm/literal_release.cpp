@@ -35,8 +35,9 @@ bool copy_out_of(VM& vm, Process* q, const LiteralArea& area) {
 
 }  // namespace
 
-void release_literal_area(Process* self, Term* x, unsigned live, std::unique_ptr<LiteralArea> area) {
-    if (!area) return;
+namespace {
+
+void release_one(Process* self, Term* x, unsigned live, std::unique_ptr<LiteralArea> area) {
     VM& vm = *self->vm;
     if (holds_literals(self, *area, x, live)) garbage_collect_literals(self, x, live, *area);
     bool all = true;
@@ -52,6 +53,24 @@ void release_literal_area(Process* self, Term* x, unsigned live, std::unique_ptr
     if (all) return;  // `area` is freed here
     std::unique_lock lock(vm.persistent.mutex);
     vm.persistent.retained.push_back(std::move(area));
+}
+
+}  // namespace
+
+void release_literal_area(Process* self, Term* x, unsigned live, std::unique_ptr<LiteralArea> area) {
+    if (!area) return;
+    PersistentTerms& s = self->vm->persistent;
+    {
+        std::unique_lock lock(s.mutex);
+        if (s.releasing) {  // another process is looking at every process: this one is kept
+            s.retained.push_back(std::move(area));
+            return;
+        }
+        s.releasing = true;
+    }
+    release_one(self, x, live, std::move(area));
+    std::unique_lock lock(s.mutex);
+    s.releasing = false;
 }
 
 }  // namespace beam

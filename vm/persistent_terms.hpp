@@ -38,6 +38,11 @@ struct PersistentTerms {
     // Areas of erased or replaced terms that a process busy in a native call kept while they
     // were released: never freed (as code a purge could not check).
     std::vector<std::unique_ptr<LiteralArea>> retained;
+    // One release looks at the processes at a time (erts has one literal area collector); an
+    // area released meanwhile is kept in `retained` (vm/literal_release.cpp). Forty processes
+    // each erasing in a loop, each looking at every process for its own area, made
+    // persistent_term_SUITE:get_all_race stop progressing.
+    bool releasing = false;
 
     // persistent_term:info/0's memory (the caller holds the lock).
     size_t memory_bytes() const {
