@@ -150,14 +150,7 @@ void Namespace::point_export(Export* e, ModuleCode* mc) {
     // Exports that are BIFs stay native (OTP's own lists.beam defines lists:reverse/2 as a
     // stub that the BIF replaces). Stand-ins and instruction stubs stay too.
     if (e->bif || e->standin || e->instruction) return;
-    const FunctionInfo* fi = nullptr;
-    if (mc) {
-        for (auto& [name, arity] : mc->exports) {
-            if (name != e->function || arity != e->arity) continue;
-            for (const FunctionInfo& f : mc->functions)
-                if (f.name == name && f.arity == arity) fi = &f;
-        }
-    }
+    const FunctionInfo* fi = export_target(e, mc);
     if (fi) {
         e->code = mc;
         e->address.store(fi->entry, std::memory_order_release);
@@ -167,11 +160,34 @@ void Namespace::point_export(Export* e, ModuleCode* mc) {
     }
 }
 
+const FunctionInfo* Namespace::export_target(const Export* e, ModuleCode* mc) {
+    const FunctionInfo* fi = nullptr;
+    if (mc) {
+        for (auto& [name, arity] : mc->exports) {
+            if (name != e->function || arity != e->arity) continue;
+            for (const FunctionInfo& f : mc->functions)
+                if (f.name == name && f.arity == arity) fi = &f;
+        }
+    }
+    return fi;
+}
+
 void Namespace::refresh_exports(Term module) {
     ModuleCode* mc = current(module);
     auto it = exports_by_module_.find(module);
-    if (it != exports_by_module_.end())
-        for (Export* e : it->second) point_export(e, mc);
+    if (it != exports_by_module_.end()) {
+        // The targets first, then the stores back to back: a caller that calls two functions
+        // of the module may otherwise see the new version of one and the old of the other for
+        // as long as the search took (the soak's hot callers saw it). erts switches them all at
+        // once (its code index); here the window is only the stores themselves.
+        std::vector<std::pair<Export*, const FunctionInfo*>> targets;
+        for (Export* e : it->second)
+            if (!(e->bif || e->standin || e->instruction)) targets.emplace_back(e, export_target(e, mc));
+        for (auto& [e, fi] : targets) {
+            e->code = fi ? mc : nullptr;
+            e->address.store(fi ? fi->entry : e->stub, std::memory_order_release);
+        }
+    }
     for (Namespace* child : children_) {
         auto own = child->modules_.find(module);
         if (own == child->modules_.end() || !own->second.current) child->refresh_exports(module);

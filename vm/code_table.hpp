@@ -112,6 +112,8 @@ private:
     void refresh_exports(Term module);
     Export* export_entry_locked(const MfaKey& key);  // export_entry without its memo
     void point_export(Export* e, ModuleCode* mc);
+    // The function of `mc` that export `e` names, or null (e is then pointed at its stub).
+    static const FunctionInfo* export_target(const Export* e, ModuleCode* mc);
     void leave_parent();
 
     // foreign()'s memo: source entry index -> this namespace's entry, in chunks allocated on
