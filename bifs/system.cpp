@@ -12,6 +12,7 @@
 #include "bifs/bif_util.hpp"
 #include "vm/bignum.hpp"
 #include "bifs/system_flags.hpp"
+#include "bifs/system_processes.hpp"
 #include "vm/binary.hpp"
 #include "vm/module.hpp"
 #include "vm/otp_version.hpp"
@@ -335,11 +336,7 @@ Term erts_garbage_collect_1(Process* p, const Term* a) {
 Term erts_request_system_task_3(Process* p, const Term* a) {
     Term prio_arg = a[1], req = a[2];
     if (!is_local_pid(a[0])) return p->badarg();
-    int prio = -1;
-    const char* prios[] = {"max", "high", "normal", "low"};
-    for (int i = 0; i < 4; ++i)
-        if (prio_arg == atom(prios[i])) prio = i;
-    if (prio_arg == atom("inherit")) prio = p->sched.prio;
+    int prio = prio_arg == atom("inherit") ? p->sched.prio : prio_of(prio_arg);
     if (prio < 0 || !is_tuple(req) || tuple_arity(req) < 2) return p->badarg();
     Term tag = tuple_elem(req, 0), id = tuple_elem(req, 1);
     SystemTaskKind kind;

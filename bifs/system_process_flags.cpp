@@ -4,6 +4,7 @@
 #include "bifs/bif_families.hpp"
 #include "bifs/bif_util.hpp"
 #include "bifs/system_heap_options.hpp"
+#include "bifs/system_processes.hpp"
 #include "vm/gc_options.hpp"
 #include "vm/map.hpp"
 #include "vm/gc_internal.hpp"
@@ -71,12 +72,10 @@ Term process_flag_2(Process* p, const Term* a) {
         return old;
     }
     if (a[0] == atom("priority")) {
-        if (a[1] != atom("low") && a[1] != am::normal && a[1] != atom("high") && a[1] != atom("max"))
-            return p->badarg();
+        int prio = prio_of(a[1]);
+        if (prio < 0) return p->badarg();
         Term old = p->priority;
-        static const Term order[] = {atom("max"), atom("high"), am::normal, atom("low")};
-        for (int i = 0; i < 4; ++i)
-            if (order[i] == a[1]) p->sched.prio = i;
+        p->sched.prio = prio;
         p->priority = a[1];
         return old;
     }

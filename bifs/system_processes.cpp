@@ -28,6 +28,13 @@ namespace beam {
 
 namespace {
 
+Term prio_atom(int prio) {
+    static const char* names[] = {"max", "high", "normal", "low"};
+    return atom(names[prio]);
+}
+
+}  // namespace
+
 int prio_of(Term t) {
     if (t == atom("max")) return 0;
     if (t == atom("high")) return 1;
@@ -35,12 +42,6 @@ int prio_of(Term t) {
     if (t == atom("low")) return 3;
     return -1;
 }
-Term prio_atom(int prio) {
-    static const char* names[] = {"max", "high", "normal", "low"};
-    return atom(names[prio]);
-}
-
-}  // namespace
 
 int parse_spawn_opts(Term opts, SpawnOpts* o, bool request) {
     int result = 0;

@@ -11,4 +11,7 @@ class Namespace;
 // (beamvm:namespace_spawn/4, namespace_spawn_link/4). Bad M, F or Args raise badarg.
 Term spawn_in_namespace(Process* p, Namespace& ns, Term m, Term f, Term args, bool link);
 
+// A priority atom as ProcessSched::prio numbers it (max 0 .. low 3), -1 for anything else.
+int prio_of(Term t);
+
 }  // namespace beam

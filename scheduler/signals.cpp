@@ -81,12 +81,12 @@ void reply(VM& vm, Process* p, const Signal* s, Term result) {
     post_message(vm, s->from, make_tuple(*p, {ref_from_words(*p, s->ref), result}));
 }
 
-// A late signal the dead process can no longer act on: answer it as OTP does.
 // The first element of a system task's answer.
 Term task_tag(const Signal* s) {
     return s->task == TASK_TEST ? atom("system_task_test") : atom("garbage_collect");
 }
 
+// A late signal the dead process can no longer act on: answer it as OTP does.
 void refuse(VM& vm, Process* dead, Signal* s, Term reason) {
     switch (s->kind) {
     case SignalKind::IsAlive:

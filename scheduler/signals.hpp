@@ -40,10 +40,10 @@ bool send_request(VM& vm, SignalKind kind, const Process* from, Term to, Term re
 // already (the caller answers itself).
 bool send_system_task(VM& vm, const Process* from, Term to, SystemTaskKind kind, Term req_id, int prio);
 
-// Runs the system tasks: the garbage collection requests that p's signals brought, answering
-// each, then the release of the literal areas p erased (vm/literal_release.hpp). Only where p is scheduled out with its live x registers in p->saved_x (its scheduler
-// between two slices, or a borrower): handle_signals, which may run inside a receive, only
-// keeps them.
+// Runs the system tasks: the release of the literal areas p erased (vm/literal_release.hpp),
+// then the garbage collection requests that p's signals brought, answering each. Only where p
+// is scheduled out with its live x registers in p->saved_x (its scheduler between two slices):
+// handle_signals, which may run inside a receive, only keeps them.
 void run_system_tasks(VM& vm, Process* p);
 inline bool has_system_tasks(const Process* p) {
     const Process::Rare* r = p->rare_if_any();

@@ -1,6 +1,6 @@
 #include "vm/code_purge.hpp"
 
-#include "scheduler/signals.hpp"
+#include "scheduler/borrowed_visit.hpp"
 #include "vm/code_use.hpp"
 #include "vm/gc.hpp"
 #include "vm/vm.hpp"
@@ -9,38 +9,24 @@ namespace beam {
 
 namespace {
 
-// Borrowing gives up after a while when the process stays busy (it may itself be inside a
-// long BIF, or borrowing us). Each retry lets it reach the end of its time slice.
-constexpr int BORROW_ATTEMPTS = 50;
-
 enum class Verdict { Unused, Used, Gone, Unreachable };
 
 // Looks at `q` (not the caller) while it is borrowed; on use, kills it when `kill` is set.
 // With `copy_literals` (a purge, not a mere check), literals of `old` it holds are copied.
+// One executing a dirty NIF cannot be looked at (erts kills one that holds the code at once).
 Verdict visit_other(VM& vm, Process* q, const ModuleCode& old, bool kill, bool copy_literals) {
-    // A process executing a dirty NIF is not borrowed before the NIF returns, which may take
-    // any time: it cannot be looked at (erts kills one that holds the code at once).
-    if (q->sched.dirty.load(std::memory_order_acquire) != 0) return Verdict::Unreachable;
-    bool borrowed = false;
-    for (int i = 0; i < BORROW_ATTEMPTS && !borrowed; ++i) {
-        if (q->sched.state.load(std::memory_order_acquire) & run_state::EXITED) return Verdict::Gone;
-        borrowed = vm.scheds->borrow(q);
-    }
-    if (!borrowed) return (q->sched.state.load() & run_state::EXITED) ? Verdict::Gone : Verdict::Unreachable;
-    SignalResult sr = handle_signals(vm, q);
-    if (sr.exit) {
-        vm.scheds->exit_borrowed(q, sr.reason);  // it is gone, as it would be once it ran
-        return Verdict::Gone;
-    }
-    CodeUse use = scan_code_use(q, old, q->saved_x.data(), q->arity);
-    if (use.uses() && kill) {
-        vm.scheds->exit_borrowed(q, am::killed);
-        return Verdict::Used;
-    }
-    if (copy_literals && !use.uses() && use.literals)
-        garbage_collect_literals(q, q->saved_x.data(), q->arity, old.literals);
-    vm.scheds->give_back(q, sr.new_messages > 0 || q->timed_out || sr.system_tasks);
-    return use.uses() ? Verdict::Used : Verdict::Unused;
+    bool used = false;
+    Visit v = visit_borrowed(vm, q, [&](Process* b) -> Term {
+        CodeUse use = scan_code_use(b, old, b->saved_x.data(), b->arity);
+        used = use.uses();
+        if (used && kill) return am::killed;
+        if (copy_literals && !used && use.literals)
+            garbage_collect_literals(b, b->saved_x.data(), b->arity, old.literals);
+        return NON_VALUE;
+    });
+    if (v == Visit::Gone) return Verdict::Gone;
+    if (v == Visit::Unreachable) return Verdict::Unreachable;
+    return used ? Verdict::Used : Verdict::Unused;
 }
 
 struct Sweep {

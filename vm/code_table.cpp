@@ -150,14 +150,12 @@ void Namespace::point_export(Export* e, ModuleCode* mc) {
     // Exports that are BIFs stay native (OTP's own lists.beam defines lists:reverse/2 as a
     // stub that the BIF replaces). Stand-ins and instruction stubs stay too.
     if (e->bif || e->standin || e->instruction) return;
-    const FunctionInfo* fi = export_target(e, mc);
-    if (fi) {
-        e->code = mc;
-        e->address.store(fi->entry, std::memory_order_release);
-    } else {
-        e->code = nullptr;
-        e->address.store(e->stub, std::memory_order_release);
-    }
+    aim_export(e, mc, export_target(e, mc));
+}
+
+void Namespace::aim_export(Export* e, ModuleCode* mc, const FunctionInfo* fi) {
+    e->code = fi ? mc : nullptr;
+    e->address.store(fi ? fi->entry : e->stub, std::memory_order_release);
 }
 
 const FunctionInfo* Namespace::export_target(const Export* e, ModuleCode* mc) {
@@ -183,10 +181,7 @@ void Namespace::refresh_exports(Term module) {
         std::vector<std::pair<Export*, const FunctionInfo*>> targets;
         for (Export* e : it->second)
             if (!(e->bif || e->standin || e->instruction)) targets.emplace_back(e, export_target(e, mc));
-        for (auto& [e, fi] : targets) {
-            e->code = fi ? mc : nullptr;
-            e->address.store(fi ? fi->entry : e->stub, std::memory_order_release);
-        }
+        for (auto& [e, fi] : targets) aim_export(e, mc, fi);
     }
     for (Namespace* child : children_) {
         auto own = child->modules_.find(module);

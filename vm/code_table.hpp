@@ -114,6 +114,8 @@ private:
     void point_export(Export* e, ModuleCode* mc);
     // The function of `mc` that export `e` names, or null (e is then pointed at its stub).
     static const FunctionInfo* export_target(const Export* e, ModuleCode* mc);
+    // Points `e` at `fi` of `mc`, or at its stub when `fi` is null.
+    static void aim_export(Export* e, ModuleCode* mc, const FunctionInfo* fi);
     void leave_parent();
 
     // foreign()'s memo: source entry index -> this namespace's entry, in chunks allocated on
