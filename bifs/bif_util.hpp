@@ -56,6 +56,10 @@ Term badarg_with_cause(Process* p, std::string_view name, const Term* args, unsi
 // The next value of erlang:unique_integer/0,1 (bifs/misc.cpp), shared with
 // enif_make_unique_integer: positive and strictly increasing across the VM.
 uint64_t next_unique_integer();
+// The counter behind unique_integer([monotonic]): the last count taken (erts_debug's
+// unique_monotonic_integer_state), and setting it (the next call takes count + 1).
+uint64_t unique_monotonic_state();
+void set_unique_monotonic_state(uint64_t count);
 
 // This node's identity as `p` sees it: its VM's (VM::node); nonode@nohost/0 for a process
 // without a VM (unit tests of the BIFs).

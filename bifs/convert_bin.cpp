@@ -9,6 +9,7 @@
 #include "bifs/bif_util.hpp"
 #include "vm/code_table.hpp"
 #include "bifs/iolist.hpp"
+#include "vm/bignum.hpp"
 #include "vm/binary.hpp"
 #include "vm/ext_term.hpp"
 
@@ -47,7 +48,7 @@ Term iolist_to_binary_1(Process* p, const Term* a) {
 
 Term iolist_size_1(Process* p, const Term* a) {
     auto n = iolist_byte_size(a[0]);
-    return n ? make_small(SWord(*n)) : p->badarg();
+    return n ? make_integer_u(*p, uint64_t(*n)) : p->badarg();  // a shared subterm can count past a small
 }
 
 Term list_to_bitstring_1(Process* p, const Term* a) {

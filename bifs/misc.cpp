@@ -112,11 +112,26 @@ Term node_1(Process* p, const Term* a) {
     return id_node(t, this_node(p));
 }
 
+// unique_integer([monotonic]) numbered as erts numbers it: each call takes the next count of a
+// 64-bit counter (the first is 0; it wraps after 2^64 calls). The value is the count plus the
+// smallest small integer, modulo 2^64: a small integer when that is one, else read unsigned
+// (so the values run from -2^59 up to 2^64 - 2^59 - 1, then start again). With `positive` it
+// is the count plus 1.
+std::atomic<uint64_t> monotonic_count{~uint64_t(0)};
+
 Term unique_integer(Process* p, Term options) {
-    for (; is_list(options); options = tail(options))
-        if (head(options) != am::positive && head(options) != am::monotonic) return p->badarg();
+    bool positive = false, monotonic = false;
+    for (; is_list(options); options = tail(options)) {
+        if (head(options) == am::positive) positive = true;
+        else if (head(options) == am::monotonic) monotonic = true;
+        else return p->badarg();
+    }
     if (!is_nil(options)) return p->badarg();
-    return make_integer_u(*p, next_unique_integer());
+    if (!monotonic) return make_integer_u(*p, next_unique_integer());
+    uint64_t count = monotonic_count.fetch_add(1, std::memory_order_relaxed) + 1;
+    if (positive) return make_integer_u(*p, count + 1);
+    uint64_t v = count + uint64_t(SMALL_MIN);
+    return fits_small(SWord(v)) ? make_small(SWord(v)) : make_integer_u(*p, v);
 }
 
 Term unique_integer_0(Process* p, const Term*) { return unique_integer(p, NIL); }
@@ -159,6 +174,9 @@ constexpr BifSpec table[] = {
 
 // One strictly increasing positive counter satisfies every option combination.
 uint64_t next_unique_integer() { return unique_counter.fetch_add(1, std::memory_order_relaxed); }
+
+uint64_t unique_monotonic_state() { return monotonic_count.load(std::memory_order_relaxed); }
+void set_unique_monotonic_state(uint64_t count) { monotonic_count.store(count, std::memory_order_relaxed); }
 
 std::span<const BifSpec> misc_bifs() { return table; }
 

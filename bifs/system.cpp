@@ -15,6 +15,7 @@
 #include "bifs/system_processes.hpp"
 #include "vm/binary.hpp"
 #include "vm/module.hpp"
+#include "nif/nif_module.hpp"
 #include "vm/otp_version.hpp"
 #include "vm/vm.hpp"
 #include "scheduler/process_sched.hpp"
@@ -114,6 +115,20 @@ Term functions_list(Process* p, const std::vector<std::pair<Term, uint32_t>>& fs
     return make_list_from(*p, items.data(), items.size());
 }
 
+// The functions load_nif/2 replaced: those of the NIF library bound to this version, or, for a
+// module whose natives beamvm has built in (erl_tracer, prim_file, ...), those it has.
+Term loaded_nifs(Process* p, ModuleCode* mc) {
+    std::vector<std::pair<Term, uint32_t>> fs;
+    if (mc->nif) {
+        for (const auto& f : mc->nif->functions)
+            if (f->module == mc->name) fs.push_back({f->name, f->arity});
+    } else if (mc->nifs_loaded.load()) {
+        for (auto [name, arity] : mc->all_functions)
+            if (find_bif_in(*p->vm, mc->name, name, arity)) fs.push_back({name, arity});
+    }
+    return functions_list(p, fs);
+}
+
 Term module_info_item(Process* p, ModuleCode* mc, Term what) {
     if (what == am::module) return mc->name;
     if (what == am::exports) {
@@ -130,8 +145,9 @@ Term module_info_item(Process* p, ModuleCode* mc, Term what) {
         std::copy(mc->md5, mc->md5 + 16, data);
         return b;
     }
-    if (what == atom("nifs")) return NIL;
+    if (what == atom("nifs")) return loaded_nifs(p, mc);
     if (what == atom("native")) return am::false_;  // no HiPE since OTP 24
+    if (what == atom("native_addresses")) return NIL;
     return NON_VALUE;
 }
 

@@ -6,6 +6,7 @@
 // The purging BIFs may collect the caller (to copy literals it holds out of the purged
 // version): they are never guard BIFs, so only their arguments are live in x registers, and
 // the interpreter reloads its heap and stack registers after every BIF call.
+#include <algorithm>
 #include "bifs/bif_families.hpp"
 #include "bifs/bif_util.hpp"
 #include "bifs/iolist.hpp"
@@ -89,8 +90,19 @@ Term finish_loading_1(Process* p, const Term* a) {
             refs.push_back(ref_number(head(l)));
         }
         if (!is_nil(l)) return p->badarg();
-        std::sort(refs.begin(), refs.end());
-        if (std::adjacent_find(refs.begin(), refs.end()) != refs.end()) return p->badarg();
+        // As erts: modules with on_load functions cannot be loaded as a group, and a module
+        // may appear once (each later appearance is reported). Nothing is consumed then.
+        if (refs.size() > 1)
+            for (uint64_t n : refs)
+                if (p->vm->prepared.items[n].code->on_load) return p->error(am::system_limit);
+        std::vector<Term> seen, duplicated;
+        for (uint64_t n : refs) {
+            Term m = p->vm->prepared.items[n].code->name;
+            if (std::find(seen.begin(), seen.end(), m) != seen.end()) duplicated.push_back(m);
+            else seen.push_back(m);
+        }
+        if (!duplicated.empty())
+            return make_tuple(*p, {atom("duplicated"), make_list_from(*p, duplicated.data(), duplicated.size())});
         std::vector<Term> blocked;
         for (uint64_t n : refs) {
             Term m = p->vm->prepared.items[n].code->name;

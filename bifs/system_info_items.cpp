@@ -17,6 +17,7 @@
 #include "bifs/bif_util.hpp"
 #include "vm/nif_call.hpp"
 #include "bifs/system_heap_options.hpp"
+#include "ets/ets_registry.hpp"
 #include "scheduler/process_table.hpp"
 #include "scheduler/scheduler.hpp"
 #include "scheduler/signals.hpp"
@@ -304,7 +305,7 @@ Term system_info_item(Process* p, Term what) {
     if (w == "port_count") return make_small(0);  // no ports yet
     if (w == "port_limit") return make_small(emu.port_limit);
     if (w == "check_io") return NIL;
-    if (w == "ets_count") return make_small(0);  // no ETS yet
+    if (w == "ets_count") return make_small(SWord(p->vm->ets_tables->count.load()));
     if (w == "ets_limit") return make_small(8192);
     if (w == "delayed_node_table_gc") return make_small(60);
     if (w == "dist_buf_busy_limit") return make_small(emu.dist_buf_busy_limit);

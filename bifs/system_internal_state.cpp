@@ -1,9 +1,11 @@
 // erts_debug:set_internal_state/2 and get_internal_state/1: OTP's test hooks. As in OTP they
 // exist only after set_internal_state(available_internal_state, true); before that a call
 // raises undef. States beamvm does not have raise badarg, as OTP does for unknown ones.
+// Also erts_debug:instructions/0, the other view of the emulator's insides OTP's tests take.
 #include <algorithm>
 #include <chrono>
 #include <thread>
+#include <vector>
 
 #include "dist/dist_system.hpp"
 #include "vm/clocks.hpp"
@@ -97,6 +99,22 @@ Term set_internal_state_2(Process* p, const Term* a) {
         // is what the buffers keep: nothing to switch on.
         return a[1] == am::true_ ? am::true_ : atom("notsup");
     }
+    if (a[0] == atom("process_uniq_counter")) {
+        // erts' per-process counter behind its receive markers' references; beamvm's markers
+        // take no numbers from the process, so there is nothing to set (receive_SUITE then
+        // runs its receives against beamvm's own markers).
+        if (!is_integer(a[1]) || !int_to_int64(a[1])) return p->badarg();
+        return am::ok;
+    }
+    if (a[0] == atom("unique_monotonic_integer_state")) {
+        // Any 64-bit integer, signed or not, as erts takes it; false for anything else.
+        auto v = is_integer(a[1]) ? int_to_int64(a[1]) : std::nullopt;
+        if (v) set_unique_monotonic_state(uint64_t(*v));
+        else if (is_big(a[1]) && header_sub(box_header(a[1])) == Sub::PosBig && big_limb_count(a[1]) == 1)
+            set_unique_monotonic_state(big_limbs(a[1])[0]);
+        else return am::false_;
+        return am::true_;
+    }
     if (a[0] == atom("gc_state")) {
         // false: the collections others request wait until it is true again (they run at the
         // next scheduling point after that); answers whether they were enabled. erts also
@@ -150,6 +168,25 @@ Term process_status(Process* p, Term pid) {
     return status;
 }
 
+// Every item process_info/2 takes, in erts' order (process_SUITE checks each is accepted).
+constexpr const char* PROCESS_INFO_ITEMS[] = {
+    "registered_name", "current_function", "initial_call", "status", "messages", "message_queue_len",
+    "links", "monitors", "monitored_by", "dictionary", "trap_exit", "error_handler", "heap_size",
+    "stack_size", "memory", "garbage_collection", "group_leader", "reductions", "priority", "trace",
+    "binary", "sequential_trace_token", "catchlevel", "backtrace", "last_calls", "total_heap_size",
+    "suspending", "min_heap_size", "min_bin_vheap_size", "max_heap_size", "current_location",
+    "current_stacktrace", "message_queue_data", "garbage_collection_info", "magic_ref",
+    "fullsweep_after", "parent"};
+
+// erts' #ptab_list_bif_info{}: how processes/0 walks the table and when it yields. beamvm's
+// copies the whole table in one step without yielding: one chunk the size of the table, no
+// reductions for terminated processes, and 1 reduction to start.
+Term processes_bif_info(Process* p) {
+    Term table_size = make_small(SWord(p->vm->emu_options.process_limit));
+    return make_tuple(*p, {atom("ptab_list_bif_info"), make_small(1), make_small(1), table_size, table_size,
+                           make_small(0), make_small(0), make_small(0), make_small(0), make_small(0)});
+}
+
 Term get_internal_state_1(Process* p, const Term* a) {
     if (!p->vm->internal_state_available) return undef_call(p, "get_internal_state", a, 1);
     if (a[0] == atom("available_internal_state")) return am::true_;
@@ -166,6 +203,18 @@ Term get_internal_state_1(Process* p, const Term* a) {
         int64_t total = p->vm->scheds ? p->vm->scheds->total_reductions() : p->reductions;
         return make_integer(*p, total / (BALANCE_REDS_PER_SCHED * online));
     }
+    if (a[0] == atom("process_info_args")) {
+        std::vector<Term> items;
+        for (const char* name : PROCESS_INFO_ITEMS) items.push_back(atom(name));
+        return make_list_from(*p, items.data(), items.size());
+    }
+    if (a[0] == atom("processes")) {
+        auto pids = p->vm->procs.pids();
+        return make_list_from(*p, pids.data(), pids.size());
+    }
+    if (a[0] == atom("processes_bif_info")) return processes_bif_info(p);
+    if (a[0] == atom("unique_monotonic_integer_state")) return make_integer_u(*p, unique_monotonic_state());
+    if (a[0] == atom("min_unique_monotonic_integer")) return make_small(SMALL_MIN);
     if (a[0] == atom("persistent_term")) {
         // #{table => Buckets}: the size of the hash table behind persistent_term.
         size_t buckets;
@@ -192,7 +241,22 @@ Term copy_shared_2(Process* p, const Term* a) {
     return copy_term_shared(a[0], *p);
 }
 
+// The names of the emulator's instructions, as strings: beamvm's own specific instructions
+// (vm/instructions.tab), where erts lists its own.
+Term instructions_0(Process* p, const Term*) {
+    Term list = NIL;
+    for (size_t i = size_t(Op::COUNT); i-- > 0;)
+        list = cons_at(p->alloc(2), make_string(*p, instr_meta(Op(i)).name), list);
+    return list;
+}
+
+// erts_debug:disassemble/1 (and df/1, which writes what it returns): beamvm, like erl's JIT,
+// has no instruction-by-instruction listing of loaded code, and answers false as erl 25 does.
+Term disassemble_1(Process*, const Term*) { return am::false_; }
+
 const BifSpec table[] = {
+    {"erts_debug", "disassemble", 1, &disassemble_1},
+    {"erts_debug", "instructions", 0, &instructions_0},
     {"erts_debug", "set_internal_state", 2, &set_internal_state_2},
     {"erts_debug", "copy_shared", 2, &copy_shared_2},
     {"erts_debug", "get_internal_state", 1, &get_internal_state_1},

@@ -14,6 +14,7 @@
 #include "io/c_drivers.hpp"
 #include "io/drivers.hpp"
 #include "vm/term_refs.hpp"
+#include "scheduler/aliases.hpp"
 #include "scheduler/ports.hpp"
 #include "vm/binary.hpp"
 #include "vm/trace.hpp"
@@ -337,6 +338,10 @@ Term port_get_data_1(Process* p, const Term* a) {
 // The port's side is kept in the port (scheduler/ports.cpp), which sends a Down signal when
 // it closes; a closed port gets {'DOWN', Ref, port, Port, noproc} at once, as in OTP.
 Term monitor_port(Process* p, Term target, const MonitorOpts& opts) {
+    // {Name, Node}: only this node's ports can be monitored, by their registered name.
+    if (is_tuple(target) && tuple_arity(target) == 2 && is_atom(tuple_elem(target, 0)) &&
+        tuple_elem(target, 1) == p->vm->node.name())
+        target = tuple_elem(target, 0);
     if (!is_port(target) && !is_atom(target)) return p->badarg();
     Term name = NIL;  // monitored by a registered name
     if (is_atom(target)) {
@@ -351,6 +356,8 @@ Term monitor_port(Process* p, Term target, const MonitorOpts& opts) {
     m.pid = target;
     m.name = name;
     if (!is_port(target) || !port_monitor(*p->vm, target, p->pid, m.ref, name)) {
+        // The monitor ends as it starts: a demonitor-kind alias is never active.
+        if (opts.alias && opts.alias_kind == AliasKind::Explicit) alias_activate(p, n, opts.alias_kind);
         Term tag = is_value(opts.tag) ? opts.tag : am::DOWN;
         Term who = name != NIL ? make_tuple(*p, {name, p->vm->node.name()}) : target;
         p->mailbox_push(make_tuple(*p, {tag, ref, atom("port"), who, am::noproc}));

@@ -32,7 +32,8 @@ Term monitor_nodes_flag(Process* p, Term flag, Term on) {
         if (!is_flat_map(opts) && !is_hash_map(opts)) return p->badarg();
         uint32_t bits = 0;
         bool bad = false;
-        for (auto [k, v] : map_pairs(opts, MapOrder::Iteration)) {
+        for (auto [key_term, value] : map_pairs(opts, MapOrder::Iteration)) {
+            Term k = key_term, v = value;  // the lambda captures these (clang 14: not bindings)
             auto flag_bit = [&](uint32_t bit) {
                 if (v == am::true_) bits |= bit;
                 else if (v != am::false_) bad = true;

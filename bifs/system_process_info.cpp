@@ -97,7 +97,7 @@ Term binaries_list(Process* p, const Process* q) {
 
 // {M, F, A, Location} of where q is: the first frame of its current stack trace.
 Term current_location(Process* p, Process* q) {
-    Term st = current_stacktrace(p, q);
+    Term st = current_stacktrace(p, q, 1);
     if (is_list(st)) return head(st);
     Term mfa = current_function(p, q);
     return make_tuple(*p, {tuple_elem(mfa, 0), tuple_elem(mfa, 1), tuple_elem(mfa, 2), NIL});
@@ -164,8 +164,8 @@ Term item_value(Process* p, Process* q, Term item) {
         return make_list_from(*p, entries.data(), entries.size());
     }
     if (item == atom("heap_size")) return make_small(SWord(q->hend - q->heap));
-    if (item == atom("total_heap_size"))
-        return make_small(SWord((q->hend - q->heap) + (q->old_hend - q->old_heap)));
+    if (item == atom("total_heap_size"))  // as erts: both generations and the heap fragments
+        return make_small(SWord((q->hend - q->heap) + (q->old_hend - q->old_heap) + q->fragment_words));
     if (item == atom("stack_size")) return make_small(SWord(q->hend - q->stop));
     if (item == atom("reductions")) return make_small(q->reductions + q->slice_reds_used);
     if (item == atom("memory")) return make_small(SWord(memory_bytes(q)));

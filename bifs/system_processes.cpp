@@ -336,7 +336,10 @@ Term exit_2(Process* p, const Term* a) {
             return p->trap(p->ns->export_entry(atom("erts_internal"), atom("await_result"), 1),
                            {make_new_ref(*p)});
         }
-        p->mailbox_push(make_tuple(*p, {am::EXIT, p->pid, a[1]}));
+        // Trapped: an 'EXIT' message. Behind what it sent itself through the signal queue,
+        // if anything (scheduler/process_sched.hpp, self_via_inbox), to stay in order.
+        if (p->sched.self_via_inbox) send_exit_signal(*p->vm, p->pid, to, a[1], false, /*normal_kills=*/true);
+        else p->mailbox_push(make_tuple(*p, {am::EXIT, p->pid, a[1]}));
         return am::true_;
     }
     if (sandbox_restricted(p) && !sandbox_may_signal(p, to)) [[unlikely]]

@@ -48,7 +48,8 @@ Term int_term(Process* p, int64_t v) { return make_integer(*p, v); }
 // A time in nanoseconds expressed in unit `u` (a named unit or any positive integer, bignums
 // too, as erts takes them), rounded towards negative infinity; NON_VALUE if `u` is no unit.
 Term in_unit(Process* p, int64_t ns, Term u) {
-    if (int64_t parts = unit_parts(u)) return int_term(p, convert(ns, NATIVE_PER_SECOND, parts));
+    // Named units fit 64 bits; an integer unit may not (monotonic_time(10^12) is about -5.8e20).
+    if (int64_t parts = unit_parts(u); parts && is_atom(u)) return int_term(p, convert(ns, NATIVE_PER_SECOND, parts));
     if (!is_integer(u) || int_sign(u) <= 0) return NON_VALUE;
     Term scaled = int_mul(*p, u, make_integer(*p, ns));
     if (ns < 0) scaled = int_sub(*p, scaled, make_small(NATIVE_PER_SECOND - 1));
@@ -217,7 +218,6 @@ Term read_timer_2(Process* p, const Term* a) { return read_timer(p, a[0], a[1]);
 // ---- statistics ----
 
 int64_t cpu_ms() { return int64_t(std::clock()) * 1000 / CLOCKS_PER_SEC; }
-int64_t wall_ms() { return monotonic_ns() / 1'000'000; }
 
 Term statistics_1(Process* p, const Term* a) {
     Term what = a[0];
@@ -228,10 +228,8 @@ Term statistics_1(Process* p, const Term* a) {
         return make_tuple(*p, {int_term(p, now), int_term(p, now - prev)});
     };
     if (what == atom("runtime")) return pair(cpu_ms(), last_runtime);
-    if (what == atom("wall_clock")) {
-        static const int64_t start = wall_ms();
-        return pair(wall_ms() - start, last_wall);
-    }
+    // Since the VM started: the monotonic clock's start (system_info(start_time)).
+    if (what == atom("wall_clock")) return pair((monotonic_ns() + int64_t(576460752303423488LL)) / 1'000'000, last_wall);
     // All processes' reductions, as erts counts them: the finished time slices of every
     // scheduler plus the caller's running one (scheduler_SUITE waits for a total to pass).
     if (what == atom("reductions") || what == atom("exact_reductions")) {
@@ -262,6 +260,7 @@ Term scheduler_statistics(Process* p, Term what) {
     bool all = false;
     bool active = false;
     bool total = false;
+    if (what == atom("run_queue")) what = atom("total_run_queue_lengths");  // the same count
     std::string_view name = atom_name(what);
     if (name.ends_with("_all")) {
         all = true;

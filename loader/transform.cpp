@@ -114,7 +114,10 @@ Result<void> Transformer::run() {
         mc_.functions[i].end = i + 1 < mc_.functions.size() ? mc_.functions[i + 1].start : base + mc_.code.size();
     for (const PendingLine& l : lines_) {
         const LineItem& item = pm_.line_items[l.item];
-        mc_.lines.push_back({base + l.pos, item.file, item.line});
+        // As erts: a location its 32-bit encoding cannot hold (a line of 2^24 - 1 or more, a
+        // file index of 255 or more) is no location at all.
+        bool representable = item.line < (1u << 24) - 1 && item.file < 255;
+        mc_.lines.push_back({base + l.pos, item.file, representable ? item.line : 0});
     }
     for (const ExportEntry& e : pm_.exports) {
         if (!em_.address_of_label(e.label)) return make_error(fmt::format("export to undefined label {}", e.label));

@@ -420,7 +420,12 @@ bool send_to_system_logger(VM& vm, Term gl, Term pid, std::string_view level, st
                                                {atom("pid"), pid},
                                                {atom("time"), time}});
     Term msg = make_tuple(a, {atom("log"), atom(level), make_string(a, format), args, meta});
-    post_message(vm, to, msg);
+    if (!post_message(vm, to, msg) && Term{system_flags(vm).system_logger.load()} == to) {
+        // As erts: a system logger that is gone hands the job back to kernel's logger.
+        system_flags(vm).system_logger.store(atom("logger").raw);
+        Term logger = system_logger(vm);
+        if (is_local_pid(logger)) post_message(vm, logger, msg);
+    }
     return true;
 }
 

@@ -78,13 +78,15 @@ Term build_trace(Process* p, const Word* pc) {
 
 // process_info's current_stacktrace: q's current function, then its callers from the return
 // addresses on its stack, as deep as an exception's trace. q is p itself or a process p has
-// borrowed (not running), so its pc and stack hold still.
-Term current_stacktrace(Process* p, const Process* q) {
+// borrowed (not running), so its pc and stack hold still. A backtrace_depth of 0 gives [], as
+// on erl (an exception's trace keeps its first frame even then: see above).
+Term current_stacktrace(Process* p, const Process* q, size_t min_depth) {
+    size_t depth = std::max<size_t>(min_depth, system_flags(*p->vm).backtrace_depth.load(std::memory_order_relaxed));
+    if (depth == 0) return NIL;
     std::vector<Term> frames;
     Term f = frame_at(p, q->pc, NON_VALUE);
     if (is_value(f)) frames.push_back(f);
     const Word* prev = q->pc;
-    size_t depth = std::max<size_t>(1, system_flags(*p->vm).backtrace_depth.load(std::memory_order_relaxed));
     for (Term* s = q->stop; s < q->hend && frames.size() < depth; ++s) {
         if (!is_cp(*s) || is_trace_frame_cp(*s) || cp_of(*s) == prev) continue;  // as build_trace
         prev = cp_of(*s);

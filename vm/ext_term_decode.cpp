@@ -517,6 +517,7 @@ Result<void> Decoder::new_fun(size_t at, Term* dest) {
     uint32_t old_index = BEAM_TRY(fun_u32(at));
     uint32_t old_uniq = BEAM_TRY(fun_u32(at));
     if (num_free >= remaining()) return fail(at, "fun free variable count exceeds the input");
+    if (num_free > 255) return fail(at, "fun with more than 255 free variables");  // as erts (MAX_ARG)
     FunRef ref{module, old_index, index, old_uniq, {}, arity, num_free};
     std::copy(uniq, uniq + 16, ref.md5);
     Term* hp = a_.alloc(FUN_HEADER_WORDS + size_t(num_free));

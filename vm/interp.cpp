@@ -309,7 +309,8 @@ namespace {
         if (t_[0] == bif_body_word()) {                              \
             if (BIF_TRACING(p))                                      \
                 if (const Word* tt_ = traced_bif_target(p, reinterpret_cast<const BifSpec*>(t_[1]))) { \
-                    p->bif_call_site = nullptr;                      \
+                    p->traced_bif_caller = I;                        \
+                    p->bif_call_site = (pushed) ? nullptr : I;       \
                     CALL_TO(tt_, n_apply_);                          \
                 }                                                    \
             const Word* next_ = (pushed) ? cp_of(E[0]) : nullptr;    \

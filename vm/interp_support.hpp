@@ -23,7 +23,8 @@ void raise_function_clause(Process* p, Term* x, const FunctionInfo* fn);
 Term catch_value(Process* p, Term* x);               // the value of a `catch Expr` that raised
 void reraise(Process* p, Term raw_trace, Term value);  // the `raise` instruction
 Term stacktrace_of(Process* p, Term raw_trace);        // build_stacktrace
-Term current_stacktrace(Process* p, const Process* q); // process_info(Q, current_stacktrace)
+// process_info(Q, current_stacktrace), at most max(min_depth, backtrace_depth) frames.
+Term current_stacktrace(Process* p, const Process* q, size_t min_depth = 0);
 bool raw_raise(Process* p, Term cls, Term reason, Term trace);
 void raise_not_implemented(Process* p, const char* what);
 Term class_atom(ErrorClass c);

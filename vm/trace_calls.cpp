@@ -22,6 +22,19 @@ namespace beam {
 
 namespace {
 
+// The arguments of a traced call as the trace message shows them. A function that matches a
+// binary in its head can receive the caller's match context instead (the compiler passes it
+// on): as erts does, it is shown as the part of the binary it has not matched yet.
+Term call_arguments(Process* p, const Term* x, unsigned arity) {
+    std::vector<Term> args(x, x + arity);
+    for (Term& a : args) {
+        if (!is_boxed(a) || header_sub(box_header(a)) != Sub::MatchState) continue;
+        const Term* ms = boxed_ptr(a);
+        a = make_slice(*p, ms[1], size_t(ms[2].raw), size_t(ms[3].raw - ms[2].raw));
+    }
+    return make_list_from(*p, args.data(), args.size());
+}
+
 // The flags word of a return trace frame.
 constexpr SWord RT_EXCEPTION = 1, RT_META = 2;
 // What a traced call asks for afterwards (OTP's MATCH_SET_* return flags).
@@ -116,7 +129,7 @@ uint32_t call_trace(Process* p, Term* x, Term m, Term f, uint32_t arity, const T
     } else if (is_sensitive(p) || !tracer_alive(*p->vm, *meta) || meta->destination() == p->pid) {
         return 0;
     }
-    Term args = make_list_from(*p, x, arity);
+    Term args = call_arguments(p, x, arity);
     Term pam = am::true_;
     uint32_t want = 0;
     if (ms && ms->compiled) {

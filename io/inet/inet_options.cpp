@@ -145,14 +145,15 @@ bool set_one(InetDesc& d, unsigned code, int32_t v, Reader& r) {
         o.buffer_set = true;
         return true;
     case INET_LOPT_ACTIVE:
-        o.active = static_cast<uint8_t>(v);
-        if (o.active == INET_MULTI) {
+        // An {active, N} whose count is missing or out of range changes nothing.
+        if (static_cast<uint8_t>(v) == INET_MULTI) {
             int32_t n = o.active_n + r.i16();
             if (!r.ok || n > INT16_MAX || n < INT16_MIN) return false;
             o.active_n = n < 0 ? 0 : n;
         } else {
             o.active_n = 0;
         }
+        o.active = static_cast<uint8_t>(v);
         return true;
     case INET_LOPT_PACKET: o.packet = static_cast<uint8_t>(v); return true;
     case INET_LOPT_PACKET_SIZE: o.packet_size = static_cast<uint32_t>(v); return true;
