@@ -9,6 +9,7 @@
 
 #include "dist/dist_system.hpp"
 #include "vm/clocks.hpp"
+#include "bifs/system_process_info.hpp"
 #include "bifs/bif_families.hpp"
 #include <shared_mutex>
 #include "scheduler/process_table.hpp"
@@ -224,6 +225,9 @@ Term get_internal_state_1(Process* p, const Term* a) {
         }
         return map_from_pairs(*p, {{atom("table"), make_integer(*p, int64_t(buckets))}});
     }
+    if (is_tuple(a[0]) && tuple_arity(a[0]) == 2 &&
+        (tuple_elem(a[0], 0) == atom("link_list") || tuple_elem(a[0], 0) == atom("monitor_list")))
+        return link_or_monitor_list(p, a[0]);
     if (is_tuple(a[0]) && tuple_arity(a[0]) == 2 && tuple_elem(a[0], 0) == atom("binary_info"))
         return binary_info(p, tuple_elem(a[0], 1));
     if (is_tuple(a[0]) && tuple_arity(a[0]) == 2 && tuple_elem(a[0], 0) == atom("process_status"))

@@ -5,6 +5,7 @@
 #include "bifs/bif_util.hpp"
 #include "bifs/system_heap_options.hpp"
 #include "bifs/system_processes.hpp"
+#include "scheduler/signals.hpp"
 #include "vm/gc_options.hpp"
 #include "vm/map.hpp"
 #include "vm/gc_internal.hpp"
@@ -15,10 +16,7 @@ namespace beam {
 
 namespace {
 
-Term set_save_calls(Process* p, Process* target, Term v) {
-    if (!is_small(v) || small_value(v) < 0 || small_value(v) > 10000) return p->badarg();
-    return make_small(target->save_calls.exchange(uint32_t(small_value(v))));
-}
+bool valid_save_calls(Term v) { return is_small(v) && small_value(v) >= 0 && small_value(v) <= 10000; }
 
 // process_flag(monitor_nodes, B) and process_flag({monitor_nodes, Opts}, B): as erts, one
 // count of subscriptions per option set; the old count is the answer, and false at zero
@@ -80,7 +78,11 @@ Term process_flag_2(Process* p, const Term* a) {
         p->priority = a[1];
         return old;
     }
-    if (a[0] == atom("save_calls")) return set_save_calls(p, p, a[1]);
+    if (a[0] == atom("save_calls")) {
+        // erts raises this one with the cause `none` in its error_info.
+        if (!valid_save_calls(a[1])) return badarg_with_cause(p, "process_flag", a, 2, atom("none"));
+        return make_small(p->save_calls.exchange(uint32_t(small_value(a[1]))));
+    }
     if (a[0] == atom("min_heap_size")) {
         // Takes effect at the next collection (the block is not resized now), as in OTP.
         size_t words;
@@ -157,20 +159,14 @@ Term process_flag_2(Process* p, const Term* a) {
 // answer ({Ref, Old} or {Ref, badarg}) already in the caller's mailbox (erts asks the target;
 // save_calls is an atomic any process may set, so beamvm answers at once).
 Term erts_process_flag_3(Process* p, const Term* a) {
-    if (a[0] == p->pid) {
-        Term r = a[1] == atom("save_calls") ? set_save_calls(p, p, a[2]) : NON_VALUE;
-        return is_non_value(r) ? am::badarg : r;
-    }
+    bool valid = a[1] == atom("save_calls") && valid_save_calls(a[2]);
+    if (a[0] == p->pid) return valid ? make_small(p->save_calls.exchange(uint32_t(small_value(a[2])))) : am::badarg;
     if (!is_local_pid(a[0])) return atom("badtype");
-    Process* q = p->vm->procs.lookup(a[0]);
-    if (!q) return atom("badtype");
-    bool alive = !(q->sched.state.load(std::memory_order_acquire) & run_state::EXITED);
-    Term r = alive && a[1] == atom("save_calls") ? set_save_calls(p, q, a[2]) : NON_VALUE;
-    ProcessTable::release(q);
-    if (!alive) return atom("badtype");
-    if (is_non_value(r)) r = am::badarg;  // the answer, as for the caller itself
+    if (!valid) return am::badarg;
+    // Behind every signal this process sent before (an exit among them), as erts' request:
+    // the target answers {Ref, Old}, or badarg once it has exited (scheduler/signals.cpp).
     Term ref = make_new_ref(*p);
-    p->mailbox_push(make_tuple(*p, {ref, r}));
+    if (!send_request(*p->vm, SignalKind::SaveCalls, p, a[0], ref, a[2])) return atom("badtype");
     return ref;
 }
 

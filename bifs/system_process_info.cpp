@@ -10,7 +10,9 @@
 #include "bifs/bif_util.hpp"
 #include "bifs/system_backtrace.hpp"
 #include "bifs/system_heap_options.hpp"
+#include "bifs/system_process_info.hpp"
 #include "scheduler/native_monitors.hpp"
+#include "scheduler/ports.hpp"
 #include "scheduler/signals.hpp"
 #include "scheduler/suspend.hpp"
 #include "vm/copy_term.hpp"
@@ -310,6 +312,35 @@ Term process_display_2(Process* p, const Term* a) {
     return r == am::undefined ? am::badarg : r;
 }
 
+// erts_debug:get_internal_state({link_list | monitor_list, Pid}), which erl_link_SUITE reads:
+// Pid's links as erts' #erl_link{type, pid, state, id} and its monitors as
+// #erl_monitor{type, dir, ref, pid, extra}, after Pid has taken in its signals.
+Term link_kind(Term other) {
+    if (is_port(other)) return atom("port");
+    return is_local_pid(other) ? am::process : atom("dist_process");
+}
+
+Term link_records(Process* p, Process* q, Term) {
+    std::vector<Term> items;
+    SWord id = 0;  // erts gives each link its address; here its place in the list
+    for (Term other : q->sched.links)
+        items.push_back(make_tuple(*p, {atom("erl_link"), link_kind(other), other, atom("linked"), make_small(++id)}));
+    return make_list_from(*p, items.data(), items.size());
+}
+
+Term monitor_record(Process* p, const MonitorEntry& m, bool target) {
+    Term ref = make_ref_from_number(*p, m.ref[0] | (m.ref[1] << 18) | (m.ref[2] << 50));
+    return make_tuple(*p, {atom("erl_monitor"), link_kind(m.pid), atom(target ? "target" : "origin"), ref, m.pid,
+                           m.name});  // the name monitored through, else []
+}
+
+Term monitor_records(Process* p, Process* q, Term) {
+    std::vector<Term> items;
+    for (const MonitorEntry& m : q->sched.monitors) items.push_back(monitor_record(p, m, false));
+    for (const MonitorEntry& m : q->sched.monitored_by) items.push_back(monitor_record(p, m, true));
+    return make_list_from(*p, items.data(), items.size());
+}
+
 const BifSpec table[] = {
     {"erts_internal", "process_display", 2, &process_display_2},
     {"erlang", "process_info", 1, &process_info_1},
@@ -319,5 +350,23 @@ const BifSpec table[] = {
 }  // namespace
 
 std::span<const BifSpec> process_info_bifs() { return table; }
+
+Term link_or_monitor_list(Process* p, Term request) {
+    Term what = tuple_elem(request, 0), of = tuple_elem(request, 1);
+    if (is_port(of)) {
+        if (what != atom("link_list")) return p->badarg();
+        std::optional<Term> links = port_info_item(*p->vm, p, of, atom("links"));
+        if (!links) return am::undefined;
+        std::vector<Term> items;
+        SWord id = 0;
+        for (Term l = *links; is_list(l); l = tail(l))
+            items.push_back(make_tuple(*p, {atom("erl_link"), link_kind(head(l)), head(l), atom("linked"), make_small(++id)}));
+        return make_list_from(*p, items.data(), items.size());
+    }
+    if (is_atom(of)) return am::undefined;  // a node's connection: none kept as erts keeps them
+    if (!is_local_pid(of)) return p->badarg();
+    auto fn = what == atom("link_list") ? &link_records : &monitor_records;
+    return with_target(p, of, fn, request, {"internal_state", 2});
+}
 
 }  // namespace beam

@@ -409,7 +409,37 @@ void apply_on_load_pattern(VM& vm, Namespace& ns, ModuleCode& mc) {
 }
 
 namespace {
+// erts_debug:breakpoint({M, F, A}, Bool) ('_' for the parts left open): calls of the matching
+// functions go to ErrorHandler:breakpoint(M, F, Args) instead (vm/instructions.tab
+// trace_breakpoint), or no longer. The number of functions matched is the answer.
+Term debug_breakpoint_2(Process* p, const Term* a) {
+    Term mfa = a[0];
+    if ((a[1] != am::true_ && a[1] != am::false_) || !is_tuple(mfa) || tuple_arity(mfa) != 3) return p->badarg();
+    Term spec[3] = {tuple_elem(mfa, 0), tuple_elem(mfa, 1), tuple_elem(mfa, 2)};
+    if (!is_atom(spec[0]) || !is_atom(spec[1]) || (!is_small(spec[2]) && spec[2] != atom("_"))) return p->badarg();
+    int specified = 0;
+    while (specified < 3 && spec[specified] != atom("_")) ++specified;
+    for (int i = specified; i < 3; ++i)
+        if (spec[i] != atom("_")) return p->badarg();
+    std::vector<std::pair<ModuleCode*, FunctionInfo*>> functions;
+    for (auto& [m, mc] : visible_modules(p)) {
+        if (specified >= 1 && m != spec[0]) continue;
+        for (FunctionInfo& fi : mc->functions)
+            if (mfa_matches(m, fi.name, fi.arity, spec, specified) && !traces_bif(fi)) functions.push_back({mc, &fi});
+    }
+    std::lock_guard lock(p->vm->call_tracing.mutex);
+    for (auto [mc, fi] : functions) {
+        Breakpoint* bp = a[1] == am::true_ ? ensure_breakpoint(*mc, *fi) : breakpoint_of(*fi);
+        if (!bp) continue;
+        uint32_t flags = bp->flags.load(std::memory_order_acquire);
+        bp->flags.store(a[1] == am::true_ ? flags | bp_flag::DEBUG : flags & ~bp_flag::DEBUG, std::memory_order_release);
+        update_entry(*fi, *bp);
+    }
+    return make_small(SWord(functions.size()));
+}
+
 constexpr BifSpec table[] = {
+    {"erts_debug", "breakpoint", 2, &debug_breakpoint_2},
     {"erlang", "trace_pattern", 2, &trace_pattern_2},
     {"erlang", "trace_pattern", 3, &trace_pattern_3},
     {"erts_internal", "trace_pattern", 3, &trace_pattern_3},

@@ -29,6 +29,8 @@ enum class SignalKind : uint8_t {
     Monitoring,  // ref: the process now monitors `from` (a remote spawn_request's monitor)
     SystemTask,  // data: the request id; task: what to do (scheduler/signals.hpp
                  // run_system_tasks)
+    SaveCalls,   // data: the new save_calls count (a small); ref: answered {Ref, Old}, or
+                 // {Ref, badarg} once the process has exited (process_flag/3)
 };
 
 // erts_internal:request_system_task/3's requests, each answered {Tag, ReqId, true | false}.

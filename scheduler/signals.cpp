@@ -93,6 +93,7 @@ void refuse(VM& vm, Process* dead, Signal* s, Term reason) {
         reply(vm, dead, s, am::false_);
         break;
     case SignalKind::GroupLeader:
+    case SignalKind::SaveCalls:
         reply(vm, dead, s, am::badarg);
         break;
     case SignalKind::SystemTask:
@@ -312,6 +313,9 @@ SignalResult handle_signals(VM& vm, Process* p) {
             break;
         case SignalKind::IsAlive:
             reply(vm, p, s, am::true_);
+            break;
+        case SignalKind::SaveCalls:
+            reply(vm, p, s, make_small(p->save_calls.exchange(uint32_t(small_value(s->data.term)))));
             break;
         case SignalKind::SystemTask:
             p->rare().system_tasks.push_back(s);  // run where the registers are known

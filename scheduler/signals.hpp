@@ -28,7 +28,7 @@ bool post_message(VM& vm, Term to, Term msg, uint8_t seq = 0);
 void send_exit_signal(VM& vm, Term from, Term to, Term reason, bool linked, bool normal_kills = false);
 
 // A request that the process `to` answers with the message {Ref, Result} when it handles
-// it (GroupLeader: data is the new group leader; IsAlive). The caller waits for the answer,
+// it (GroupLeader: data is the new group leader; IsAlive; SaveCalls: data is the new count). The caller waits for the answer,
 // so `to` takes it in at the caller's priority if that is higher than its own. False if `to`
 // is gone or its queue is closed: the caller answers itself.
 bool send_request(VM& vm, SignalKind kind, const Process* from, Term to, Term ref, Term data);

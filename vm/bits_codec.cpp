@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <vector>
 
 #include "vm/binary.hpp"
@@ -206,6 +207,36 @@ Term get_integer_bits(TermAllocator& a, const uint8_t* src, size_t off, size_t b
     return make_integer_limbs_limited(a, mag.data(), limbs, neg);
 }
 
+namespace {
+// IEEE 754 binary16 by hand (clang 14 has no _Float16 on x86-64): rounded to nearest, ties to
+// even, as a conversion to _Float16 rounds; too large becomes infinity.
+uint16_t half_from_double(double d) {
+    uint64_t bits;
+    std::memcpy(&bits, &d, 8);
+    uint16_t sign = uint16_t((bits >> 48) & 0x8000);
+    int exp = int((bits >> 52) & 0x7ff) - 1023;
+    uint64_t mant = bits & ((uint64_t(1) << 52) - 1);
+    if (exp == 1024) return sign | (mant ? 0x7e00 : 0x7c00);  // NaN, infinity
+    if (exp > 15) return sign | 0x7c00;
+    if (exp < -25) return sign;  // below half the smallest subnormal (double subnormals too)
+    uint64_t full = mant | (uint64_t(1) << 52);
+    // A normal half keeps 10 bits of the mantissa; a subnormal fewer, from 2^-24 up.
+    int shift = exp >= -14 ? 42 : 42 + (-14 - exp);
+    uint64_t kept = full >> shift, rest = full & ((uint64_t(1) << shift) - 1), half_way = uint64_t(1) << (shift - 1);
+    uint32_t h = exp >= -14 ? (uint32_t(exp + 15) << 10) | uint32_t(kept & 0x3ff) : uint32_t(kept);
+    if (rest > half_way || (rest == half_way && (kept & 1))) ++h;  // a carry moves into the exponent
+    return sign | uint16_t(h);
+}
+
+double double_from_half(uint16_t h) {
+    int e = (h >> 10) & 0x1f, m = h & 0x3ff;
+    double d = e == 0    ? std::ldexp(double(m), -24)
+               : e == 31 ? (m ? std::numeric_limits<double>::quiet_NaN() : std::numeric_limits<double>::infinity())
+                         : std::ldexp(double(m + 1024), e - 25);
+    return h & 0x8000 ? -d : d;
+}
+}  // namespace
+
 void put_float_bits(uint8_t* dst, size_t off, double d, size_t bits, bool little) {
     uint8_t le[8];
     if (bits == 64) {
@@ -214,7 +245,7 @@ void put_float_bits(uint8_t* dst, size_t off, double d, size_t bits, bool little
         float f = float(d);
         std::memcpy(le, &f, 4);
     } else {
-        _Float16 h = _Float16(d);
+        uint16_t h = half_from_double(d);
         std::memcpy(le, &h, 2);
     }
     put_bytes_in_order(dst, off, le, bits, little);
@@ -231,9 +262,9 @@ std::optional<double> get_float_bits(const uint8_t* src, size_t off, size_t bits
         std::memcpy(&f, le, 4);
         d = f;
     } else {
-        _Float16 h;
+        uint16_t h;
         std::memcpy(&h, le, 2);
-        d = double(h);
+        d = double_from_half(h);
     }
     if (!std::isfinite(d)) return std::nullopt;
     return d;

@@ -46,6 +46,8 @@ inline constexpr uint32_t COUNT = 1u << 2;
 inline constexpr uint32_t TIME = 1u << 3;
 inline constexpr uint32_t COUNT_PAUSED = 1u << 4;  // call_count set but not counting
 inline constexpr uint32_t TIME_PAUSED = 1u << 5;
+// erts_debug:breakpoint/2: the call continues in ErrorHandler:breakpoint(M, F, Args) instead.
+inline constexpr uint32_t DEBUG = 1u << 6;
 }  // namespace bp_flag
 
 // A trace pattern's match specification as trace_pattern/3 got it: compiled (null for

@@ -57,6 +57,11 @@ const Word* call_error_handler(Process* p, Term* x, Term module, Term what, unsi
 }
 }  // namespace
 
+const Word* debug_breakpoint_target(Process* p, Term* x, Term module, Term function, unsigned arity) {
+    unsigned n = arity;
+    return call_error_handler(p, x, module, function, arity, "breakpoint", &n);
+}
+
 // Booted OTP loads a module on its first call through error_handler and code_server, which a
 // restricted namespace (vm/sandbox.hpp) does not see: a raw request to code_server could load
 // anything into the root. Its processes' first calls load here instead, from OTP's library

@@ -36,6 +36,10 @@ const BifSpec* bif_minus();
 // RETRY_CALL: another process is loading the module; call again in the next time slice.
 inline const Word* const RETRY_CALL = reinterpret_cast<const Word*>(uintptr_t(8));
 const Word* resolve_undefined(Process* p, Term* x, Export* e, unsigned* arity);
+// A function with a debug breakpoint (erts_debug:breakpoint/2) was called with its arguments
+// in x: they become x0..x2 = Module, Function, Args for ErrorHandler:breakpoint/3, whose code
+// is returned; nullptr with undef raised when the handler is not loaded (as erts).
+const Word* debug_breakpoint_target(Process* p, Term* x, Term module, Term function, unsigned arity);
 // erlang:call_on_load_function/1 (x0 = module): the on_load function's entry, or nullptr
 // with badarg raised.
 const Word* on_load_target(Process* p, Term* x);

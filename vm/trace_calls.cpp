@@ -279,6 +279,15 @@ bool is_trace_frame_cp(Term t) {
            cp == trace_code().return_to_bif_trace || cp == trace_code().return_time_trace;
 }
 
+bool debug_breakpoint_set(const FunctionInfo* fi) {
+    return breakpoint_of(*fi)->flags.load(std::memory_order_acquire) & bp_flag::DEBUG;
+}
+
+Term module_of_function(Process* p, const FunctionInfo* fi) {
+    ModuleCode* mc = p->vm->code_at(fi->entry);
+    return mc ? mc->name : am::undefined;
+}
+
 Word breakpoint_hit(Process* p, Term* x, const FunctionInfo* fi) {
     const Word* bif_caller = std::exchange(p->traced_bif_caller, nullptr);
     Breakpoint* bp = breakpoint_of(*fi);

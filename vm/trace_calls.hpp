@@ -29,6 +29,10 @@ inline constexpr size_t TRACE_FRAME_WORDS = 12;  // two return frames and a retu
 // trace_breakpoint: traces the call of fi (arguments in x) and returns the handler word the
 // breakpoint replaced.
 Word breakpoint_hit(Process* p, Term* x, const FunctionInfo* fi);
+// After breakpoint_hit: whether fi's breakpoint also sends the call to the error handler's
+// breakpoint/3 (erts_debug:breakpoint/2), and the module fi belongs to.
+bool debug_breakpoint_set(const FunctionInfo* fi);
+Term module_of_function(Process* p, const FunctionInfo* fi);
 // trace_export: traces a call through a globally traced export; returns where to continue.
 const Word* export_trace_hit(Process* p, Term* x, const ExportTrace* t);
 // The return_trace frame at E (E[0] = {M,F,A}, E[1] = flags, E[2] = tracer) was returned

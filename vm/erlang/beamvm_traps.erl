@@ -1,7 +1,7 @@
 %% Erlang continuations of natives that cannot finish at once (OTP's BIF_TRAP targets): the
 %% native hands its call over to one of these, which waits without holding a scheduler.
 -module(beamvm_traps).
--export([process_info/1, process_info/2, process_display/2, re_run/3, garbage_collect/0]).
+-export([process_info/1, process_info/2, process_display/2, internal_state/2, re_run/3, garbage_collect/0]).
 
 %% process_info/1,2 and process_display/2 met another process busy in a long native call:
 %% give up the time slice, then ask again.
@@ -16,6 +16,11 @@ process_info(Pid, Items) ->
 process_display(Pid, Type) ->
     erlang:yield(),
     erts_internal:process_display(Pid, Type).
+
+%% erts_debug:get_internal_state({link_list | monitor_list, Pid}), the same way.
+internal_state(_Pid, Request) ->
+    erlang:yield(),
+    erts_debug:get_internal_state(Request).
 
 %% re:run/2,3 or re:internal_run/4 whose match needed more work than its share
 %% (re/re_natives.cpp): give up the time slice, then run it again with a larger share.
