@@ -13,6 +13,7 @@
 #include "bifs/bif_families.hpp"
 #include "bifs/bif_util.hpp"
 #include "bifs/iolist.hpp"
+#include "vm/bignum.hpp"
 #include "vm/binary.hpp"
 #include "vm/ext_term.hpp"
 #include "vm/map.hpp"
@@ -113,11 +114,11 @@ Term external_size(Process* p, Term t, Term options) {
     EncodeOptions opts;
     opts.node = &this_node(p);
     if (!parse_options(options, false, opts)) return p->badarg();
-    std::vector<uint8_t> enc;
     size_t slack = 0;
     opts.estimate_slack = &slack;
-    if (!encode_external(t, enc, opts).ok()) return p->badarg();
-    return make_small(SWord(enc.size() + slack));
+    auto size = encoded_size(t, opts);
+    if (!size.ok()) return p->badarg();
+    return make_integer_u(*p, uint64_t(size.value() + slack));
 }
 
 Term external_size_1(Process* p, const Term* a) { return external_size(p, a[0], NIL); }

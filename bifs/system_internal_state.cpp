@@ -2,6 +2,8 @@
 // exist only after set_internal_state(available_internal_state, true); before that a call
 // raises undef. States beamvm does not have raise badarg, as OTP does for unknown ones.
 // Also erts_debug:instructions/0, the other view of the emulator's insides OTP's tests take.
+#include <pthread.h>
+
 #include <algorithm>
 #include <chrono>
 #include <thread>
@@ -188,6 +190,28 @@ Term processes_bif_info(Process* p) {
                            make_small(0), make_small(0), make_small(0), make_small(0), make_small(0)});
 }
 
+// get_internal_state(stack_check): recurses on the C stack until a margin above the end of this
+// thread's stack, as erts does to show its stack limit works; the answer is the bytes used.
+[[gnu::noinline]] size_t recurse_to(const char* start, const char* limit) {
+    volatile char frame[512];
+    frame[0] = 0;
+    if (frame + 0 <= limit) return size_t(start - const_cast<const char*>(frame + 0));
+    return recurse_to(start, limit) + frame[0];  // not a tail call: each level keeps its frame
+}
+
+Term stack_check(Process* p) {
+    pthread_attr_t attr;
+    void* base = nullptr;
+    size_t size = 0;
+    if (pthread_getattr_np(pthread_self(), &attr) != 0) return am::undefined;
+    pthread_attr_getstack(&attr, &base, &size);
+    pthread_attr_destroy(&attr);
+    char here;
+    const char* limit = static_cast<const char*>(base) + 64 * 1024;  // the stack grows down to base
+    if (&here <= limit) return make_small(0);
+    return make_integer_u(*p, recurse_to(&here, limit));
+}
+
 Term get_internal_state_1(Process* p, const Term* a) {
     if (!p->vm->internal_state_available) return undef_call(p, "get_internal_state", a, 1);
     if (a[0] == atom("available_internal_state")) return am::true_;
@@ -214,6 +238,13 @@ Term get_internal_state_1(Process* p, const Term* a) {
         return make_list_from(*p, pids.data(), pids.size());
     }
     if (a[0] == atom("processes_bif_info")) return processes_bif_info(p);
+    if (a[0] == atom("stack_check")) return stack_check(p);
+    if (a[0] == atom("memory")) {
+        // erts: erlang:memory() with every other thread stopped; beamvm's figures are read the
+        // same way erlang:memory/0 reads them (bifs/system_memory.cpp).
+        const BifSpec* memory = find_bif_in(*p->vm, am::erlang, atom("memory"), 0);
+        return memory->fn(p, nullptr);
+    }
     if (a[0] == atom("unique_monotonic_integer_state")) return make_integer_u(*p, unique_monotonic_state());
     if (a[0] == atom("min_unique_monotonic_integer")) return make_small(SMALL_MIN);
     if (a[0] == atom("persistent_term")) {

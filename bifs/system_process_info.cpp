@@ -238,7 +238,9 @@ Term with_target(Process* p, Term pid, Term (*fn)(Process*, Process*, Term), Ter
         }
     }
     if (!vm.scheds->borrow(q)) {
-        bool gone = q->sched.state.load() & run_state::EXITED;
+        // Gone once its exit is complete: its links and monitors have been told (exit_process
+        // closes the signal queue last), so `undefined` follows its exit signals.
+        bool gone = (q->sched.state.load() & run_state::EXITED) && q->sched.inbox.closed();
         ProcessTable::release(q);
         if (gone) return am::undefined;
         Export* again = p->ns->export_entry(atom("beamvm_traps"), atom(retry.function), retry.arity);
@@ -284,8 +286,16 @@ Term info_default(Process* p, Process* q, Term) {
     return make_list_from(*p, out.data(), out.size());
 }
 
+// `undefined` for a process that is gone reaches the caller after the signals that process
+// sent it before it went (erts answers from the dead process, behind its exit signals): with
+// signals waiting, the caller takes them in first (a link's exit may end it there).
+Term answer_after_signals(Process* p, Term r) {
+    if (r != am::undefined || p->sched.inbox.idle()) return r;
+    return p->trap(p->ns->export_entry(atom("beamvm_traps"), atom("after_signals"), 1), {r});
+}
+
 Term process_info_1(Process* p, const Term* a) {
-    return with_target(p, a[0], &info_default, NIL, {"process_info", 1});
+    return answer_after_signals(p, with_target(p, a[0], &info_default, NIL, {"process_info", 1}));
 }
 Term process_info_2(Process* p, const Term* a) {
     // The item argument is checked first, whether or not the process lives (as erts).
@@ -296,7 +306,7 @@ Term process_info_2(Process* p, const Term* a) {
             if (!is_atom(head(l))) return p->badarg();
         if (!is_nil(l)) return p->badarg();
     }
-    return with_target(p, a[0], &info_items, a[1], {"process_info", 2});
+    return answer_after_signals(p, with_target(p, a[0], &info_items, a[1], {"process_info", 2}));
 }
 
 Term display_backtrace(Process* p, Process* q, Term) {

@@ -99,6 +99,11 @@ public:
         std::lock_guard lock(mutex_);
         return items_.empty() && !taken_.load(std::memory_order_acquire);
     }
+    // The owner has exited and told its links and monitors (exit_process closes it last).
+    bool closed() {
+        std::lock_guard lock(mutex_);
+        return closed_;
+    }
     // No more signals after this; returns what was still queued.
     void close(std::vector<Signal*>& rest) {
         std::lock_guard lock(mutex_);

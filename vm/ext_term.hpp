@@ -126,5 +126,7 @@ struct EncodeOptions {
 // Appends the encoding of `t` (with the 131 version byte) to `out`.
 // Returns an Error for terms it cannot encode.
 Result<void> encode_external(Term t, std::vector<uint8_t>& out, EncodeOptions opts = {});
+// The size of that encoding (without compression), counted without writing it.
+Result<size_t> encoded_size(Term t, EncodeOptions opts = {});
 
 }  // namespace beam

@@ -32,6 +32,8 @@ namespace {
 class Encoder {
 public:
     Encoder(std::vector<uint8_t>& out, const EncodeOptions& opts) : out_(out), opts_(opts) {}
+    // Counts the bytes the encoding takes without writing them (external_size).
+    Encoder(size_t& counted, const EncodeOptions& opts) : out_(unused_), opts_(opts), counted_(&counted) {}
 
     Result<void> run(Term root) {
         stack_.push_back(root);
@@ -41,6 +43,7 @@ public:
             if (t == SIZE_PATCH) {  // a NEW_FUN_EXT is complete: write its Size field
                 size_t at = size_t(small_value(stack_.back()));
                 stack_.pop_back();
+                if (counted_) continue;
                 uint32_t size = uint32_t(out_.size() - at);
                 for (int i = 0; i < 4; ++i) out_[at + i] = uint8_t(size >> (24 - 8 * i));
                 continue;
@@ -60,29 +63,36 @@ private:
         const FunEntry* fe = fun_entry(t);
         size_t n = fun_num_free(t);
         u8(ext::NEW_FUN);
-        size_t size_at = out_.size();
+        size_t size_at = pos();
         u32(0);
         u8(uint8_t(fe->fun_arity()));
         bytes(fe->md5, 16);
         u32(fe->new_index);
         u32(uint32_t(n));
         atom(fe->module);
-        size_t index_at = out_.size();
+        size_t index_at = pos();
         integer(make_small(fe->index));
         integer(make_small(fe->old_uniq));
-        if (opts_.estimate_slack) *opts_.estimate_slack += 2 * 5 - (out_.size() - index_at);
+        if (opts_.estimate_slack) *opts_.estimate_slack += 2 * 5 - (pos() - index_at);
         stack_.push_back(make_small(SWord(size_at)));
         stack_.push_back(SIZE_PATCH);
         for (size_t i = n; i > 0; --i) stack_.push_back(fun_free_vars(t)[i - 1]);
         stack_.push_back(fun_creator(t));
     }
 
-    void u8(uint8_t v) { out_.push_back(v); }
+    size_t pos() const { return counted_ ? *counted_ : out_.size(); }
+    void u8(uint8_t v) {
+        if (counted_) ++*counted_;
+        else out_.push_back(v);
+    }
     void u16(uint16_t v) { u8(uint8_t(v >> 8)), u8(uint8_t(v)); }
     void u32(uint32_t v) {
         for (int s = 24; s >= 0; s -= 8) u8(uint8_t(v >> s));
     }
-    void bytes(const uint8_t* p, size_t n) { out_.insert(out_.end(), p, p + n); }
+    void bytes(const uint8_t* p, size_t n) {
+        if (counted_) *counted_ += n;
+        else out_.insert(out_.end(), p, p + n);
+    }
 
     void atom(Term a) {
         if (opts_.atom_refs) {
@@ -196,6 +206,14 @@ private:
         }
         u32(uint32_t(nbytes));
         if (tail_bits) u8(uint8_t(tail_bits));
+        if (counted_) {
+            *counted_ += nbytes;
+            return;
+        }
+        if (v.byte_aligned() && !tail_bits) {  // one pass over fresh memory, not a fill and a copy
+            bytes(v.bytes(), nbytes);
+            return;
+        }
         size_t start = out_.size();
         out_.resize(start + nbytes, 0);
         if (v.byte_aligned()) std::memcpy(out_.data() + start, v.bytes(), nbytes);
@@ -215,6 +233,10 @@ private:
         if (bytes_only && is_nil(p) && n < 65536) {
             u8(ext::STRING);
             u16(uint16_t(n));
+            if (counted_) {
+                *counted_ += n;
+                return;
+            }
             for (Term q = t; is_list(q); q = tail(q)) u8(uint8_t(small_value(head(q))));
             return;
         }
@@ -229,8 +251,10 @@ private:
 
     Result<void> encode_one(Term t);
 
+    std::vector<uint8_t> unused_;  // the output of a counting encoder: never written
     std::vector<uint8_t>& out_;
     const EncodeOptions& opts_;
+    size_t* counted_ = nullptr;
     std::vector<Term> stack_;
 };
 
@@ -346,6 +370,13 @@ Result<void> Encoder::encode_one(Term t) {
 }
 
 }  // namespace
+
+Result<size_t> encoded_size(Term t, EncodeOptions opts) {
+    size_t counted = 1;  // the version byte
+    Encoder enc(counted, opts);
+    if (auto r = enc.run(t); !r) return r.error();
+    return counted;
+}
 
 Result<void> encode_external(Term t, std::vector<uint8_t>& out, EncodeOptions opts) {
     size_t start = out.size();

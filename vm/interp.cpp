@@ -309,7 +309,8 @@ namespace {
         if (t_[0] == bif_body_word()) {                              \
             if (BIF_TRACING(p))                                      \
                 if (const Word* tt_ = traced_bif_target(p, reinterpret_cast<const BifSpec*>(t_[1]))) { \
-                    p->traced_bif_caller = I;                        \
+                    /* a tail call: its caller is named by I, not by a pushed return */ \
+                    p->traced_bif_caller = (pushed) ? nullptr : I;   \
                     p->bif_call_site = (pushed) ? nullptr : I;       \
                     CALL_TO(tt_, n_apply_);                          \
                 }                                                    \
