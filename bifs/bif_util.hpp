@@ -56,6 +56,9 @@ Term badarg_with_cause(Process* p, std::string_view name, const Term* args, unsi
 // The next value of erlang:unique_integer/0,1 (bifs/misc.cpp), shared with
 // enif_make_unique_integer: positive and strictly increasing across the VM.
 uint64_t next_unique_integer();
+// erlang:unique_integer/1's value for those options (and enif_make_unique_integer's): with
+// monotonic, from the one counter both share; else next_unique_integer().
+Term make_unique_integer(TermAllocator& a, bool positive, bool monotonic);
 // The counter behind unique_integer([monotonic]): the last count taken (erts_debug's
 // unique_monotonic_integer_state), and setting it (the next call takes count + 1).
 uint64_t unique_monotonic_state();

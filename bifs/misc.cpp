@@ -127,11 +127,7 @@ Term unique_integer(Process* p, Term options) {
         else return p->badarg();
     }
     if (!is_nil(options)) return p->badarg();
-    if (!monotonic) return make_integer_u(*p, next_unique_integer());
-    uint64_t count = monotonic_count.fetch_add(1, std::memory_order_relaxed) + 1;
-    if (positive) return make_integer_u(*p, count + 1);
-    uint64_t v = count + uint64_t(SMALL_MIN);
-    return fits_small(SWord(v)) ? make_small(SWord(v)) : make_integer_u(*p, v);
+    return make_unique_integer(*p, positive, monotonic);
 }
 
 Term unique_integer_0(Process* p, const Term*) { return unique_integer(p, NIL); }
@@ -174,6 +170,14 @@ constexpr BifSpec table[] = {
 
 // One strictly increasing positive counter satisfies every option combination.
 uint64_t next_unique_integer() { return unique_counter.fetch_add(1, std::memory_order_relaxed); }
+
+Term make_unique_integer(TermAllocator& a, bool positive, bool monotonic) {
+    if (!monotonic) return make_integer_u(a, next_unique_integer());
+    uint64_t count = monotonic_count.fetch_add(1, std::memory_order_relaxed) + 1;
+    if (positive) return make_integer_u(a, count + 1);
+    uint64_t v = count + uint64_t(SMALL_MIN);
+    return fits_small(SWord(v)) ? make_small(SWord(v)) : make_integer_u(a, v);
+}
 
 uint64_t unique_monotonic_state() { return monotonic_count.load(std::memory_order_relaxed); }
 void set_unique_monotonic_state(uint64_t count) { monotonic_count.store(count, std::memory_order_relaxed); }

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <iterator>
+#include <span>
 
 #include "bifs/bif_families.hpp"
 #include "bifs/bif_util.hpp"
@@ -330,13 +331,16 @@ Term link_kind(Term other) {
     return is_local_pid(other) ? am::process : atom("dist_process");
 }
 
-Term link_records(Process* p, Process* q, Term) {
+// The records of links to `others`; erts gives each link its address as id, here its place.
+Term link_records_of(Process* p, std::span<const Term> others) {
     std::vector<Term> items;
-    SWord id = 0;  // erts gives each link its address; here its place in the list
-    for (Term other : q->sched.links)
+    SWord id = 0;
+    for (Term other : others)
         items.push_back(make_tuple(*p, {atom("erl_link"), link_kind(other), other, atom("linked"), make_small(++id)}));
     return make_list_from(*p, items.data(), items.size());
 }
+
+Term link_records(Process* p, Process* q, Term) { return link_records_of(p, q->sched.links); }
 
 Term monitor_record(Process* p, const MonitorEntry& m, bool target) {
     Term ref = make_ref_from_number(*p, m.ref[0] | (m.ref[1] << 18) | (m.ref[2] << 50));
@@ -367,11 +371,9 @@ Term link_or_monitor_list(Process* p, Term request) {
         if (what != atom("link_list")) return p->badarg();
         std::optional<Term> links = port_info_item(*p->vm, p, of, atom("links"));
         if (!links) return am::undefined;
-        std::vector<Term> items;
-        SWord id = 0;
-        for (Term l = *links; is_list(l); l = tail(l))
-            items.push_back(make_tuple(*p, {atom("erl_link"), link_kind(head(l)), head(l), atom("linked"), make_small(++id)}));
-        return make_list_from(*p, items.data(), items.size());
+        std::vector<Term> others;
+        for (Term l = *links; is_list(l); l = tail(l)) others.push_back(head(l));
+        return link_records_of(p, others);
     }
     if (is_atom(of)) return am::undefined;  // a node's connection: none kept as erts keeps them
     if (!is_local_pid(of)) return p->badarg();

@@ -80,8 +80,8 @@ ERL_NIF_TERM enif_cpu_time(ErlNifEnv* env) {
 
 // beamvm's unique integers come from one strictly increasing positive counter, which meets
 // every combination of ERL_NIF_UNIQUE_POSITIVE and ERL_NIF_UNIQUE_MONOTONIC, as the BIF's do.
-ERL_NIF_TERM enif_make_unique_integer(ErlNifEnv* env, ErlNifUniqueInteger) {
-    return N(make_integer_u(nif::heap(env), next_unique_integer()));
+ERL_NIF_TERM enif_make_unique_integer(ErlNifEnv* env, ErlNifUniqueInteger props) {
+    return N(make_unique_integer(nif::heap(env), props & ERL_NIF_UNIQUE_POSITIVE, props & ERL_NIF_UNIQUE_MONOTONIC));
 }
 
 }  // extern "C"
