@@ -11,6 +11,7 @@
 #include "bifs/system_trace.hpp"
 #include "vm/binary.hpp"
 #include "vm/breakpoints.hpp"
+#include "vm/interp_support.hpp"
 #include "vm/clocks.hpp"
 #include "vm/code_table.hpp"
 #include "vm/interp.hpp"
@@ -279,21 +280,22 @@ bool is_trace_frame_cp(Term t) {
            cp == trace_code().return_to_bif_trace || cp == trace_code().return_time_trace;
 }
 
-bool debug_breakpoint_set(const FunctionInfo* fi) {
-    return breakpoint_of(*fi)->flags.load(std::memory_order_acquire) & bp_flag::DEBUG;
-}
-
+namespace {
 Term module_of_function(Process* p, const FunctionInfo* fi) {
     ModuleCode* mc = p->vm->code_at(fi->entry);
     return mc ? mc->name : am::undefined;
+}
+}  // namespace
+
+const Word* debug_break(Process* p, Term* x, const FunctionInfo* fi) {
+    return debug_breakpoint_target(p, x, module_of_function(p, fi), fi->name, fi->arity);
 }
 
 Word breakpoint_hit(Process* p, Term* x, const FunctionInfo* fi) {
     const Word* bif_caller = std::exchange(p->traced_bif_caller, nullptr);
     Breakpoint* bp = breakpoint_of(*fi);
     uint32_t flags = bp->flags.load(std::memory_order_acquire);
-    ModuleCode* mc = p->vm->code_at(fi->entry);
-    Term m = mc ? mc->name : am::undefined;
+    Term m = module_of_function(p, fi);
     uint32_t want = 0, meta_want = 0;
     Term meta_dest = NON_VALUE;
     {
@@ -326,7 +328,7 @@ Word breakpoint_hit(Process* p, Term* x, const FunctionInfo* fi) {
             push_frames(p, meta_want & (WANT_RETURN | WANT_EXCEPTION), m, fi->name, fi->arity, meta_dest);
         if (timed) time_call(p, fi);
     }
-    return bp->original;
+    return flags & bp_flag::DEBUG ? 0 : bp->original;
 }
 
 const Word* export_trace_hit(Process* p, Term* x, const ExportTrace* t) {

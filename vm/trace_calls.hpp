@@ -27,12 +27,11 @@ class Process;
 inline constexpr size_t TRACE_FRAME_WORDS = 12;  // two return frames and a return_to
 
 // trace_breakpoint: traces the call of fi (arguments in x) and returns the handler word the
-// breakpoint replaced.
+// breakpoint replaced, or 0 when it is also a debug breakpoint (erts_debug:breakpoint/2): the
+// call then continues where debug_break says, in the error handler's breakpoint/3 (nullptr
+// with undef raised when that is not loaded).
 Word breakpoint_hit(Process* p, Term* x, const FunctionInfo* fi);
-// After breakpoint_hit: whether fi's breakpoint also sends the call to the error handler's
-// breakpoint/3 (erts_debug:breakpoint/2), and the module fi belongs to.
-bool debug_breakpoint_set(const FunctionInfo* fi);
-Term module_of_function(Process* p, const FunctionInfo* fi);
+const Word* debug_break(Process* p, Term* x, const FunctionInfo* fi);
 // trace_export: traces a call through a globally traced export; returns where to continue.
 const Word* export_trace_hit(Process* p, Term* x, const ExportTrace* t);
 // The return_trace frame at E (E[0] = {M,F,A}, E[1] = flags, E[2] = tracer) was returned
