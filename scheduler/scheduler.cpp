@@ -199,7 +199,9 @@ void Schedulers::hand_over(Scheduler& s) {
     for (auto [p, q] : moved) enqueue(s, p, q);  // enqueue sends them to an online scheduler
 }
 
-Schedulers::~Schedulers() {
+Schedulers::~Schedulers() { stop(); }
+
+void Schedulers::stop() {
     halt(halt_status_.load());
     for (auto& s : scheds_)
         if (s->thread.joinable()) s->thread.join();

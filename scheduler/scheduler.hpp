@@ -76,6 +76,9 @@ public:
     // the schedulers still running (a caller that then ends the OS process joins nothing).
     int wait_until_done();
     void halt(int status);
+    // Halts (with the status already set, if any) and waits for every scheduler thread to end:
+    // afterwards no process runs. The destructor does this; ~VM calls it first.
+    void stop();
     bool halting() const { return halting_.load(std::memory_order_acquire); }
     int halt_status() const { return halt_status_.load(std::memory_order_acquire); }  // once halting
 

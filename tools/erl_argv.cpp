@@ -115,9 +115,11 @@ MergedArgv merge_erl_argv(const std::vector<std::string>& argv) {
     for (const char* name : {"ERL_OTP25_FLAGS", "ERL_AFLAGS"})
         if (auto w = env_words(name)) groups.push_back(std::move(*w));
     bool only_command_line = groups.empty();
+    size_t marker = SIZE_MAX;  // the group of the "--" after the command line
     if (!argv.empty()) {
         // The command line ends where its "--" begins: an -args_file last on it has no file.
         groups.push_back(argv);
+        marker = groups.size();
         groups.push_back({"--"});
     }
     for (const char* name : {"ERL_FLAGS", "ERL_ZFLAGS"}) {
@@ -126,16 +128,20 @@ MergedArgv merge_erl_argv(const std::vector<std::string>& argv) {
             only_command_line = false;
         }
     }
-    if (only_command_line && !needs_merge(argv)) return {argv, std::nullopt};
+    if (only_command_line && !needs_merge(argv)) return {argv, std::nullopt, argv.size()};
 
     Merger m;
-    for (const auto& g : groups)
-        if (!m.add_group(g)) return {{}, m.error};
+    size_t command_end = SIZE_MAX;
+    for (size_t g = 0; g < groups.size(); ++g) {
+        if (g == marker) command_end = m.args.size();
+        if (!m.add_group(groups[g])) return {{}, m.error};
+    }
     if (!m.extra.empty()) {
         m.args.push_back("-extra");
         m.args.insert(m.args.end(), m.extra.begin(), m.extra.end());
     }
-    return {std::move(m.args), std::nullopt};
+    if (command_end == SIZE_MAX) command_end = m.args.size();
+    return {std::move(m.args), std::nullopt, command_end};
 }
 
 void erl_launcher_usage_exit(const std::string& message) {

@@ -3,6 +3,7 @@
 // is interpreted.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -27,6 +28,10 @@ struct ErlArgvError {
 struct MergedArgv {
     std::vector<std::string> args;
     std::optional<ErlArgvError> error;
+    // Where the command line's own words end in `args`: the index of the "--" the merge put
+    // after them (the words after it came from ERL_FLAGS/ERL_ZFLAGS), or args.size() when
+    // nothing was merged. `beamvm m.beam Args...` takes its Args up to there.
+    size_t command_end = SIZE_MAX;
 };
 MergedArgv merge_erl_argv(const std::vector<std::string>& argv);
 

@@ -1,6 +1,7 @@
 // The beamvm command line: erl's flags for running code, and escript-style `beamvm m.beam`.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -322,7 +323,10 @@ int main(int original_argc, char** original_argv) {
             c.function = "main";
             c.strings = true;
             c.has_args = true;
-            for (++i; i < argc; ++i) c.args.push_back(argv[i]);
+            // Its arguments end with the command line: the loop's ++i then steps past the "--"
+            // the merge put after it (ERL_FLAGS and ERL_ZFLAGS follow, as flags).
+            int end = int(std::min(merged.command_end + 1, storage.size()));  // storage: argv[0] first
+            for (++i; i < end; ++i) c.args.push_back(argv[i]);
             commands.push_back(std::move(c));
         } else if (a.size() > 1 && a[0] == '-' && a[1] != '-') {
             // -boot, -config, -kernel Key Value, -App Key Value, ...: OTP's init reads them.

@@ -30,6 +30,11 @@ VM::VM() : ets_tables(std::make_unique<EtsRegistry>()), root_(std::make_unique<N
 }
 // The namespaces (members declared before root_) leave their parent when freed: they go first.
 VM::~VM() {
+    // The schedulers stop (halted and joined) before anything they run goes: members are
+    // destroyed in reverse order, so root_'s module code would otherwise be freed while a
+    // scheduler may still execute it (ThreadSanitizer, tests/unit/runtime_namespaces.cpp).
+    // The object stays until the ports' I/O thread, which asks it, has stopped.
+    if (scheds) scheds->stop();
     ports.reset();  // stops the I/O thread before the processes it posts to go
     forget_os_signals(this);
     namespaces.clear();

@@ -22,4 +22,13 @@ if [ $status -ne 0 ] || ! cmp -s "$work/erl.out" "$work/beamvm.out"; then
   diff -u --label erl --label beamvm "$work/erl.out" "$work/beamvm.out" | head -n 20
   exit 1
 fi
+# Flags merged from ERL_AFLAGS and ERL_FLAGS (as erlexec merges them, with a "--" after the
+# command line's words) are no arguments of the program.
+ERL_AFLAGS="+S 1" ERL_FLAGS="+S 1" "$beamvm" "$work/gz/quick_main.beam" one two >"$work/beamvm_env.out" 2>&1
+status=$?
+if [ $status -ne 0 ] || ! cmp -s "$work/erl.out" "$work/beamvm_env.out"; then
+  echo "beamvm with ERL_AFLAGS and ERL_FLAGS set (status $status) differs from erl (--- erl, +++ beamvm):"
+  diff -u --label erl --label beamvm "$work/erl.out" "$work/beamvm_env.out" | head -n 20
+  exit 1
+fi
 echo "beamvm ran the compressed quick_main.beam as erl runs the plain one: $(wc -l <"$work/erl.out") lines agree"
