@@ -14,14 +14,19 @@ namespace beam::ets {
 
 enum class Need { Info, Read, Write };
 
-// A table with a count held for the duration of a native.
+// A table for the duration of a native. Resolved from a name, it holds a count (released
+// here). From a table id it holds none: the id is a magic reference among the native's
+// arguments, whose heap copy holds a count until a GC finds it dead, and no GC runs inside a
+// native (vm/process.hpp), so the table outlives the call without touching its shared count
+// word (which every scheduler's ETS calls would otherwise bounce between cores).
 struct TableRef {
     EtsTable* t = nullptr;
+    bool counted = true;
     TableRef() = default;
-    explicit TableRef(EtsTable* t) : t(t) {}
+    explicit TableRef(EtsTable* t, bool counted = true) : t(t), counted(counted) {}
     TableRef(const TableRef&) = delete;
     ~TableRef() {
-        if (t) t->release();
+        if (t && counted) t->release();
     }
     EtsTable* operator->() const { return t; }
     explicit operator bool() const { return t != nullptr; }
@@ -45,22 +50,28 @@ inline Term fail(Process* p, const char* cause) {
 inline thread_local const char* table_cause = "id";
 inline Term no_table(Process* p) { return fail(p, table_cause); }
 
-// Resolves and checks access (null: the caller returns no_table(p)). The table may have been
+// Resolves and checks access (empty: the caller returns no_table(p)). The table may have been
 // deleted since: the caller checks `alive` under the lock (`Locked` does).
-inline EtsTable* table_for(const Process* p, Term tab, Need need) {
-    if (!is_atom(tab) && !is_boxed_sub(tab, Sub::Ref)) {
+inline TableRef table_for(const Process* p, Term tab, Need need) {
+    EtsTable* t;
+    bool counted = false;
+    if (is_magic_ref(tab)) {
+        t = magic_cast<EtsTable>(tab);
+    } else if (is_atom(tab) || is_boxed_sub(tab, Sub::Ref)) {
+        t = ets_resolve(*p->vm, tab);
+        counted = true;
+    } else {
         table_cause = "type";
-        return nullptr;
+        return TableRef();
     }
-    EtsTable* t = ets_resolve(*p->vm, tab);
     table_cause = "id";
-    if (!t) return nullptr;
+    if (!t) return TableRef();
     if (!t->alive.load() || !may_access(p, t, need)) {
         if (t->alive.load()) table_cause = "access";
-        t->release();
-        return nullptr;
+        if (counted) t->release();
+        return TableRef();
     }
-    return t;
+    return TableRef(t, counted);
 }
 
 // Shared or exclusive lock on a live table.

@@ -122,6 +122,8 @@ Term new_2(Process* p, const Term* a) {
     // As erts' fine-grained locking for write_concurrency: a lock per stripe of buckets.
     // (ordered_set keeps its one lock: erts' contention-adapting tree is not here.)
     if (fine && type != EtsType::OrderedSet) t->lock.stripe();
+    // As erts' reader groups: readers on different schedulers write no common cache line.
+    if (t->read_concurrency && p->vm->scheds && p->vm->scheds->count() > 1) t->lock.reader_groups();
     t->compressed = compressed;
     t->owner.store(p->pid.raw);
     t->heir = atom("none");

@@ -10,6 +10,14 @@
 //
 // Waiting writers are preferred: a writer that waits sets WRITER_WAITING, which keeps new
 // readers out until a writer has had the lock, so a stream of readers cannot starve it.
+//
+// Reader groups (read_concurrency, as erts' reader groups): readers count themselves in one of
+// GROUPS counters, each on a cache line of its own and chosen by the thread, instead of in the
+// shared word, so readers on different schedulers write no common line. A writer sets WRITER in
+// the word, then waits for every group to drain; a reader that finds WRITER set after counting
+// itself backs out and waits for the word to change. The reader's count-then-look and the
+// writer's set-then-look are both sequentially consistent, so one of the two always sees the
+// other. Writing costs more (GROUPS lines read), as in erts: for tables read far more often.
 #pragma once
 
 #include <atomic>
@@ -29,7 +37,11 @@ public:
     EtsLock(const EtsLock&) = delete;
     EtsLock& operator=(const EtsLock&) = delete;
 
+    // Before the lock is shared with other threads: readers count in groups from now on.
+    void use_reader_groups() { groups_.reset(new Group[GROUPS]); }
+
     bool try_lock_shared() {
+        if (groups_) return try_lock_shared_grouped(my_group());
         uint32_t v = state_.load(std::memory_order_relaxed);
         return !(v & (WRITER | WRITER_WAITING)) &&
                state_.compare_exchange_strong(v, v + 1, std::memory_order_acquire, std::memory_order_relaxed);
@@ -38,18 +50,24 @@ public:
         if (!try_lock_shared()) [[unlikely]] lock_shared_slow();
     }
     void unlock_shared() {
+        if (groups_) {
+            leave_group(my_group());
+            return;
+        }
         uint32_t v = state_.fetch_sub(1, std::memory_order_release);
         if ((v & READERS) == 1 && (v & SLEEPERS)) wake_all();
     }
 
+    // (With reader groups, lock() alone: the groups' readers are waited for, not tried.)
     bool try_lock() {
         uint32_t v = state_.load(std::memory_order_relaxed);
         return !(v & (WRITER | READERS)) &&
-               state_.compare_exchange_strong(v, (v | WRITER) & ~WRITER_WAITING, std::memory_order_acquire,
+               state_.compare_exchange_strong(v, (v | WRITER) & ~WRITER_WAITING, std::memory_order_seq_cst,
                                               std::memory_order_relaxed);
     }
     void lock() {
         if (!try_lock()) [[unlikely]] lock_slow();
+        if (groups_) drain_groups();
     }
     void unlock() {
         uint32_t v = state_.fetch_and(~WRITER, std::memory_order_release);
@@ -86,7 +104,56 @@ private:
         sleep_on(v | SLEEPERS);
     }
 
+    // ---- reader groups ----
+    static constexpr unsigned GROUPS = 8;
+    struct alignas(64) Group {
+        std::atomic<uint32_t> readers{0};
+    };
+    // A thread's group: threads numbered in the order they first read a grouped lock, so the
+    // first GROUPS threads (the schedulers, in practice) have one each.
+    static unsigned my_group() {
+        static std::atomic<unsigned> next{0};
+        thread_local unsigned g = next.fetch_add(1, std::memory_order_relaxed) % GROUPS;
+        return g;
+    }
+    bool try_lock_shared_grouped(unsigned g) {
+        groups_[g].readers.fetch_add(1, std::memory_order_seq_cst);
+        if (!(state_.load(std::memory_order_seq_cst) & WRITER)) [[likely]] return true;
+        leave_group(g);  // a writer holds it or is draining the groups: let it go first
+        return false;
+    }
+    void leave_group(unsigned g) {
+        std::atomic<uint32_t>& n = groups_[g].readers;
+        // The last reader of a group a writer waits on wakes it (drain_groups sleeps on n).
+        if (n.fetch_sub(1, std::memory_order_seq_cst) == 1 && (state_.load(std::memory_order_seq_cst) & WRITER))
+            syscall(SYS_futex, reinterpret_cast<uint32_t*>(&n), FUTEX_WAKE_PRIVATE, INT_MAX, nullptr, nullptr, 0);
+    }
+    // Holding WRITER: waits until no reader is counted in any group.
+    void drain_groups() {
+        for (unsigned g = 0; g < GROUPS; ++g) {
+            std::atomic<uint32_t>& n = groups_[g].readers;
+            for (int i = 0;; ++i) {
+                uint32_t v = n.load(std::memory_order_seq_cst);
+                if (v == 0) break;
+                if (i < SPINS) pause();
+                else syscall(SYS_futex, reinterpret_cast<uint32_t*>(&n), FUTEX_WAIT_PRIVATE, v, nullptr, nullptr, 0);
+            }
+        }
+    }
+
     [[gnu::noinline]] void lock_shared_slow() {
+        if (groups_) {
+            unsigned g = my_group();
+            for (int i = 0;; ++i) {
+                uint32_t v = state_.load(std::memory_order_relaxed);
+                if (!(v & WRITER)) {
+                    if (try_lock_shared_grouped(g)) return;
+                    continue;
+                }
+                if (i < SPINS) pause();
+                else wait_for_change(v);
+            }
+        }
         for (int i = 0;; ++i) {
             uint32_t v = state_.load(std::memory_order_relaxed);
             if (!(v & (WRITER | WRITER_WAITING))) {
@@ -101,7 +168,7 @@ private:
         for (int i = 0;; ++i) {
             uint32_t v = state_.load(std::memory_order_relaxed);
             if (!(v & (WRITER | READERS))) {
-                if (state_.compare_exchange_weak(v, (v | WRITER) & ~WRITER_WAITING, std::memory_order_acquire,
+                if (state_.compare_exchange_weak(v, (v | WRITER) & ~WRITER_WAITING, std::memory_order_seq_cst,
                                                  std::memory_order_relaxed))
                     return;
                 continue;
@@ -116,6 +183,7 @@ private:
     }
 
     std::atomic<uint32_t> state_{0};
+    std::unique_ptr<Group[]> groups_;  // null: readers count in state_
 };
 
 }  // namespace beam
@@ -140,6 +208,10 @@ public:
     void stripe() {
         locks_.reset(new Padded[STRIPES]);
         n_ = STRIPES;
+    }
+    // read_concurrency: every lock counts its readers in groups (EtsLock::use_reader_groups).
+    void reader_groups() {
+        for (unsigned i = 0; i < n_; ++i) locks_[i].lock.use_reader_groups();
     }
     bool striped() const { return n_ > 1; }
     EtsLock& stripe_for(uint32_t hash) { return locks_[hash & (n_ - 1)].lock; }

@@ -33,26 +33,33 @@ bool objects_of(const EtsTable* t, Term arg, std::vector<Term>& out) {
     return true;
 }
 
+// One object, copied before the lock, goes in under its key's lock.
+Term insert_one(Process* p, EtsTable* t, EtsObject* o) {
+    {
+        KeyWriteLocked l(t, t->key_of(o));
+        if (!l.ok) {
+            ets_object_free(o);
+            return p->badarg();
+        }
+        t->insert(o, false);
+    }
+    t->grow_if_needed();
+    return am::true_;
+}
+
 Term insert_2(Process* p, const Term* a) {
     TableRef t(table_for(p, a[0], Need::Write));
     if (!t) return no_table(p);
+    if (is_tuple(a[1])) {  // the usual call: one object, no vectors
+        if (!is_object_for(t.t, a[1])) return p->badarg();
+        return insert_one(p, t.t, ets_object_new(a[1]));
+    }
     std::vector<Term> objs;
     if (!objects_of(t.t, a[1], objs)) return p->badarg();
     std::vector<EtsObject*> copies;
     copies.reserve(objs.size());
     for (Term o : objs) copies.push_back(ets_object_new(o));  // copied before the lock
-    if (copies.size() == 1) {
-        {
-            KeyWriteLocked l(t.t, t->key_of(copies[0]));
-            if (!l.ok) {
-                ets_object_free(copies[0]);
-                return p->badarg();
-            }
-            t->insert(copies[0], false);
-        }
-        t->grow_if_needed();
-        return am::true_;
-    }
+    if (copies.size() == 1) return insert_one(p, t.t, copies[0]);
     // Several objects go in at once (atomic and isolated, as OTP's): the whole table.
     WriteLocked l(t.t);
     if (!l.ok) {
@@ -121,6 +128,12 @@ Term lookup_element_3(Process* p, const Term* a) {
     size_t pos = size_t(small_value(a[2]));
     KeyReadLocked l(t.t, a[1]);
     if (!l.ok) return fail(p, "id");
+    if (t->type == EtsType::Set || t->type == EtsType::OrderedSet) {  // one object at most
+        const EtsObject* o = t->lookup_one(a[1]);
+        if (!o) return fail(p, "badkey");
+        if (pos > tuple_arity(o->term)) return p->badarg();
+        return copy_term(tuple_elem(o->term, pos - 1), *p);
+    }
     std::vector<Term> found;
     bool bad = false;
     t->lookup(a[1], [&](const EtsObject* o) {

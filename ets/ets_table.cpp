@@ -89,7 +89,6 @@ EtsTable::~EtsTable() {
     ets_object_free(fix_time);
 }
 
-bool EtsTable::key_eq(Term a, Term b) const { return eq_exact(a, b); }
 
 // The link that points at the first object with `key` in its chain (or the chain's end).
 EtsObject** EtsTable::find_slot(Term key, uint32_t h) const {

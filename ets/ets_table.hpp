@@ -20,6 +20,7 @@
 #include "ets/ets_lock.hpp"
 #include "ets/ets_ordered.hpp"
 #include "vm/term.hpp"
+#include "vm/term_order.hpp"
 #include "vm/term_magic_ref.hpp"
 
 namespace beam {
@@ -121,7 +122,8 @@ public:
     size_t byte_size() const override { return sizeof(*this); }
 
 private:
-    bool key_eq(Term a, Term b) const;
+    // =:=, with the usual answers inline: the same word, or an immediate against anything else.
+    static bool key_eq(Term a, Term b) { return a.raw == b.raw || ((is_boxed(a) || is_list(a)) && eq_exact(a, b)); }
     void grow();
     EtsObject** find_slot(Term key, uint32_t h) const;
 
