@@ -5,13 +5,14 @@
 // ETS tables, NIF libraries, tracing or distribution yet.
 #include <gnu/libc-version.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <ctime>
 #include <limits>
 #include <set>
-#include <tuple>
 #include <string>
 #include <thread>
+#include <tuple>
 
 #include "bifs/bif_families.hpp"
 #include "bifs/bif_util.hpp"
@@ -41,9 +42,13 @@ Term pair(Process* p, const char* key, Term v) { return make_tuple(*p, {atom(key
 Term list(Process* p, std::initializer_list<Term> items) { return make_list_from(*p, items.begin(), items.size()); }
 
 // [{0, 1}, {1, 2}, ...]: OTP's map from scheduler to reader/counter group, one group each.
+// As erts: one entry per logical processor, {ProcessorId, Group}, the groups (at most one per
+// scheduler) dealt out in turn. erl +S 4:4 on two processors: [{0,1},{1,2}].
 Term groups_map(Process* p) {
+    int cpus = int(std::max(1u, std::thread::hardware_concurrency()));
+    int groups = std::min(cpus, scheduler_count(p));
     std::vector<Term> items;
-    for (int i = 0; i < scheduler_count(p); ++i) items.push_back(make_tuple(*p, {make_small(i), make_small(i + 1)}));
+    for (int i = 0; i < cpus; ++i) items.push_back(make_tuple(*p, {make_small(i), make_small(i % groups + 1)}));
     return make_list_from(*p, items.data(), items.size());
 }
 

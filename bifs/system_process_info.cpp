@@ -210,7 +210,14 @@ Term dirty_items(Process* p, Process* q, Term items) {
     auto one = [&](Term item) -> Term {
         Term v = NON_VALUE;
         if (item == atom("status")) v = atom("running");
-        else if (item == atom("current_function")) v = current_function(p, q);
+        else if (item == atom("current_function")) {
+            // Its rare part exists: the NIF call it executes lives there (read after the
+            // acquire load of sched.dirty that brought us here).
+            const auto* r = q->rare_if_any();
+            v = mfa_tuple(p, Term{r->dirty_module.load(std::memory_order_relaxed)},
+                          Term{r->dirty_name.load(std::memory_order_relaxed)},
+                          r->dirty_arity.load(std::memory_order_relaxed));
+        }
         else if (item == atom("initial_call") || item == atom("priority") || item == atom("trap_exit"))
             v = item_value(p, q, item);
         return is_value(v) ? make_tuple(*p, {item, v}) : NON_VALUE;

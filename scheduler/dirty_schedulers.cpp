@@ -67,7 +67,18 @@ uint8_t DirtySchedulers::current_kind() { return tls_kind; }
 
 DirtySchedulers::Pool& DirtySchedulers::pool_of(uint8_t kind) { return kind == dirty_kind::IO ? io_ : cpu_; }
 
+namespace {
+// The step about to run dirty, as process_info reads it (ProcessSched::dirty_name).
+void note_dirty_step(Process* p) {
+    auto& r = p->rare();
+    r.dirty_module.store(r.nif.module.raw, std::memory_order_relaxed);
+    r.dirty_name.store(r.nif.name.raw, std::memory_order_relaxed);
+    r.dirty_arity.store(r.nif.argc, std::memory_order_relaxed);
+}
+}  // namespace
+
 void DirtySchedulers::submit(Process* p, uint8_t kind) {
+    note_dirty_step(p);
     p->sched.dirty.store(kind, std::memory_order_release);
     Pool& pool = pool_of(kind);
     {
@@ -99,7 +110,10 @@ void DirtySchedulers::loop(Pool& pool) {
         bool traced = trace_flags_of(p) & SCHED;
         if (traced) trace_sched(p, "in");
         uint8_t next = run_dirty_nif(p);
-        while (next == pool.kind) next = run_dirty_nif(p);  // a dirty step scheduled another here
+        while (next == pool.kind) {  // a dirty step scheduled another here
+            note_dirty_step(p);
+            next = run_dirty_nif(p);
+        }
         if (traced) trace_sched(p, "out");
         if (next != dirty_kind::NONE) {
             submit(p, next);

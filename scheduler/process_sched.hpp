@@ -99,10 +99,10 @@ struct ProcessSched {
     uint32_t initial_a = 0;
     bool system = false;            // VM-internal process (the I/O server): not counted as user work
     bool exit_pending = false;      // an exit signal arrived while running (RunStatus::Killed)
-    bool native_monitors_fired = false;
+    bool native_monitors_fired = false;  // its exit has been told to the natives watching it
     // dirty_kind::CPU or IO while a dirty scheduler has it (vm/nif_call.hpp): it stays
     // RUNNING for the normal schedulers, its signals wait (erts' "executing dirty").
-    std::atomic<uint8_t> dirty{0};  // its exit has been told to the natives watching it
+    std::atomic<uint8_t> dirty{0};
     Term exit_reason = NIL;         // its reason, on the process's heap
     std::vector<Signal*> leftover;  // signals after a fatal one: answered by exit_process
     // Natives watching its exit (scheduler/native_monitors.hpp), under info_mutex; fired once.

@@ -77,7 +77,10 @@ namespace {
 // SWAPIN takes the budget back from the process too: a native may have charged reductions
 // (bump_reductions/1) or set what is left (erts_debug:set_internal_state(reds_left, N)).
 #define SWAPIN (HTOP = p->htop, E = p->stop, reds = REDUCTION_BUDGET - p->slice_reds_used)
-#define DISPATCH() goto* reinterpret_cast<const void*>(*I)
+// The handler word is read as a relaxed atomic: call tracing patches function entries while
+// other schedulers run the code (vm/breakpoints.cpp update_entry, an atomic store). On x86-64
+// and AArch64 this is the same single load as a plain read.
+#define DISPATCH() goto* reinterpret_cast<const void*>(__atomic_load_n(I, __ATOMIC_RELAXED))
 #define NEXT(n)  \
     do {         \
         I += (n); \

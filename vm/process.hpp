@@ -260,6 +260,12 @@ public:
         // A NIF call in progress: rescheduled by enif_schedule_nif or on a dirty scheduler
         // (vm/nif_call.hpp). Owned by whoever runs the process.
         NifContinuation nif;
+        // The step it executes dirty, for process_info's current_function meanwhile (`nif`
+        // belongs to the dirty scheduler then). Set before sched.dirty is stored and again
+        // between steps on the same dirty scheduler (a reader may then pair one step's name
+        // with the other's arity, for that moment).
+        std::atomic<Word> dirty_module{0}, dirty_name{0};
+        std::atomic<uint16_t> dirty_arity{0};
         // System tasks taken from signals and not run yet (scheduler/signals.hpp
         // run_system_tasks). Owned by whoever runs the process.
         std::vector<Signal*> system_tasks;

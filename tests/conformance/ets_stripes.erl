@@ -3,6 +3,8 @@
 %% stripes of buckets: a key's operations take its stripe, a resize or a scan takes them all).
 %% Single-key operations (insert, insert_new, update_counter with a default, update_element,
 %% take, delete, delete_object, lookup, member) race with multi-object inserts and selects.
+%% With read_concurrency alone the table has one lock whose readers count in per-scheduler
+%% groups (ets/ets_lock.hpp): the same mix then checks the writers' wait for those groups.
 %% Prints only what holds whatever the interleaving: totals of commutative updates, and the
 %% contents of the keys each process owned.
 -module(ets_stripes).
@@ -13,7 +15,8 @@
 
 main() ->
     [run(Type, Opts) || Type <- [set, bag, duplicate_bag],
-                        Opts <- [[{write_concurrency, true}], [{write_concurrency, true}, {read_concurrency, true}]]],
+                        Opts <- [[{read_concurrency, true}], [{write_concurrency, true}],
+                                 [{write_concurrency, true}, {read_concurrency, true}]]],
     run(set, [{write_concurrency, auto}]),
     run(ordered_set, [{write_concurrency, true}]),
     options(),
