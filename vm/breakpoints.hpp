@@ -27,6 +27,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "vm/atomic_shared_ptr.hpp"
 #include "vm/heap.hpp"
 #include "vm/match_spec.hpp"
 #include "vm/trace.hpp"
@@ -68,9 +69,9 @@ struct CallTime {
 struct Breakpoint {
     Word original = 0;  // the entry's handler word the breakpoint replaced
     std::atomic<uint32_t> flags{0};
-    std::atomic<TraceMatchSpecRef> local_ms;
-    std::atomic<TraceMatchSpecRef> meta_ms;
-    std::atomic<TracerRef> meta_tracer;
+    AtomicSharedPtr<const TraceMatchSpec> local_ms;
+    AtomicSharedPtr<const TraceMatchSpec> meta_ms;
+    AtomicSharedPtr<const Tracer> meta_tracer;
     std::atomic<int64_t> count{0};
     std::mutex time_mutex;  // guards times
     std::unordered_map<Word, CallTime> times;  // by pid
@@ -80,7 +81,7 @@ struct ExportTrace {
     Word stub[2] = {0, 0};  // [trace_export][this]
     Export* exp = nullptr;
     std::atomic<const Word*> target{nullptr};  // where the export pointed before tracing
-    std::atomic<TraceMatchSpecRef> ms;
+    AtomicSharedPtr<const TraceMatchSpec> ms;
     bool active() const;  // the export points at the stub
 };
 

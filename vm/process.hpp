@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "vm/atomic_shared_ptr.hpp"
 #include "vm/atom_table.hpp"
 #include "vm/heap.hpp"
 #include "vm/message_queue.hpp"
@@ -233,7 +234,7 @@ public:
 
     // ---- tracing (vm/trace.hpp: read and change them through its functions) ----
     std::atomic<uint32_t> trace_flags{0};
-    std::atomic<std::shared_ptr<const Tracer>> tracer;
+    AtomicSharedPtr<const Tracer> tracer;
     // seq_trace (vm/seq_trace.hpp): null until the process first has or is sent a token.
     std::unique_ptr<SeqTrace> seq_trace;
     // system_profile runnable_procs (vm/system_monitor.hpp): the profile generation in which

@@ -27,6 +27,7 @@
 #include <deque>
 #include <memory>
 
+#include "vm/atomic_shared_ptr.hpp"
 #include "vm/term.hpp"
 #include "vm/trace.hpp"
 
@@ -65,7 +66,7 @@ struct SeqTrace {
 
 // VM-wide: the sequential tracer and the reset epoch.
 struct SeqTraceSystem {
-    std::atomic<std::shared_ptr<const Tracer>> tracer;
+    AtomicSharedPtr<const Tracer> tracer;
     std::atomic<uint64_t> epoch{0};
 };
 

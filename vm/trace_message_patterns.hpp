@@ -10,6 +10,7 @@
 #include <atomic>
 #include <memory>
 
+#include "vm/atomic_shared_ptr.hpp"
 #include "vm/term.hpp"
 
 namespace beam {
@@ -19,7 +20,7 @@ struct TraceMatchSpec;
 
 struct MessageTracePattern {
     std::atomic<bool> on{true};
-    std::atomic<std::shared_ptr<const TraceMatchSpec>> spec;  // null: every event
+    AtomicSharedPtr<const TraceMatchSpec> spec;  // null: every event
 };
 
 // Whether p's send of `msg` to `to` is reported; *extra is the message/1 value to add, or
