@@ -58,15 +58,8 @@ public:
         if ((v & READERS) == 1 && (v & SLEEPERS)) wake_all();
     }
 
-    // (With reader groups, lock() alone: the groups' readers are waited for, not tried.)
-    bool try_lock() {
-        uint32_t v = state_.load(std::memory_order_relaxed);
-        return !(v & (WRITER | READERS)) &&
-               state_.compare_exchange_strong(v, (v | WRITER) & ~WRITER_WAITING, std::memory_order_seq_cst,
-                                              std::memory_order_relaxed);
-    }
     void lock() {
-        if (!try_lock()) [[unlikely]] lock_slow();
+        if (!try_take_writer()) [[unlikely]] lock_slow();
         if (groups_) drain_groups();
     }
     void unlock() {
@@ -102,6 +95,15 @@ private:
             !state_.compare_exchange_strong(v, v | SLEEPERS, std::memory_order_relaxed, std::memory_order_relaxed))
             return;  // it changed meanwhile: look again
         sleep_on(v | SLEEPERS);
+    }
+
+    // WRITER, if no one holds it and no reader counts in the word (group readers are drained
+    // after: lock()).
+    bool try_take_writer() {
+        uint32_t v = state_.load(std::memory_order_relaxed);
+        return !(v & (WRITER | READERS)) &&
+               state_.compare_exchange_strong(v, (v | WRITER) & ~WRITER_WAITING, std::memory_order_seq_cst,
+                                              std::memory_order_relaxed);
     }
 
     // ---- reader groups ----

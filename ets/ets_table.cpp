@@ -89,7 +89,6 @@ EtsTable::~EtsTable() {
     ets_object_free(fix_time);
 }
 
-
 // The link that points at the first object with `key` in its chain (or the chain's end).
 EtsObject** EtsTable::find_slot(Term key, uint32_t h) const {
     auto** link = const_cast<EtsObject**>(&buckets_[h & (buckets_.size() - 1)]);

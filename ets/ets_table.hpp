@@ -20,8 +20,8 @@
 #include "ets/ets_lock.hpp"
 #include "ets/ets_ordered.hpp"
 #include "vm/term.hpp"
-#include "vm/term_order.hpp"
 #include "vm/term_magic_ref.hpp"
+#include "vm/term_order.hpp"
 
 namespace beam {
 

@@ -68,7 +68,7 @@ uint8_t DirtySchedulers::current_kind() { return tls_kind; }
 DirtySchedulers::Pool& DirtySchedulers::pool_of(uint8_t kind) { return kind == dirty_kind::IO ? io_ : cpu_; }
 
 namespace {
-// The step about to run dirty, as process_info reads it (ProcessSched::dirty_name).
+// The step about to run dirty, as process_info reads it (Process::Rare::dirty_name).
 void note_dirty_step(Process* p) {
     auto& r = p->rare();
     r.dirty_module.store(r.nif.module.raw, std::memory_order_relaxed);

@@ -39,12 +39,6 @@ public:
         p_.swap(v);
         unlock();
     }  // v, now the old value, is released here
-    std::shared_ptr<T> exchange(std::shared_ptr<T> v, std::memory_order = std::memory_order_seq_cst) {
-        lock();
-        p_.swap(v);
-        unlock();
-        return v;
-    }
     // As std::atomic's: replaces it with `desired` if it still holds expected's pointer, else
     // loads it into `expected`.
     bool compare_exchange_strong(std::shared_ptr<T>& expected, std::shared_ptr<T> desired,
