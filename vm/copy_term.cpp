@@ -232,14 +232,22 @@ void relocate(Term* w, size_t n, SWord delta) {
 
 }  // namespace
 
+// A message of at most this many words that does not fit on the heap is copied into the
+// fragment Process::alloc bumps into, rather than kept in a fragment of its own: a long queue
+// of small messages then lies in a few fragments, not one per message. The collector looks up
+// the fragment of every pointer it meets outside the heaps (a binary search over them), and
+// with one fragment per queued message that search was 18% of real_pipeline's time. A larger
+// message keeps its own fragment: copying it once more would cost more than the search saves.
+constexpr size_t SPILL_MAX_WORDS = 128;
+
 Term take_buffer(Process* p, MessageBuffer& buf) {
     HeapFragment* f = buf.fragment;
-    if (!f || buf.offheap || p->heap_free() < f->used + S_RESERVED) return adopt_buffer(p, buf);
-    Term* to = p->htop;
+    if (!f || buf.offheap) return adopt_buffer(p, buf);
+    if (p->heap_free() < f->used + S_RESERVED && f->used > SPILL_MAX_WORDS) return adopt_buffer(p, buf);
+    Term* to = p->alloc(f->used);  // the heap when the message fits there
     std::copy(f->words, f->words + f->used, to);
     SWord delta = to - f->words;
     if (!is_flat_tuple(buf.term)) relocate(to, f->used, delta);  // else it holds no pointer
-    p->htop += f->used;
     Term t = Term{buf.term.raw + Word(delta * SWord(sizeof(Term)))};
     std::free(f);
     buf = MessageBuffer{};

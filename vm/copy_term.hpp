@@ -25,10 +25,11 @@ MessageBuffer copy_to_buffer(Term t);
 // Moves the buffer's memory into `p` (fragments and off-heap list); returns the term, now
 // owned by `p`. The buffer is empty afterwards.
 Term adopt_buffer(Process* p, MessageBuffer& buf);
-// Takes the buffer's term onto p's heap when it fits there (and holds no off-heap binary),
-// freeing the buffer at once; otherwise adopts it as adopt_buffer does. A message taken in
-// this way leaves no fragment for the next collection to find. p must not be running (its
-// heap top is p->htop).
+// Takes the buffer's term into p's memory (and frees the buffer at once) when it holds no
+// off-heap binary: onto the heap when it fits there, else, if small, into the fragment
+// Process::alloc bumps into; otherwise adopts it as adopt_buffer does. Messages taken in this
+// way leave no fragment of their own for the next collection to search. p must not be running
+// (its heap top is p->htop).
 Term take_buffer(Process* p, MessageBuffer& buf);
 // Frees a buffer that will never be adopted (receiver died).
 void discard_buffer(MessageBuffer& buf);

@@ -22,6 +22,7 @@ namespace {
 // A fragment is at least this big so that a BIF building many small terms after the heap ran
 // out does not create one fragment per cons cell: fragments are linearly searched by the GC.
 constexpr size_t FRAGMENT_MIN_WORDS = 256;
+constexpr size_t FRAGMENT_GROWTH_MAX_WORDS = size_t(1) << 16;
 
 HeapFragment* new_fragment(size_t words) {
     size_t size = std::max(words, FRAGMENT_MIN_WORDS);
@@ -76,7 +77,11 @@ Term* Process::alloc(size_t words) {
     // generation and is merged by the next collection.
     HeapFragment* f = fragments;
     if (!f || f->size - f->used < words) {
-        f = new_fragment(words);
+        // Each new fragment half as big as all so far (up to FRAGMENT_GROWTH_MAX_WORDS): a
+        // process that keeps allocating outside its heap (a queue of messages arriving while
+        // it is full, take_buffer) has a few fragments for the collector to search, not one
+        // per FRAGMENT_MIN_WORDS.
+        f = new_fragment(std::max(words, std::min(fragment_words / 2, FRAGMENT_GROWTH_MAX_WORDS)));
         f->next = fragments;
         fragments = f;
     }
