@@ -3,10 +3,12 @@
 TMUX_CMD=(tmux -L "beamvm-$(basename "$0" .sh)-$$" -f /dev/null)
 tmux_cleanup() { "${TMUX_CMD[@]}" kill-server 2>/dev/null; }
 screen() { "${TMUX_CMD[@]}" capture-pane -p -J -S - -t "$1" 2>/dev/null; }
+# BEAMVM_TEST_TIME_SCALE (tools/tsan.sh: the instrumented VM is 5-15x slower) multiplies the waits.
+time_scale=${BEAMVM_TEST_TIME_SCALE:-1}
 # wait_for SESSION REGEX [SECONDS]: until the screen matches (extended grep); 1 when it never does.
 wait_for() {
     local i
-    for ((i = 0; i < ${3:-20} * 10; i++)); do
+    for ((i = 0; i < ${3:-20} * 10 * time_scale; i++)); do
         screen "$1" | grep -Eq -- "$2" && return 0
         sleep 0.1
     done
@@ -18,7 +20,7 @@ wait_for() {
 settle() {
     local a b i
     a=$(screen "$1")
-    for ((i = 0; i < ${2:-40}; i++)); do
+    for ((i = 0; i < ${2:-40} * time_scale; i++)); do
         sleep 0.3
         b=$(screen "$1")
         [ "$a" = "$b" ] && return 0

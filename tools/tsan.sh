@@ -7,8 +7,11 @@
 # distinct pair of racing frames, and kept in build-tsan/tsan-logs/S<N>/.
 #
 # Environment: TSAN_SCHEDULERS ("2:2 4:4"), TSAN_JOBS (ctest -j, default 1: the instrumented VM runs
-#   5-15 times slower and timing-sensitive tests need the cores), TSAN_TIMEOUT (ctest's per-test
-#   limit, default 1500 s). Every test but fuzz_smoke (the clang fuzz build, no TSan beamvm).
+#   5-15 times slower and timing-sensitive tests need the cores), TSAN_TIMEOUT (ctest's limit for
+#   a test without one of its own, default 1500 s), TSAN_TIME_SCALE (default 5: the factor on the
+#   limits tests set themselves, their ctest TIMEOUT through BEAMVM_TEST_TIME_SCALE and, for the
+#   scripts that wait on the VM, the same variable in their environment).
+#   Every test but fuzz_smoke (the clang fuzz build, no TSan beamvm) and embed_out_of_tree.
 # Not part of tools/test.sh; CI runs a small part (tools/test.sh's TSAN_SMOKE tests, .ci/run).
 #
 # Built with gcc's -fsanitize=thread, without mimalloc and with a shared libstdc++ (TSan must own
@@ -22,6 +25,8 @@ cd "$(dirname "$0")/.."
 regex=${1:-}
 build=build-tsan
 scheds=${TSAN_SCHEDULERS:-2:2 4:4}
+scale=${TSAN_TIME_SCALE:-5}
+export BEAMVM_TEST_TIME_SCALE=$scale
 
 launcher=()
 if command -v ccache >/dev/null; then
@@ -30,7 +35,7 @@ if command -v ccache >/dev/null; then
 fi
 flags="-fsanitize=thread -fno-omit-frame-pointer"
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBEAMVM_PGO= "${launcher[@]}" \
-  -DBEAMVM_MIMALLOC=OFF -DBEAMVM_STATIC_CXX_RUNTIME=OFF \
+  -DBEAMVM_MIMALLOC=OFF -DBEAMVM_STATIC_CXX_RUNTIME=OFF -DBEAMVM_TEST_TIME_SCALE="$scale" \
   -DCMAKE_CXX_FLAGS="$flags" -DCMAKE_C_FLAGS= \
   -DCMAKE_EXE_LINKER_FLAGS=-fsanitize=thread -DCMAKE_SHARED_LINKER_FLAGS=-fsanitize=thread >/dev/null
 

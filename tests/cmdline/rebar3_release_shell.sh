@@ -16,13 +16,13 @@ export HOME=$work REBAR_OFFLINE=1 REBAR_COLOR=none
 status=0
 # One project per VM, so that neither reuses what the other built.
 for vm in erl beamvm; do
-    mkdir -p "$work/$vm" && (cd "$work/$vm" && timeout 60 rebar3 new lib tiny >/dev/null 2>&1) || { echo "FAILED: rebar3 new lib"; exit 1; }
+    mkdir -p "$work/$vm" && (cd "$work/$vm" && timeout $((60 * time_scale)) rebar3 new lib tiny >/dev/null 2>&1) || { echo "FAILED: rebar3 new lib"; exit 1; }
     printf -- '-module(tiny).\n-export([hello/0]).\nhello() -> {hello, lists:sum([1, 2, 3])}.\n' >"$work/$vm/tiny/src/tiny.erl"
     printf '{erl_opts, [debug_info]}.\n{deps, []}.\n{relx, [{release, {tiny, "0.1.0"}, [tiny]}, {dev_mode, false}, {include_erts, false}]}.\n' >"$work/$vm/tiny/rebar.config"
 done
 run() { if [ "$1" = erl ]; then echo "$rebar3"; else echo "$beamvm $rebar3"; fi; }
 for vm in erl beamvm; do
-    (cd "$work/$vm/tiny" && timeout 120 $(run $vm) release >"$work/$vm.release" 2>&1; echo "status $?" >>"$work/$vm.release")
+    (cd "$work/$vm/tiny" && timeout $((120 * time_scale)) $(run $vm) release >"$work/$vm.release" 2>&1; echo "status $?" >>"$work/$vm.release")
     (cd "$work/$vm/tiny/_build/default/rel" && find . | sort >"$work/$vm.files")
 done
 if cmp -s "$work/erl.release" "$work/beamvm.release"; then echo "same: rebar3 release ($(grep -c . "$work/beamvm.release") lines, $(tail -1 "$work/beamvm.release"))"

@@ -38,7 +38,7 @@ if [ $# -ne 2 ]; then
 fi
 beamvm=$1
 group=$2
-node_limit=${NODE_LIMIT_S:-300}
+node_limit=${NODE_LIMIT_S:-$((300 * ${BEAMVM_TEST_TIME_SCALE:-1}))}
 if [ -z "$work" ]; then
   work=$(mktemp -d)
   trap 'stop_all; rm -rf "$work"' EXIT

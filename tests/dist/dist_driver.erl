@@ -7,8 +7,9 @@
 -module(dist_driver).
 -export([main/0]).
 
--define(CALL_MS, 20000).
--define(UP_MS, 30000).
+%% Both times BEAMVM_TEST_TIME_SCALE (tools/tsan.sh: an instrumented beamvm is 5-15x slower).
+-define(CALL_MS, (20000 * time_scale())).
+-define(UP_MS, (30000 * time_scale())).
 
 main() ->
     [Group | Specs] = init:get_plain_arguments(),
@@ -166,3 +167,9 @@ scrub_list([]) -> [];
 scrub_list(T) -> scrub(T).
 
 role(Node) -> case lists:keyfind(Node, 1, get(roles)) of {_, R} -> R; false -> other_node end.
+
+time_scale() ->
+    case os:getenv("BEAMVM_TEST_TIME_SCALE") of
+        false -> 1;
+        S -> list_to_integer(S)
+    end.

@@ -5,9 +5,11 @@
 -module(dist_node).
 -export([start/0]).
 
+%% Times BEAMVM_TEST_TIME_SCALE, as cluster.sh's limit (tools/tsan.sh's slower beamvm).
 -define(LIFETIME_MS, 300000).
 
 start() ->
     {ok, _} = pg:start(dist_pg),
-    spawn(fun() -> timer:sleep(?LIFETIME_MS), erlang:halt(3) end),
+    Scale = case os:getenv("BEAMVM_TEST_TIME_SCALE") of false -> 1; S -> list_to_integer(S) end,
+    spawn(fun() -> timer:sleep(?LIFETIME_MS * Scale), erlang:halt(3) end),
     ok.
