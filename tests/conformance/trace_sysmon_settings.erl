@@ -6,7 +6,9 @@
 
 main() ->
     Dead = spawn(fun() -> ok end),
-    M = spawn(fun() -> receive _ -> ok end end),
+    %% M stays alive until killed below: with {long_schedule, 30} set, a slow run (beamvm
+    %% under ThreadSanitizer) sends it long_schedule reports, which must not end it.
+    M = spawn(fun Wait() -> receive _ -> Wait() end end),
     wait_dead(Dead),
     Names = [{self(), main}, {M, monitor}, {Dead, dead}],
     R = [erlang:system_monitor(),
