@@ -113,8 +113,11 @@ IoHandle PortSystem::register_watcher(int fd, std::shared_ptr<IoWatcher> w, bool
     epoll_event ev{};
     ev.events = EPOLLONESHOT;
     ev.data.u64 = h;
-    if (sched) sched_watchers_.fetch_add(1, std::memory_order_relaxed);
+    // The first descriptor in the scheduler pollset: the I/O thread, which may be asleep
+    // without its watchdog while the set was empty (run()), looks again.
+    bool first_sched = sched && sched_watchers_.fetch_add(1, std::memory_order_relaxed) == 0;
     epoll_ctl(sched ? sched_epoll_ : epoll_, EPOLL_CTL_ADD, fd, &ev);
+    if (first_sched) wake();
     return h;
 }
 
@@ -231,9 +234,12 @@ void PortSystem::run() {
             poll_until = timeout < 0 ? std::chrono::steady_clock::time_point::max()
                                      : std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout);
         }
-        // While the schedulers own the pollset, this thread looks every WATCHDOG_MS whether
-        // any of them has polled it lately, and polls it itself if none has.
-        const bool watchdog = vm.scheds && !vm.scheds->all_asleep();
+        // While the schedulers own the pollset and it holds a descriptor, this thread looks
+        // every WATCHDOG_MS whether any of them has polled it lately, and polls it itself if
+        // none has. An empty set needs no watchdog: compiling OTP modules (no socket open)
+        // woke this thread 1,000 times a second for nothing.
+        const bool watchdog =
+            vm.scheds && !vm.scheds->all_asleep() && sched_watchers_.load(std::memory_order_relaxed) > 0;
         if (watchdog && (timeout < 0 || timeout > WATCHDOG_MS)) timeout = WATCHDOG_MS;
         n = epoll_wait(epoll_, evs, 64, timeout);
         if (n < 0 && errno != EINTR) break;

@@ -217,7 +217,8 @@ public:
     static constexpr uint64_t KEY_SCHED = ~0ull;  // the scheduler pollset's descriptor
     // How long the scheduler pollset may go unpolled while schedulers own it before this
     // thread polls it (run()): a bound on the delay of a packet for a node whose schedulers
-    // are all busy, at a cost of 1,000 wake-ups a second while any scheduler is awake.
+    // are all busy, at a cost of 1,000 wake-ups a second while any scheduler is awake and
+    // the pollset holds a descriptor.
     static constexpr int WATCHDOG_MS = 1;
     static uint64_t key_read(uint64_t n) { return (1ull << 62) | n; }
     static uint64_t key_write(uint64_t n) { return (2ull << 62) | n; }
