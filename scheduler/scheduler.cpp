@@ -41,18 +41,18 @@ namespace {
 // clients (bench/real/svc_genserver_ets.erl, +S 2) wake the other scheduler for nearly every
 // reply: the woken scheduler stole one client, ran it for a few hundred reductions, found
 // nothing else and slept again, 15,000 futex wake-ups and 30,000 context switches a run.
-constexpr int64_t WAKEUP_OTHER_LIMIT = 10 * 4000;  // erts' ERTS_WAKEUP_OTHER_LIMIT_MEDIUM
+// The limit is +swt's (EmulatorOptions::wakeup_other_limit, medium by default).
 constexpr int64_t WAKEUP_OTHER_STEP = 4000 / 10;   // ERTS_WAKEUP_OTHER_FIXED_INC
 
 // After a slice of `reds` reductions on `s` (its own thread): true when a sleeper should come.
 template <class Sched>
-bool count_backlog(Sched& s, int64_t reds) {
+bool count_backlog(Sched& s, int64_t reds, int64_t limit) {
     if (reds <= 0) return false;
     int64_t waiting = int64_t(s.queued.load(std::memory_order_relaxed)) - 1;
     int64_t v = s.wakeup_other.load(std::memory_order_relaxed);
     v = waiting < 1 ? std::max<int64_t>(0, v - reds) : v + waiting * reds + WAKEUP_OTHER_STEP;
     s.wakeup_other.store(v, std::memory_order_relaxed);
-    return v > WAKEUP_OTHER_LIMIT;
+    return v > limit;
 }
 
 // Wakes one sleeping online scheduler other than `s` to steal from it, unless a spinning one
@@ -340,7 +340,7 @@ void Schedulers::enqueue(Scheduler& target, Process* p, int prio) {
     // The target is busy, has more queued than it takes next, and has had a backlog for a
     // while (wakeup_other, counted in loop()): let a sleeper come and steal, unless a spinning
     // scheduler is about to find the work by itself.
-    if (share && s.wakeup_other.load(std::memory_order_relaxed) > WAKEUP_OTHER_LIMIT)
+    if (share && s.wakeup_other.load(std::memory_order_relaxed) > vm_->emu_options.wakeup_other_limit)
         wake_other(scheds_, s, online(), sleepers_, spinners_);
 }
 
@@ -376,7 +376,8 @@ Process* Schedulers::steal(Scheduler& thief, bool busy_only) {
         // Nor, while spinning, before the victim's backlog is one that would wake a sleeper
         // (count_backlog): stealing a process the moment a second one was queued split a
         // gen_server from its clients, and every call then crossed cores.
-        if (busy_only && other->wakeup_other.load(std::memory_order_relaxed) <= WAKEUP_OTHER_LIMIT) continue;
+        if (busy_only && other->wakeup_other.load(std::memory_order_relaxed) <= vm_->emu_options.wakeup_other_limit)
+            continue;
         std::unique_lock lock(other->mutex, std::try_to_lock);
         if (!lock.owns_lock() || other->queued == 0) continue;
         // As OTP's try_steal_task_from_victim: the highest priority first, and in it the
@@ -537,7 +538,8 @@ void Schedulers::loop(Scheduler& s) {
             TimeSlice slice;  // output held during the slice goes out when it ends
             run_one(s, p);
         }
-        if (count_backlog(s, s.reductions.load(std::memory_order_relaxed) - reds_before))
+        if (count_backlog(s, s.reductions.load(std::memory_order_relaxed) - reds_before,
+                          vm_->emu_options.wakeup_other_limit))
             wake_other(scheds_, s, online(), sleepers_, spinners_);
     }
     if (vm_->exit_process_when_done) {

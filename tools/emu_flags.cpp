@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <thread>
+#include <utility>
 
 #include "bifs/bif_util.hpp"
 #include "scheduler/busy_wait.hpp"
@@ -309,6 +310,18 @@ std::string take_wakeup(const std::string& v, EmuFlags&) {
     return one_of(v, {"very_low", "low", "medium", "high", "very_high"}, "scheduler wakeup threshold: ");
 }
 
+// +swt: erts' ERTS_WAKEUP_OTHER_LIMIT_* (CONTEXT_REDS = 4,000 reductions).
+std::string take_sched_wakeup(const std::string& v, EmuFlags& f) {
+    static const std::pair<const char*, int64_t> limits[] = {
+        {"very_low", 4'000 / 10}, {"low", 4'000}, {"medium", 10 * 4'000}, {"high", 50 * 4'000}, {"very_high", 200 * 4'000}};
+    for (auto [name, limit] : limits)
+        if (v == name) {
+            f.options.wakeup_other_limit = limit;
+            return {};
+        }
+    return take_wakeup(v, f);
+}
+
 std::string take_ets_max(const std::string& v, EmuFlags&) {
     if (leading_int(v) < 0) return "bad maximum number of ets tables " + v;
     return {};  // OTP 25 keeps system_info(ets_limit) at its default whatever +e says
@@ -412,7 +425,7 @@ constexpr EmuFlag FLAGS[] = {
     {"sub", Required, Ignored, nullptr},
     {"swct", Required, Ignored, nullptr},
     {"sws", Required, Ignored, nullptr},
-    {"swt", Required, Ignored, take_wakeup},
+    {"swt", Required, Honoured, take_sched_wakeup},
     {"swtdcpu", Required, Ignored, take_wakeup},
     {"swtdio", Required, Ignored, take_wakeup},
     {"t", Required, Honoured, take_atoms},

@@ -11,6 +11,10 @@ namespace beam {
 
 struct EmulatorOptions {
     int64_t busy_wait_ns = 50'000;           // +sbwt: an idle scheduler's longest spin (scheduler/busy_wait.hpp)
+    // +swt: the backlog, in reductions run while others waited, at which a busy scheduler
+    // wakes a sleeping one (scheduler/scheduler.cpp, count_backlog); erts' values, medium
+    // 10 x 4,000 reductions by default.
+    int64_t wakeup_other_limit = 40'000;
     int64_t process_limit = 262144;          // +P, rounded up to a power of two as erts does
     int64_t port_limit = 65536;              // +Q, likewise
     int64_t atom_limit = 1 << 20;            // +t (beamvm's table holds MAX_ATOMS at most)
