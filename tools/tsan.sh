@@ -11,8 +11,9 @@
 #   a test without one of its own, default 1500 s), TSAN_TIME_SCALE (default 5: the factor on the
 #   limits tests set themselves, their ctest TIMEOUT through BEAMVM_TEST_TIME_SCALE and, for the
 #   scripts that wait on the VM, the same variable in their environment).
-#   Every test but fuzz_smoke (the clang fuzz build, no TSan beamvm) and embed_out_of_tree.
-# Not part of tools/test.sh; CI runs a small part (tools/test.sh's TSAN_SMOKE tests, .ci/run).
+#   Every test but fuzz_smoke (the clang fuzz build, no TSan beamvm), tsan_smoke (this script) and
+#   embed_out_of_tree.
+# CI runs a small part: CTest's tsan_smoke (tests/CMakeLists.txt) calls this script with a REGEX.
 #
 # Built with gcc's -fsanitize=thread, without mimalloc and with a shared libstdc++ (TSan must own
 # malloc and sees the shared library's atomics). The test NIF libraries (C, test fixtures) stay
@@ -50,11 +51,12 @@ status=0
 for n in $scheds; do
   mkdir -p "$logs/S${n%%:*}"
   echo "== +S $n"
-  # fuzz_smoke runs no beamvm of this build (it builds the clang libFuzzer targets), and
+  # fuzz_smoke runs no beamvm of this build (it builds the clang libFuzzer targets), tsan_smoke
+  # is this script itself, and
   # embed_out_of_tree links the installed libbeamvm.a into a program built without TSan (its
   # __tsan_* references stay undefined); embed_api runs the library in this build instead.
   ctest_args=(--test-dir "$build" --output-on-failure -j"${TSAN_JOBS:-1}" --timeout "${TSAN_TIMEOUT:-1500}"
-              -E '^(fuzz_smoke|embed_out_of_tree)$')
+              -E '^(fuzz_smoke|tsan_smoke|embed_out_of_tree)$')
   if [ -n "$regex" ]; then ctest_args+=(-R "$regex"); fi
   ERL_AFLAGS="+S $n" \
   TSAN_OPTIONS="log_path=$logs/S${n%%:*}/tsan second_deadlock_stack=1 history_size=4 suppressions=$PWD/tools/tsan.supp" \
