@@ -41,8 +41,9 @@ Term pair(Process* p, const char* key, Term v) { return make_tuple(*p, {atom(key
 
 Term list(Process* p, std::initializer_list<Term> items) { return make_list_from(*p, items.begin(), items.size()); }
 
-// reader_groups_map and decentralized_counter_groups_map, as erts: one entry per logical processor, {ProcessorId, Group}, the groups (at most one per
-// scheduler) dealt out in turn. erl +S 4:4 on two processors: [{0,1},{1,2}].
+// reader_groups_map and decentralized_counter_groups_map, as erts: one entry per logical
+// processor, {ProcessorId, Group}, the groups (at most one per scheduler) dealt out in turn.
+// erl +S 4:4 on two processors: [{0,1},{1,2}].
 Term groups_map(Process* p) {
     int cpus = int(std::max(1u, std::thread::hardware_concurrency()));
     int groups = std::min(cpus, scheduler_count(p));

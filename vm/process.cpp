@@ -20,7 +20,8 @@ namespace beam {
 namespace {
 
 // A fragment is at least this big so that a BIF building many small terms after the heap ran
-// out does not create one fragment per cons cell: fragments are linearly searched by the GC.
+// out does not create one fragment per cons cell: the GC looks up every pointer outside the
+// heaps among the fragments (a binary search, gc_copy.cpp: Copier::in_fragment).
 constexpr size_t FRAGMENT_MIN_WORDS = 256;
 constexpr size_t FRAGMENT_GROWTH_MAX_WORDS = size_t(1) << 16;
 
