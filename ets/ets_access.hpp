@@ -87,11 +87,14 @@ using WriteLocked = Locked<std::unique_lock<EtsTableLock>>;
 // Shared or exclusive lock on the part of a live table that holds `key` (EtsTable::key_lock):
 // for operations on that key alone. An insert under it passes may_grow = false and calls
 // grow_if_needed once the lock is let go.
+// `hash` (EtsTable::hash_of) chose the stripe; the storage calls that take it need not hash
+// the key again.
 template <class Lock>
 struct KeyLocked {
+    uint32_t hash;
     Lock lock;
     bool ok;
-    KeyLocked(EtsTable* t, Term key) : lock(t->key_lock(key)), ok(t->alive.load()) {}
+    KeyLocked(EtsTable* t, Term key) : hash(t->hash_of(key)), lock(t->key_lock_at(hash)), ok(t->alive.load()) {}
 };
 using KeyReadLocked = KeyLocked<std::shared_lock<EtsLock>>;
 using KeyWriteLocked = KeyLocked<std::unique_lock<EtsLock>>;

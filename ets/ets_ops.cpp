@@ -41,7 +41,7 @@ Term insert_one(Process* p, EtsTable* t, EtsObject* o) {
             ets_object_free(o);
             return p->badarg();
         }
-        t->insert(o, false);
+        t->insert(o, false, l.hash);
     }
     t->grow_if_needed();
     return am::true_;
@@ -82,8 +82,8 @@ Term insert_new_2(Process* p, const Term* a) {
         {
             KeyWriteLocked l(t.t, t->key_of(copies[0]));
             ok = l.ok;
-            fresh = ok && !t->has_key(t->key_of(copies[0]));
-            if (fresh) t->insert(copies[0], false);
+            fresh = ok && !t->lookup_one(t->key_of(copies[0]), l.hash);
+            if (fresh) t->insert(copies[0], false, l.hash);
         }
         if (!fresh) {
             ets_object_free(copies[0]);
@@ -111,13 +111,13 @@ Term lookup_2(Process* p, const Term* a) {
     if (t->type == EtsType::Set || t->type == EtsType::OrderedSet) {
         // At most one object: no callback and no vector (the usual read of a service's
         // state table).
-        const EtsObject* o = t->lookup_one(a[1]);
+        const EtsObject* o = t->lookup_one(a[1], l.hash);
         if (!o) return NIL;
-        Term copy = copy_term(o->term, *p);
+        Term copy = ets_copy_out(o, *p);
         return make_list_from(*p, &copy, 1);
     }
     std::vector<Term> found;
-    t->lookup(a[1], [&](const EtsObject* o) { found.push_back(copy_term(o->term, *p)); });
+    t->lookup(a[1], [&](const EtsObject* o) { found.push_back(ets_copy_out(o, *p)); });
     return make_list_from(*p, found.data(), found.size());
 }
 
@@ -129,7 +129,7 @@ Term lookup_element_3(Process* p, const Term* a) {
     KeyReadLocked l(t.t, a[1]);
     if (!l.ok) return fail(p, "id");
     if (t->type == EtsType::Set || t->type == EtsType::OrderedSet) {  // one object at most
-        const EtsObject* o = t->lookup_one(a[1]);
+        const EtsObject* o = t->lookup_one(a[1], l.hash);
         if (!o) return fail(p, "badkey");
         if (pos > tuple_arity(o->term)) return p->badarg();
         return copy_term(tuple_elem(o->term, pos - 1), *p);
@@ -179,7 +179,7 @@ Term take_2(Process* p, const Term* a) {
     KeyWriteLocked l(t.t, a[1]);
     if (!l.ok) return fail(p, "id");
     std::vector<Term> found;
-    t->lookup(a[1], [&](const EtsObject* o) { found.push_back(copy_term(o->term, *p)); });
+    t->lookup(a[1], [&](const EtsObject* o) { found.push_back(ets_copy_out(o, *p)); });
     t->erase_key(a[1]);
     return make_list_from(*p, found.data(), found.size());
 }
@@ -233,7 +233,7 @@ Term slot_2(Process* p, const Term* a) {
     if (i > t->slot_count()) return p->badarg();
     if (i == t->slot_count()) return end_of_table();
     std::vector<Term> found;
-    t->slot(i, [&](const EtsObject* o) { found.push_back(copy_term(o->term, *p)); });
+    t->slot(i, [&](const EtsObject* o) { found.push_back(ets_copy_out(o, *p)); });
     return make_list_from(*p, found.data(), found.size());
 }
 
@@ -329,7 +329,7 @@ Term update_counter(Process* p, const Term* a, Term dflt) {
 Term update_counter_locked(Process* p, EtsTable* t, Term key, std::vector<CounterOp>& ops, bool list, Term dflt) {
     KeyWriteLocked l(t, key);
     if (!l.ok) return fail(p, "id");
-    const EtsObject* cur = t->lookup_one(key);
+    const EtsObject* cur = t->lookup_one(key, l.hash);
     Term obj;
     if (cur) {
         obj = cur->term;
@@ -363,7 +363,7 @@ Term update_counter_locked(Process* p, EtsTable* t, Term key, std::vector<Counte
         results.push_back(v);
     }
     Term updated = make_tuple_from(*p, elems.data(), n);
-    t->insert(ets_object_new(updated), false);
+    t->insert(ets_object_new(updated), false, l.hash);
     for (Term& r : results) r = copy_term(r, *p);
     if (list) return make_list_from(*p, results.data(), results.size());
     return results[0];
@@ -384,7 +384,7 @@ Term update_element_3(Process* p, const Term* a) {
             return p->badarg();
     KeyWriteLocked l(t.t, a[1]);
     if (!l.ok) return fail(p, "id");
-    const EtsObject* cur = t->lookup_one(a[1]);
+    const EtsObject* cur = t->lookup_one(a[1], l.hash);
     if (!cur) return am::false_;
     Word n = tuple_arity(cur->term);
     std::vector<Term> elems(tuple_elems(cur->term), tuple_elems(cur->term) + n);
@@ -395,7 +395,7 @@ Term update_element_3(Process* p, const Term* a) {
         elems[pos - 1] = tuple_elem(i, 1);
     }
     LiteralArea scratch;
-    t->insert(ets_object_new(make_tuple_from(scratch, elems.data(), n)), false);  // replaces: no growth
+    t->insert(ets_object_new(make_tuple_from(scratch, elems.data(), n)), false, l.hash);  // replaces: no growth
     return am::true_;
 }
 

@@ -86,6 +86,11 @@ Term whole() {
     return a;
 }
 
+// A match's result on the caller's heap: the whole object ('$_') by a block copy.
+Term copy_result(Process* p, const EtsObject* o, Term result) {
+    return result.raw == o->term.raw ? ets_copy_out(o, *p) : copy_term(result, *p);
+}
+
 // select/2 and its kin, all results at once.
 Term select_all(Process* p, Term tab, Term spec, bool reverse) {
     TableRef t(table_for(p, tab, Need::Read));
@@ -97,7 +102,7 @@ Term select_all(Process* p, Term tab, Term spec, bool reverse) {
     std::vector<Term> out;
     candidates(t.t, *ms, reverse, [&](const EtsObject* o) {
         MsOutcome r = run_match_spec(*ms, p, o->term);
-        if (r.matched) out.push_back(copy_term(r.result, *p));
+        if (r.matched) out.push_back(copy_result(p, o, r.result));
         return true;
     });
     if (reverse && t->type != EtsType::OrderedSet) std::reverse(out.begin(), out.end());
@@ -118,7 +123,7 @@ Term select_chunk(Process* p, Term tab, Term spec, size_t limit, bool reverse, T
     if (t->type == EtsType::OrderedSet) {
         auto visit = [&](const EtsObject* o) {
             MsOutcome r = run_match_spec(*ms, p, o->term);
-            if (r.matched) out.push_back(copy_term(r.result, *p));
+            if (r.matched) out.push_back(copy_result(p, o, r.result));
             if (out.size() >= limit) {
                 next = copy_term(t->key_of(o), *p);
                 return false;
@@ -131,7 +136,7 @@ Term select_chunk(Process* p, Term tab, Term spec, size_t limit, bool reverse, T
         size_t from = pos == NON_VALUE ? 0 : size_t(small_value(pos));
         int64_t nb = t->walk_buckets(from, [&](const EtsObject* o) {
             MsOutcome r = run_match_spec(*ms, p, o->term);
-            if (r.matched) out.push_back(copy_term(r.result, *p));
+            if (r.matched) out.push_back(copy_result(p, o, r.result));
             return out.size() < limit;
         });
         if (nb >= 0) next = make_small(nb);

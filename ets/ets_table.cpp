@@ -13,20 +13,21 @@ namespace beam {
 
 namespace {
 
-// Places one copy in the object's own words; off-heap references go on its list.
-class ObjectAlloc final : public TermAllocator {
-public:
-    ObjectAlloc(Term* words, Term** offheap) : words_(words), offheap_(offheap) {}
-    Term* alloc(size_t) override { return words_; }
-    void link_offheap(Term* obj) override {
-        set_offheap_next(obj, *offheap_);
-        *offheap_ = obj;
+// A tuple of immediates ({Worker, Seq}, {Node, Id}: the usual compound key) hashes its words
+// directly, without internal_hash's walk; the bucket order of such keys is ours alone, as
+// that of integer keys already is. False for any other term.
+bool flat_tuple_hash(Term key, uint32_t* out) {
+    if (!is_tuple(key)) return false;
+    const Term* e = tuple_elems(key);
+    uint64_t x = tuple_arity(key);
+    for (Word i = 0, n = tuple_arity(key); i < n; ++i) {
+        if (!is_immediate(e[i])) return false;
+        x = (x ^ e[i].raw) * 0x9e3779b97f4a7c15ull;
+        x ^= x >> 29;
     }
-
-private:
-    Term* words_;
-    Term** offheap_;
-};
+    *out = uint32_t(x ^ (x >> 32));
+    return true;
+}
 
 // Buckets are chosen by the hash's low bits. Small integers keep their order in them (runs
 // of keys land in neighbouring buckets, so walking or looking up runs of keys stays in cache)
@@ -37,7 +38,8 @@ uint32_t key_hash(Term key) {
         uint64_t x = uint64_t(small_value(key));
         return uint32_t(x ^ (x >> 11) ^ (x >> 22) ^ (x >> 33) ^ (x >> 44));
     }
-    uint32_t h = internal_hash(key, 0);
+    uint32_t h;
+    if (!flat_tuple_hash(key, &h)) h = internal_hash(key, 0);
     h ^= h >> 16;
     h *= 0x85ebca6bu;
     h ^= h >> 13;
@@ -57,8 +59,7 @@ EtsObject* ets_object_new(Term t) {
     o->hash = 0;
     o->words = uint32_t(words);
     o->offheap = nullptr;
-    ObjectAlloc a(o->data, &o->offheap);
-    o->term = copy_term(t, a);
+    o->term = copy_term_into(t, o->data, &o->offheap);
     return o;
 }
 
@@ -73,8 +74,9 @@ EtsTable::EtsTable(EtsType type, uint32_t keypos) : type(type), keypos(keypos), 
     bucket_count_.store(buckets_.size(), std::memory_order_relaxed);
 }
 
-EtsLock& EtsTable::key_lock(Term key) const {
-    return lock.striped() ? lock.stripe_for(key_hash(key)) : lock.stripe_for(0);
+uint32_t EtsTable::hash_of(Term key) const {
+    // An ordered_set without stripes uses neither buckets nor stripes.
+    return type == EtsType::OrderedSet && !lock.striped() ? 0 : key_hash(key);
 }
 
 void EtsTable::grow_if_needed() {
@@ -118,6 +120,10 @@ void EtsTable::grow() {
 }
 
 void EtsTable::insert(EtsObject* o, bool may_grow) {
+    insert(o, may_grow, type == EtsType::OrderedSet ? 0 : key_hash(key_of(o)));
+}
+
+void EtsTable::insert(EtsObject* o, bool may_grow, uint32_t h) {
     Term key = key_of(o);
     if (type == EtsType::OrderedSet) {
         if (EtsObject* old = tree_.insert(key, o)) {
@@ -129,7 +135,6 @@ void EtsTable::insert(EtsObject* o, bool may_grow) {
         add_words(long(ets_object_words(o)));
         return;
     }
-    uint32_t h = key_hash(key);
     o->hash = h;
     EtsObject** link = find_slot(key, h);
     if (*link) {
@@ -167,6 +172,11 @@ bool EtsTable::has_key(Term key) const { return lookup_one(key) != nullptr; }
 const EtsObject* EtsTable::lookup_one(Term key) const {
     if (type == EtsType::OrderedSet) return tree_.find(key);
     return *find_slot(key, key_hash(key));
+}
+
+const EtsObject* EtsTable::lookup_one(Term key, uint32_t h) const {
+    if (type == EtsType::OrderedSet) return tree_.find(key);
+    return *find_slot(key, h);
 }
 
 void EtsTable::lookup(Term key, const std::function<void(const EtsObject*)>& f) const {

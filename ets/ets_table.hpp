@@ -19,6 +19,7 @@
 
 #include "ets/ets_lock.hpp"
 #include "ets/ets_ordered.hpp"
+#include "vm/copy_term.hpp"
 #include "vm/term.hpp"
 #include "vm/term_magic_ref.hpp"
 #include "vm/term_order.hpp"
@@ -39,7 +40,11 @@ struct EtsObject {
     Term data[1];
 };
 
+// A copy of `t` in one block: its words hold every object the term reaches (copy_term_into).
 EtsObject* ets_object_new(Term t);
+// The object's term copied onto `a` (a process's heap): a block copy (vm/copy_term.hpp's
+// copy_flat) rather than a walk of the term.
+inline Term ets_copy_out(const EtsObject* o, TermAllocator& a) { return copy_flat(o->term, o->data, o->words, a); }
 void ets_object_free(EtsObject* o);
 inline size_t ets_object_words(const EtsObject* o) { return o->words + 4; }
 
@@ -68,7 +73,11 @@ public:
     mutable EtsTableLock lock;
     // The lock that covers `key` alone: its stripe, or the table's one lock. Holding it
     // allows only the storage calls below that name that key, with insert's may_grow false.
-    EtsLock& key_lock(Term key) const;
+    EtsLock& key_lock(Term key) const { return key_lock_at(hash_of(key)); }
+    EtsLock& key_lock_at(uint32_t h) const { return lock.striped() ? lock.stripe_for(h) : lock.stripe_for(0); }
+    // The hash that places `key` in a bucket and a lock stripe; computed once per call by
+    // KeyLocked (ets_access.hpp) and passed on to the storage calls that take it.
+    uint32_t hash_of(Term key) const;
     // A hash table with more objects than buckets doubles them: called without any lock
     // after an insert under a key lock (which cannot resize), takes the whole table.
     void grow_if_needed();
@@ -87,10 +96,12 @@ public:
     // Takes ownership of `o`. `may_grow`: the whole table is locked, so the buckets may be
     // resized here.
     void insert(EtsObject* o, bool may_grow = true);
+    void insert(EtsObject* o, bool may_grow, uint32_t h);  // h: hash_of(key_of(o))
     bool has_key(Term key) const;
     // Calls f for each object with `key` (for bags, in insertion order).
     void lookup(Term key, const std::function<void(const EtsObject*)>& f) const;
     const EtsObject* lookup_one(Term key) const;  // first object with `key` or null
+    const EtsObject* lookup_one(Term key, uint32_t h) const;  // h: hash_of(key)
     size_t erase_key(Term key);
     size_t erase_object(Term object);            // objects =:= `object`
     void erase_exact(const EtsObject* o);        // this very object
@@ -123,7 +134,23 @@ public:
 
 private:
     // =:=, with the usual answers inline: the same word, or an immediate against anything else.
-    static bool key_eq(Term a, Term b) { return a.raw == b.raw || ((is_boxed(a) || is_list(a)) && eq_exact(a, b)); }
+    // Tuples are compared word by word while the words are equal or both immediate.
+    static bool key_eq(Term a, Term b) {
+        if (a.raw == b.raw) return true;
+        if (!is_boxed(a) && !is_list(a)) return false;
+        if (is_tuple(a) && is_tuple(b)) {
+            const Term* x = boxed_ptr(a);
+            const Term* y = boxed_ptr(b);
+            if (x[0].raw != y[0].raw) return false;
+            for (Word i = 1, n = tuple_arity(a); i <= n; ++i) {
+                if (x[i].raw == y[i].raw) continue;
+                if (is_immediate(x[i]) && is_immediate(y[i])) return false;
+                return eq_exact(a, b);
+            }
+            return true;
+        }
+        return eq_exact(a, b);
+    }
     void grow();
     EtsObject** find_slot(Term key, uint32_t h) const;
 

@@ -309,6 +309,33 @@ Term copy_term_shared(Term t, TermAllocator& a, size_t* words_out) {
     return root;
 }
 
+Term copy_term_into(Term t, Term* to, Term** offheap) { return copy_into(t, to, offheap); }
+
+Term copy_flat(Term t, const Term* src, size_t words, TermAllocator& a) {
+    if (!needs_copy(t)) return t;
+    Term* to = a.alloc(words);
+    std::copy(src, src + words, to);
+    const Word shift = Word((to - src) * SWord(sizeof(Term)));
+    for (Term *w = to, *end = to + words; w < end;) {
+        Term h = *w;
+        if (!is_header(h)) {  // a list cell's word
+            if (needs_copy(h)) w->raw += shift;
+            ++w;
+            continue;
+        }
+        size_t first, last;
+        term_words(h, &first, &last);
+        for (size_t i = first; i < last; ++i)
+            if (needs_copy(w[i])) w[i].raw += shift;
+        if (is_offheap_header(h)) {
+            offheap_retain(w);
+            a.link_offheap(w);
+        }
+        w += object_words(h);
+    }
+    return Term{t.raw + shift};
+}
+
 Term copy_term(Term t, TermAllocator& a) {
     if (!needs_copy(t)) return t;
     size_t words = copy_size(t);

@@ -36,6 +36,14 @@ void discard_buffer(MessageBuffer& buf);
 
 // Copies `t` onto an allocator directly (spawn arguments into a new process's heap).
 Term copy_term(Term t, TermAllocator& a);
+// Copies `t` into `to`, which has room for copy_size(t) words, laid out so that copy_flat can
+// copy it on: the copy's pointers all point inside those words. Off-heap objects in the copy
+// are retained and listed in *offheap (linked through their word 3). Returns the copy.
+Term copy_term_into(Term t, Term* to, Term** offheap);
+// Copies a term laid out by copy_term_into in `words` words from `src` onto `a`: one block
+// copy, then every pointer moved by the distance (no walk of the term's graph). Off-heap
+// objects in it are retained and linked to `a`. How an ETS lookup copies an object out.
+Term copy_flat(Term t, const Term* src, size_t words, TermAllocator& a);
 // The same, keeping the sharing inside `t` (a subterm referenced twice is copied once), as erts
 // copies a persistent term. *words_out (if given) receives the words of the copy.
 Term copy_term_shared(Term t, TermAllocator& a, size_t* words_out = nullptr);
