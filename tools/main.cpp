@@ -15,6 +15,7 @@
 #include "scheduler/os_signals.hpp"
 #include "scheduler/ports.hpp"
 #include "vm/code_watch.hpp"
+#include "tools/allocator_setup.hpp"
 #include "tools/emu_flags.hpp"
 #include "tools/erl_argv.hpp"
 #include "tools/escript_args.hpp"
@@ -166,6 +167,7 @@ bool is_flag(const char* a) { return a[0] == '-' || a[0] == '+'; }
 }  // namespace
 
 int main(int original_argc, char** original_argv) {
+    setup_allocator();
     // beamvm script.escript Args...: run as OTP's escript launcher runs erl.
     std::vector<std::string> words(original_argv + 1, original_argv + original_argc);
     if (auto cmd = escript_command_line(words)) {

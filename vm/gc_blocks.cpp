@@ -58,14 +58,23 @@ constexpr size_t HUGE_MIN_WORDS = size_t(512) << 10;  // 4 MB
 std::atomic<size_t> words_allocated{0};
 std::atomic<size_t> words_in_use{0};
 
+// Blocks under HUGE_MIN_WORDS come from malloc, whatever their size (see
+// heap_blocks_from_malloc). Set once, before the first collection.
+std::atomic<bool> mid_blocks_from_malloc{false};
+
+// The word before a block: its capacity, and whether it was mapped (top bit).
+constexpr Word MAPPED_BIT = Word(1) << 63;
 Term* base_of(Term* words) { return words - 1; }
-size_t capacity_of(Term* words) { return size_t(words[-1].raw); }
+size_t capacity_of(Term* words) { return size_t(words[-1].raw & ~MAPPED_BIT); }
+bool is_mapped(Term* words) { return (words[-1].raw & MAPPED_BIT) != 0; }
 size_t mapped_bytes(size_t words) { return (words + 1) * sizeof(Term); }
 
 Term* raw_alloc(size_t words) {
     void* m;
     if (mapped_bytes(words) > allocation_ceiling_bytes()) out_of_memory("eheap_alloc", "heap", mapped_bytes(words));
-    if (words >= MAP_MIN_WORDS) {
+    bool map = words >= HUGE_MIN_WORDS ||
+               (words >= MAP_MIN_WORDS && !mid_blocks_from_malloc.load(std::memory_order_relaxed));
+    if (map) {
         m = mmap(nullptr, mapped_bytes(words), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
         if (m == MAP_FAILED) out_of_memory("eheap_alloc", "heap", mapped_bytes(words));
         if (words >= HUGE_MIN_WORDS) madvise(m, mapped_bytes(words), MADV_HUGEPAGE);
@@ -74,7 +83,7 @@ Term* raw_alloc(size_t words) {
         if (!m) out_of_memory("eheap_alloc", "heap", mapped_bytes(words));
     }
     Term* base = static_cast<Term*>(m);
-    base[0] = Term{Word(words)};
+    base[0] = Term{Word(words) | (map ? MAPPED_BIT : 0)};
     words_allocated.fetch_add(words, std::memory_order_relaxed);
     return base + 1;
 }
@@ -82,7 +91,7 @@ Term* raw_alloc(size_t words) {
 void raw_free(Term* block) {
     size_t words = capacity_of(block);
     words_allocated.fetch_sub(words, std::memory_order_relaxed);
-    if (words >= MAP_MIN_WORDS) munmap(base_of(block), mapped_bytes(words));
+    if (is_mapped(block)) munmap(base_of(block), mapped_bytes(words));
     else std::free(base_of(block));
 }
 
@@ -201,6 +210,8 @@ void free_block(Term* block) {
     words_in_use.fetch_sub(capacity_of(block), std::memory_order_relaxed);
     cache_put(block);
 }
+
+void heap_blocks_from_malloc(bool on) { mid_blocks_from_malloc.store(on, std::memory_order_relaxed); }
 
 size_t heap_block_words_allocated() { return words_allocated.load(std::memory_order_relaxed); }
 size_t heap_block_words_in_use() { return words_in_use.load(std::memory_order_relaxed); }
