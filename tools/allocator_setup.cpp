@@ -25,7 +25,7 @@ void setup_allocator() {
     if (!std::getenv("MIMALLOC_DECOMMIT_DELAY")) mi_option_set(mi_option_decommit_delay, DECOMMIT_DELAY_MS);
     if (!std::getenv("MIMALLOC_SEGMENT_DECOMMIT_DELAY"))
         mi_option_set(mi_option_segment_decommit_delay, DECOMMIT_DELAY_MS);
-    gc::heap_blocks_from_malloc(true);
+    gc_heap_blocks_from_malloc(true);
 #endif
 }
 

@@ -57,12 +57,9 @@ struct GcTotals {
 };
 GcTotals& gc_totals();
 
-namespace gc {
 // Heap blocks under 4 MB come from malloc rather than each from its own mapping. Only for a
 // malloc that keeps freed memory for reuse (the beamvm executable's mimalloc, see
-// tools/allocator_setup.cpp); glibc's brk heap fragmented under such blocks. Call before the
-// first collection.
-void heap_blocks_from_malloc(bool on);
-}  // namespace gc
+// tools/allocator_setup.cpp); glibc's brk heap fragmented under such blocks.
+void gc_heap_blocks_from_malloc(bool on);
 
 }  // namespace beam

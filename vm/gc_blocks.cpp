@@ -59,7 +59,8 @@ std::atomic<size_t> words_allocated{0};
 std::atomic<size_t> words_in_use{0};
 
 // Blocks under HUGE_MIN_WORDS come from malloc, whatever their size (see
-// heap_blocks_from_malloc). Set once, before the first collection.
+// gc_heap_blocks_from_malloc). A block records how it was made (MAPPED_BIT), so the setting
+// may change while blocks exist.
 std::atomic<bool> mid_blocks_from_malloc{false};
 
 // The word before a block: its capacity, and whether it was mapped (top bit).
@@ -211,8 +212,6 @@ void free_block(Term* block) {
     cache_put(block);
 }
 
-void heap_blocks_from_malloc(bool on) { mid_blocks_from_malloc.store(on, std::memory_order_relaxed); }
-
 size_t heap_block_words_allocated() { return words_allocated.load(std::memory_order_relaxed); }
 size_t heap_block_words_in_use() { return words_in_use.load(std::memory_order_relaxed); }
 
@@ -228,5 +227,7 @@ void count_process_side_bytes(std::ptrdiff_t bytes) {
     side_bytes.fetch_add(size_t(bytes), std::memory_order_relaxed);  // wraps back for negatives
 }
 size_t process_side_bytes() { return side_bytes.load(std::memory_order_relaxed); }
+
+void gc_heap_blocks_from_malloc(bool on) { gc::mid_blocks_from_malloc.store(on, std::memory_order_relaxed); }
 
 }  // namespace beam
