@@ -44,7 +44,10 @@ constexpr size_t MAPPED_CACHE_WORDS = size_t(8) << 20;      // 64 MB for the VM
 // Blocks from this size on are mapped directly rather than taken from malloc. glibc serves
 // blocks under its (adaptive, up to 32 MB) mmap threshold from the brk heap, where freed
 // blocks of varying sizes fragmented it: gc_10gb's peak RSS grew with the number of rounds
-// (110 MB at 40, 200 MB at 400). A mapping is returned to the system when freed.
+// (110 MB at 40, 200 MB at 400). A mapping is returned to the system when freed. With
+// mimalloc as the executable's malloc (gc_heap_blocks_from_malloc), blocks under
+// HUGE_MIN_WORDS come from it instead (it reuses freed memory across threads without that
+// fragmentation); they are still cached in the VM-wide cache from this size on.
 constexpr size_t MAP_MIN_WORDS = size_t(32) << 10;  // 256 KB
 
 // Blocks from this size on ask for transparent huge pages (granted when the system's THP mode
