@@ -14,10 +14,10 @@
 #      and as a share of the process's CPU time.
 # Times and costs are measured inside the VM by bench_harness (start-up and module loading
 # excluded; see bench/run.sh); --wall times the whole command instead. --best reports each
-# cell's fastest run instead of its median: on a host whose speed drifts by a third between
-# phases of a minute or so (seen on this project's 2-core machines, every VM alike), a median of 3
-# still lands on a slow phase for some cells and not others, while the fastest of 5 runs
-# repeats within a few percent.
+# cell's fastest run instead of its median. This project's 2-core machines drift in speed by
+# up to a third, every VM alike, in phases of seconds to minutes; the fastest run is less
+# often caught by a slow phase than the median, but a cell's runs follow each other within
+# seconds, so a phase can still cover all of them: compare figures across runs, not one table.
 # The VMs are found as bench/run.sh finds them (bench/bench_lib.sh): erl on PATH; --emu DIR or
 # OTP_EMU, else ../otp-emu, else ../ext/otp-emu beside the repository; BEAMVM, default
 # build/beamvm. Without an interpreter build the emu column stays empty, with a note.
