@@ -120,7 +120,7 @@ void EtsTable::grow() {
 }
 
 void EtsTable::insert(EtsObject* o, bool may_grow) {
-    insert(o, may_grow, type == EtsType::OrderedSet ? 0 : key_hash(key_of(o)));
+    insert(o, may_grow, hash_of(key_of(o)));
 }
 
 void EtsTable::insert(EtsObject* o, bool may_grow, uint32_t h) {
@@ -169,10 +169,7 @@ void EtsTable::insert(EtsObject* o, bool may_grow, uint32_t h) {
 
 bool EtsTable::has_key(Term key) const { return lookup_one(key) != nullptr; }
 
-const EtsObject* EtsTable::lookup_one(Term key) const {
-    if (type == EtsType::OrderedSet) return tree_.find(key);
-    return *find_slot(key, key_hash(key));
-}
+const EtsObject* EtsTable::lookup_one(Term key) const { return lookup_one(key, hash_of(key)); }
 
 const EtsObject* EtsTable::lookup_one(Term key, uint32_t h) const {
     if (type == EtsType::OrderedSet) return tree_.find(key);

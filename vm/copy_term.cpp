@@ -219,19 +219,6 @@ Term adopt_buffer(Process* p, MessageBuffer& buf) {
     return t;
 }
 
-namespace {
-
-// Moves every pointer among `n` words just copied by `delta` words: the copy of a buffer
-// holds pointers only into itself (copy_into copies literals too).
-void relocate(Term* w, size_t n, SWord delta) {
-    Term* end = w + n;
-    each_term_word(w, end, [delta](Term& t) {
-        if (needs_copy(t)) t = Term{t.raw + Word(delta * SWord(sizeof(Term)))};
-    });
-}
-
-}  // namespace
-
 // A message of at most this many words that does not fit on the heap is copied into the
 // fragment Process::alloc bumps into, rather than kept in a fragment of its own: a long queue
 // of small messages then lies in a few fragments, not one per message. The collector looks up
@@ -244,11 +231,9 @@ Term take_buffer(Process* p, MessageBuffer& buf) {
     HeapFragment* f = buf.fragment;
     if (!f || buf.offheap) return adopt_buffer(p, buf);
     if (p->heap_free() < f->used + S_RESERVED && f->used > SPILL_MAX_WORDS) return adopt_buffer(p, buf);
-    Term* to = p->alloc(f->used);  // the heap when the message fits there
-    std::copy(f->words, f->words + f->used, to);
-    SWord delta = to - f->words;
-    if (!is_flat_tuple(buf.term)) relocate(to, f->used, delta);  // else it holds no pointer
-    Term t = Term{buf.term.raw + Word(delta * SWord(sizeof(Term)))};
+    // The buffer was laid out by copy_into: a block copy onto the heap (when the message fits
+    // there) and a pass that moves its pointers.
+    Term t = copy_flat(buf.term, f->words, f->used, *p);
     std::free(f);
     buf = MessageBuffer{};
     return t;

@@ -42,7 +42,8 @@ Term copy_term(Term t, TermAllocator& a);
 Term copy_term_into(Term t, Term* to, Term** offheap);
 // Copies a term laid out by copy_term_into in `words` words from `src` onto `a`: one block
 // copy, then every pointer moved by the distance (no walk of the term's graph). Off-heap
-// objects in it are retained and linked to `a`. How an ETS lookup copies an object out.
+// objects in it are retained and linked to `a`. How an ETS lookup copies an object out, and a
+// receiver a message from its buffer (take_buffer).
 Term copy_flat(Term t, const Term* src, size_t words, TermAllocator& a);
 // The same, keeping the sharing inside `t` (a subterm referenced twice is copied once), as erts
 // copies a persistent term. *words_out (if given) receives the words of the copy.
