@@ -240,6 +240,7 @@ void collect(Process* p, Term* x, unsigned live, size_t need, bool full, const L
         if (literals) worst += literals->used_words();
     } else {
         plan.promote_limit = p->high_water;
+        plan.stays = {p->old_heap, p->old_htop};
         worst -= promote;
     }
     size_t size = std::max(p->min_heap_size, gc::next_heap_size(worst + stack_words + need + S_RESERVED));

@@ -45,17 +45,24 @@ Copier::Copier(CopyPlan plan, Term* young_to, Term* old_to)
 bool Copier::in_fragment(const Term* p) const {
     const auto& f = plan_.fragments;
     if (!fragment_span_.contains(p)) return false;  // the old heap, for most pointers of a minor GC
+    // Pointers met one after another mostly lie in the same fragment (a message, a queue of
+    // messages taken in together): the last fragment found is tried before the search.
+    if (last_fragment_.contains(p)) return true;
     // The last fragment starting at or below p is the only one that can hold it.
     auto it = std::upper_bound(f.begin(), f.end(), p, [](const Term* q, const Range& r) { return q < r.lo; });
     if (it == f.begin()) return false;
-    return std::prev(it)->contains(p);
+    if (!std::prev(it)->contains(p)) return false;
+    last_fragment_ = *std::prev(it);
+    return true;
 }
 
 // Inlined into evacuate (called for every pointer the collector meets); the young heap, where
 // nearly every pointer lands, is tested first.
 [[gnu::always_inline]] inline Term** Copier::destination(const Term* p) {
     if (plan_.young.contains(p)) return p < plan_.promote_limit ? &old_top_ : &young_top_;
-    if (plan_.old.contains(p) || (!plan_.fragments.empty() && in_fragment(p))) return &young_top_;
+    if (plan_.old.contains(p)) return &young_top_;
+    if (plan_.fragments.empty() || plan_.stays.contains(p)) return nullptr;
+    if (in_fragment(p)) return &young_top_;
     return nullptr;  // old heap in a minor collection, or a literal: stays where it is
 }
 

@@ -48,6 +48,9 @@ struct CopyPlan {
     Range young;                   // the young heap's used part
     Term* promote_limit = nullptr;  // young objects below this are copied to the old heap
     Range old;                     // the old heap's used part, when it is collected too
+    // The old heap in a minor collection: nothing in it moves. Tested before the fragments, so
+    // that a pointer into it skips their binary search.
+    Range stays;
     std::vector<Range> fragments;  // sorted by lo
     // A literal area about to be freed (purge of old code): what the roots reach in it is copied
     // too, without forwarding marks, since other processes copy from the same objects.
@@ -95,6 +98,7 @@ private:
 
     CopyPlan plan_;
     Range fragment_span_;  // from the lowest fragment's start to the highest end: a quick no
+    mutable Range last_fragment_;  // where in_fragment last found a pointer
     Term* young_top_;
     Term* old_top_;
     Term* young_scan_;
