@@ -1,12 +1,22 @@
 #include "scheduler/process_table.hpp"
 
 #include <algorithm>
+#include <cstdlib>
+#include <new>
 #include <string_view>
 
 #include "vm/atom_table.hpp"
 #include "vm/code_table.hpp"
+#include "vm/vm.hpp"
 
 namespace beam {
+
+ProcessTable::ProcessTable()
+    : hints_(static_cast<std::atomic<Process*>*>(std::calloc(HINTS, sizeof(std::atomic<Process*>)))) {
+    if (!hints_) throw std::bad_alloc();
+}
+
+ProcessTable::~ProcessTable() { std::free(hints_); }
 
 void ProcessTable::insert(Process* p) {
     uint64_t n = local_pid_number(p->pid);
@@ -14,6 +24,7 @@ void ProcessTable::insert(Process* p) {
     std::lock_guard lock(s.mutex);
     s.procs.emplace(n, p);
     count_.fetch_add(1, std::memory_order_relaxed);
+    hints_[n & HINT_MASK].store(p, std::memory_order_release);
 }
 
 Process* ProcessTable::lookup(Term pid) {
@@ -33,6 +44,10 @@ void ProcessTable::remove(Process* p) {
     {
         std::lock_guard lock(s.mutex);
         if (s.procs.erase(n) == 0) return;
+        // seq_cst even when it fails: it orders the retirement after every reader that found
+        // p here (scheduler/quiescence.hpp).
+        Process* expected = p;
+        hints_[n & HINT_MASK].compare_exchange_strong(expected, nullptr, std::memory_order_seq_cst);
     }
     count_.fetch_sub(1, std::memory_order_relaxed);
     if (p->sched.registered_name != NIL) unregister_name(p->ns, p->sched.registered_name, p->pid);
@@ -40,7 +55,11 @@ void ProcessTable::remove(Process* p) {
 }
 
 void ProcessTable::release(Process* p) {
-    if (p->sched.refc.fetch_sub(1, std::memory_order_acq_rel) == 1) delete p;
+    if (p->sched.refc.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
+    if (p->vm)
+        p->vm->procs.quiescence_.retire(p);
+    else
+        delete p;  // a process outside any VM (unit tests)
 }
 
 std::vector<Term> ProcessTable::pids() {

@@ -3,6 +3,13 @@
 // in its own namespace, and a name not registered in a namespace is looked up in the root,
 // so the root's servers (`user`, `standard_error`) stay reachable from every namespace. A lookup returns the process with a reference held (release() when done), so a
 // process that exits meanwhile is freed only after the last holder lets go.
+//
+// The send path of a scheduler thread finds the receiver without the lock and without a
+// reference (find_unretained): through a direct-mapped array of live processes by pid
+// number, whose entries are only hints (a newer process may take an older one's entry; a
+// miss falls back to lookup). A process whose last reference goes is not freed at once but
+// retired (scheduler/quiescence.hpp), so such a reader may still look at it until its
+// scheduler moves on to the next process.
 #pragma once
 
 #include <array>
@@ -12,6 +19,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "scheduler/quiescence.hpp"
 #include "scheduler/word_lock.hpp"
 #include "vm/process.hpp"
 
@@ -20,10 +28,44 @@ namespace beam {
 class ProcessTable {
 public:
     void insert(Process* p);
+    ProcessTable();
+    ~ProcessTable();
     Process* lookup(Term pid);  // nullptr if there is no such live process
+    // The live process `pid`, without a reference, or nullptr: not found among the hints, or
+    // the calling thread is not a participant of quiescence() (then use lookup). Valid until
+    // the caller's next quiescent state; the process may be exiting (its inbox then refuses).
+    Process* find_unretained(Term pid) {
+        if (!quiescence_.is_member()) return nullptr;
+        Process* p = hints_[local_pid_number(pid) & HINT_MASK].load(std::memory_order_acquire);
+        return p && p->pid == pid ? p : nullptr;
+    }
+    // A process to send to: found unretained when the calling thread may, else looked up
+    // with a reference, which the Receiver drops when it goes.
+    class Receiver {
+    public:
+        explicit Receiver(ProcessTable& t, Term pid) : p_(t.find_unretained(pid)) {
+            if (!p_) {
+                p_ = t.lookup(pid);
+                retained_ = p_ != nullptr;
+            }
+        }
+        ~Receiver() {
+            if (retained_) release(p_);
+        }
+        Receiver(const Receiver&) = delete;
+        Receiver& operator=(const Receiver&) = delete;
+        Process* get() const { return p_; }
+        Process* operator->() const { return p_; }
+        explicit operator bool() const { return p_ != nullptr; }
+
+    private:
+        Process* p_;
+        bool retained_ = false;
+    };
     void remove(Process* p);    // drops the table's reference
     static void retain(Process* p) { p->sched.refc.fetch_add(1, std::memory_order_relaxed); }
     static void release(Process* p);
+    Quiescence& quiescence() { return quiescence_; }
 
     size_t count() const { return count_.load(std::memory_order_relaxed); }
     std::vector<Term> pids();
@@ -50,6 +92,10 @@ public:
     std::vector<Term> registered(const Namespace* ns);  // the names registered in `ns` itself
 
 private:
+    static constexpr size_t HINTS = size_t(1) << 14;  // 128 KB, zero pages until used
+    static constexpr uint64_t HINT_MASK = HINTS - 1;
+    std::atomic<Process*>* hints_;
+    Quiescence quiescence_;
     static constexpr size_t SHARDS = 64;
     struct Shard {
         WordLock mutex;  // held for a lookup's few instructions: no futex call uncontended

@@ -90,6 +90,7 @@ Schedulers::Schedulers(VM* vm, int count) : vm_(vm) {
         scheds_.push_back(std::move(s));
     }
     online_.store(count, std::memory_order_release);
+    vm->procs.quiescence().prepare(count);
     dirty_ = std::make_unique<DirtySchedulers>(*this, vm->dirty_cpu_schedulers > 0 ? vm->dirty_cpu_schedulers : count,
                                                vm->dirty_io_schedulers);
 }
@@ -400,7 +401,9 @@ Process* Schedulers::steal(Scheduler& thief, bool busy_only) {
 }
 
 Process* Schedulers::next(Scheduler& s) {
+    Quiescence& quiescence = vm_->procs.quiescence();
     for (;;) {
+        quiescence.quiescent(s.index);  // between two processes: no process found unretained is held
         if (int64_t until = blocked_until_ns_.load(std::memory_order_acquire)) [[unlikely]] {
             // erts_debug:set_internal_state(block, Ms): no process runs until it ends.
             int64_t now = monotonic_ns();
@@ -450,7 +453,9 @@ Process* Schedulers::next(Scheduler& s) {
             s.wake_sent = false;
             uint32_t seen = s.wake_seq.load(std::memory_order_acquire);
             lock.unlock();
+            quiescence.offline(s.index);
             s.sleep_until_bumped(seen);
+            quiescence.online(s.index);
             lock.lock();
         }
         sleepers_.fetch_sub(1, std::memory_order_acq_rel);
@@ -516,6 +521,7 @@ void Schedulers::poll_io(Scheduler& s, bool now) {
 
 void Schedulers::loop(Scheduler& s) {
     tls_index = s.index;
+    Quiescence::Member member(vm_->procs.quiescence(), s.index);
     ThreadNodeScope node_scope(vm_->node);  // term order and printing of ids (vm/node_identity.hpp)
     while (Process* p = next(s)) {
         if (tls_profiled_inactive) [[unlikely]] {

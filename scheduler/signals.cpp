@@ -129,11 +129,10 @@ bool deliver_signal(VM& vm, Term to, Signal* s) {
         RemoteSignals* r = vm.remote.load(std::memory_order_acquire);
         return r && r->route(to, s);
     }
-    Process* p = vm.procs.lookup(to);
+    ProcessTable::Receiver p(vm.procs, to);
     if (!p) return false;
     bool ok = p->sched.inbox.push(s);
-    if (ok && vm.scheds) vm.scheds->activate(p);
-    ProcessTable::release(p);
+    if (ok && vm.scheds) vm.scheds->activate(p.get());
     return ok;
 }
 
@@ -144,18 +143,17 @@ bool post_message(VM& vm, Term to, Term msg, uint8_t seq) {
         r->send(nullptr, to, msg, NIL);
         return true;
     }
-    Process* p = vm.procs.lookup(to);
+    ProcessTable::Receiver p(vm.procs, to);
     if (!p) return false;
     Signal* s = new_signal(SignalKind::Message, NIL);
     s->seq = seq;
     s->data = copy_to_buffer(msg);
     bool queued = p->sched.inbox.push(s);
     if (queued) {
-        vm.scheds->activate(p);
+        vm.scheds->activate(p.get());
     } else {
         free_signal(s);
     }
-    ProcessTable::release(p);
     return queued;
 }
 
