@@ -48,6 +48,9 @@ struct Signal {
     bool normal_kills = false;  // Exit: exit/2 to oneself, which ends the caller even for `normal`
     uint8_t task = 0;           // SystemTask: a SystemTaskKind
     uint8_t seq = 0;      // Message, Exit: what it brings for seq_trace (vm/seq_trace.hpp seq_kind)
+    // Message: data.term is on the receiver's heap already (post_message copied it there while
+    // the receiver was not running); its collections keep it (SignalQueue::on_heap_terms).
+    bool on_heap = false;
     Term from = NIL;      // sender pid (immediate)
     uint64_t timer_id = 0;
     uint64_t alias = 0;   // Message: the alias's reference number (dropped if no longer active)
@@ -91,6 +94,14 @@ public:
     bool empty() {
         std::lock_guard lock(mutex_);
         return items_.empty();
+    }
+    // The owner's collector: each queued message that is on the owner's heap already. Only
+    // the owner (or a sender holding it) adds those, so none comes while it collects.
+    template <class F>
+    void on_heap_terms(F f) {
+        std::lock_guard lock(mutex_);
+        for (Signal* s : items_)
+            if (s->on_heap) f(s->data.term);
     }
     // Nothing queued and nothing taken but not yet acted on (see settle). Another process
     // asking "is it alive?" may answer at once only then: a signal it sent earlier (an exit

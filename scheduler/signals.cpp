@@ -136,6 +136,29 @@ bool deliver_signal(VM& vm, Term to, Signal* s) {
     return ok;
 }
 
+namespace {
+// A message straight onto the heap of a receiver that is not running, as erts allocates it
+// there when it can take the receiver's main lock: one copy, where the buffer path copies it
+// into a buffer and the receiver copies it again. The sender holds the receiver as a borrower
+// does (RUNNING, which no scheduler takes from it) while it copies and queues the signal, so
+// no collection can come between the two. False, with nothing done, when the receiver is
+// running or keeps its messages off the heap.
+bool post_onto_heap(Process* p, Term msg, Signal* s, bool* queued) {
+    using namespace run_state;
+    std::atomic<uint32_t>& st = p->sched.state;
+    uint32_t f = st.load(std::memory_order_relaxed);
+    if ((f & (RUNNING | EXITED)) || p->message_queue_off_heap) return false;
+    if (!st.compare_exchange_strong(f, f | RUNNING, std::memory_order_acquire)) return false;
+    s->data.term = copy_to_process(p, msg);
+    s->on_heap = true;
+    *queued = p->sched.inbox.push(s);
+    if (!*queued) s->on_heap = false;  // exited meanwhile: the copy is garbage on its heap
+    // Letting go: a signal that came meanwhile (PENDING) is seen by the activate that follows.
+    st.fetch_and(~(RUNNING | PENDING), std::memory_order_acq_rel);
+    return true;
+}
+}  // namespace
+
 bool post_message(VM& vm, Term to, Term msg, uint8_t seq) {
     if (!is_local_pid(to)) [[unlikely]] {
         RemoteSignals* r = vm.remote.load(std::memory_order_acquire);
@@ -147,8 +170,11 @@ bool post_message(VM& vm, Term to, Term msg, uint8_t seq) {
     if (!p) return false;
     Signal* s = new_signal(SignalKind::Message, NIL);
     s->seq = seq;
-    s->data = copy_to_buffer(msg);
-    bool queued = p->sched.inbox.push(s);
+    bool queued;
+    if (!vm.scheds || !post_onto_heap(p.get(), msg, s, &queued)) {
+        s->data = copy_to_buffer(msg);
+        queued = p->sched.inbox.push(s);
+    }
     if (queued) {
         vm.scheds->activate(p.get());
     } else {
@@ -211,7 +237,8 @@ SignalResult handle_signals(VM& vm, Process* p) {
         switch (s->kind) {
         case SignalKind::Message: {
             if (s->alias && !alias_accepts(p, s->alias)) break;  // an inactive alias: dropped
-            Term msg = take_message(p, s->data), seq_token = am::undefined;
+            Term msg = s->on_heap ? std::exchange(s->data, MessageBuffer{}).term : take_message(p, s->data);
+            Term seq_token = am::undefined;
             // A message from a process without a token matters only to a process with seq_trace
             // state (its token is cleared); the common case costs one compare.
             if (s->seq == seq_kind::TOKEN || (s->seq && p->seq_trace)) [[unlikely]]

@@ -91,6 +91,29 @@ Term copy_into(Term t, Term* to, Term** offheap) {
     return root;
 }
 
+// copy_into within [to, limit), without the size pass: NON_VALUE if the copy would pass
+// `limit`; the off-heap objects retained so far are in *offheap either way. *end receives
+// where the copy ends.
+Term copy_into_bounded(Term t, Term* to, Term* limit, Term** offheap, Term** end) {
+    Term* hp = to;
+    auto fits = [&](Term u) {
+        return hp + (is_list(u) ? 2 : object_words(boxed_ptr(u)[0])) <= limit;
+    };
+    if (!fits(t)) return NON_VALUE;
+    Term root = shallow_copy(t, hp, offheap);
+    bool ok = true;
+    each_term_word(to, hp, [&](Term& w) {
+        if (!ok || !needs_copy(w)) return;
+        if (!fits(w)) {
+            ok = false;  // the scan runs on over what was copied, which no longer grows
+            return;
+        }
+        w = shallow_copy(w, hp, offheap);
+    });
+    *end = hp;
+    return ok ? root : NON_VALUE;
+}
+
 }  // namespace
 
 namespace {
@@ -237,6 +260,41 @@ Term take_buffer(Process* p, MessageBuffer& buf) {
     std::free(f);
     buf = MessageBuffer{};
     return t;
+}
+
+// Below this many free words on the receiver's heap, copy_to_process does not try a copy
+// without the size pass.
+constexpr size_t BOUNDED_MIN_WORDS = 16;
+
+Term copy_to_process(Process* p, Term t) {
+    if (!needs_copy(t)) return t;
+    if (is_flat_tuple(t)) {
+        size_t words = tuple_arity(t) + 1;
+        Term* to = p->alloc(words);
+        std::copy(boxed_ptr(t), boxed_ptr(t) + words, to);
+        return make_boxed(to);
+    }
+    Term* offheap = nullptr;
+    Term r = NON_VALUE;
+    // Most messages fit in what is left of the heap: copied there at once, the size pass
+    // is saved. One that does not is sized and copied again.
+    if (p->heap_free() > S_RESERVED + BOUNDED_MIN_WORDS) {
+        Term* end;
+        r = copy_into_bounded(t, p->htop, p->stop - S_RESERVED, &offheap, &end);
+        if (is_value(r)) {
+            p->htop = end;
+        } else {
+            gc::release_offheap_list(offheap);
+            offheap = nullptr;
+        }
+    }
+    if (!is_value(r)) r = copy_into(t, p->alloc(copy_size(t)), &offheap);
+    while (Term* pb = offheap) {
+        offheap = gc::offheap_next(pb);
+        if (header_sub(pb[0]) == Sub::RefcBin) p->vheap_bytes += size_t(pb[1].raw);
+        p->link_offheap(pb);
+    }
+    return r;
 }
 
 void discard_buffer(MessageBuffer& buf) {

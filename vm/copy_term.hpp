@@ -31,6 +31,11 @@ Term adopt_buffer(Process* p, MessageBuffer& buf);
 // way leave no fragment of their own for the next collection to search. p must not be running
 // (its heap top is p->htop).
 Term take_buffer(Process* p, MessageBuffer& buf);
+// Copies `t` straight into the memory of p, which is not running and which the caller holds
+// (a sender that borrowed it, scheduler/signals.cpp): onto its heap when it fits, else into
+// the fragment Process::alloc bumps into. Binaries in it count in p's binary virtual heap,
+// as adopt_buffer counts them.
+Term copy_to_process(Process* p, Term t);
 // Frees a buffer that will never be adopted (receiver died).
 void discard_buffer(MessageBuffer& buf);
 

@@ -91,6 +91,7 @@ void copy_roots_and_scan(Process* p, gc::Copier& c, Term* x, unsigned live, Term
     c.root(p->ferror_info);
     c.root(p->group_leader);
     for (Term& m : p->mailbox) c.root(m);
+    p->sched.inbox.on_heap_terms([&](Term& m) { c.root(m); });
     if (p->seq_trace) {
         c.root(p->seq_trace->token);
         for (Term& t : p->seq_trace->tokens) c.root(t);
