@@ -87,6 +87,9 @@ struct ProcessSched {
     // A message to one of its own aliases went through the signal queue (its alias is checked
     // when the message is taken in): plain messages to itself follow it there to stay in order.
     bool self_via_inbox = false;
+    // The scheduler it was last stolen from, until its next wake-up or yield tells whether it
+    // stayed with the thief (scheduler.cpp, note_after_steal); -1 if none.
+    std::atomic<int16_t> stolen_from{-1};
     std::vector<Term> links;                  // pids
     OrderedList<MonitorEntry> monitors;       // processes this one monitors
     std::vector<MonitorEntry> monitored_by;   // processes monitoring this one

@@ -35,6 +35,10 @@ struct Schedulers::Scheduler {
     // Backlog measure for waking another scheduler (scheduler.cpp, count_backlog): written by
     // this scheduler's thread, read by enqueuers, reset by whoever wakes the other.
     std::atomic<int64_t> wakeup_other{0};
+    // How many times the wakeup_other limit is doubled for this scheduler's backlog: raised
+    // each time a process stolen from it came straight back (woken by a process here), reset
+    // when one stayed with its thief (scheduler.cpp, note_after_steal).
+    std::atomic<int> share_backoff{0};
     std::atomic<bool> running{false};  // inside run_one
     std::atomic<uint64_t> slices{0};    // run_one calls finished
     // Reductions of the slices this scheduler finished: written by it alone (a relaxed

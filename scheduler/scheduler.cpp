@@ -55,6 +55,12 @@ bool count_backlog(Sched& s, int64_t reds, int64_t limit) {
     return v > limit;
 }
 
+// The backlog above which `s` shares its queue: +swt's limit, doubled share_backoff times.
+template <class Sched>
+int64_t share_limit(const Sched& s, int64_t limit) {
+    return limit << s.share_backoff.load(std::memory_order_relaxed);
+}
+
 // Wakes one sleeping online scheduler other than `s` to steal from it, unless a spinning one
 // will find the work by itself. (A template so that it can take the private Scheduler type.)
 template <class Sched>
@@ -272,7 +278,20 @@ void Schedulers::activate(Process* p) {
     // passing stays on one core, and an idle scheduler only steals once work piles up.
     int target = current_index() >= 0 ? current_index() : p->sched.home;
     if (target < 0 || target >= count()) target = 0;
+    if (p->sched.stolen_from.load(std::memory_order_relaxed) >= 0) [[unlikely]] note_after_steal(p, target);
     enqueue(*scheds_[size_t(target)], p);
+}
+
+void Schedulers::note_after_steal(Process* p, int target) {
+    int from = p->sched.stolen_from.exchange(-1, std::memory_order_relaxed);
+    if (from < 0 || from >= count()) return;
+    std::atomic<int>& backoff = scheds_[size_t(from)]->share_backoff;
+    int b = backoff.load(std::memory_order_relaxed);
+    if (target == from) {
+        if (b < MAX_SHARE_BACKOFF) backoff.store(b + 1, std::memory_order_relaxed);
+    } else if (b) {
+        backoff.store(0, std::memory_order_relaxed);
+    }
 }
 
 void Schedulers::activate_for(Process* p, int prio) {
@@ -298,6 +317,7 @@ void Schedulers::activate_for(Process* p, int prio) {
     }
     int target = current_index() >= 0 ? current_index() : ps.home;
     if (target < 0 || target >= count()) target = 0;
+    if (ps.stolen_from.load(std::memory_order_relaxed) >= 0) [[unlikely]] note_after_steal(p, target);
     enqueue(*scheds_[size_t(target)], p, prio);
 }
 
@@ -341,7 +361,7 @@ void Schedulers::enqueue(Scheduler& target, Process* p, int prio) {
     // The target is busy, has more queued than it takes next, and has had a backlog for a
     // while (wakeup_other, counted in loop()): let a sleeper come and steal, unless a spinning
     // scheduler is about to find the work by itself.
-    if (share && s.wakeup_other.load(std::memory_order_relaxed) > vm_->emu_options.wakeup_other_limit)
+    if (share && s.wakeup_other.load(std::memory_order_relaxed) > share_limit(s, vm_->emu_options.wakeup_other_limit))
         wake_other(scheds_, s, online(), sleepers_, spinners_);
 }
 
@@ -377,7 +397,8 @@ Process* Schedulers::steal(Scheduler& thief, bool busy_only) {
         // Nor, while spinning, before the victim's backlog is one that would wake a sleeper
         // (count_backlog): stealing a process the moment a second one was queued split a
         // gen_server from its clients, and every call then crossed cores.
-        if (busy_only && other->wakeup_other.load(std::memory_order_relaxed) <= vm_->emu_options.wakeup_other_limit)
+        if (busy_only &&
+            other->wakeup_other.load(std::memory_order_relaxed) <= share_limit(*other, vm_->emu_options.wakeup_other_limit))
             continue;
         std::unique_lock lock(other->mutex, std::try_to_lock);
         if (!lock.owns_lock() || other->queued == 0) continue;
@@ -393,6 +414,9 @@ Process* Schedulers::steal(Scheduler& thief, bool busy_only) {
                 if (p->sched.bound_scheduler.load(std::memory_order_relaxed) != 0) continue;
                 dq.erase(it);
                 other->count_queued(-1);
+                // The backlog is shared: the victim counts it again from nothing.
+                other->wakeup_other.store(0, std::memory_order_relaxed);
+                p->sched.stolen_from.store(int16_t(other->index), std::memory_order_relaxed);
                 return p;
             }
         }
@@ -545,7 +569,7 @@ void Schedulers::loop(Scheduler& s) {
             run_one(s, p);
         }
         if (count_backlog(s, s.reductions.load(std::memory_order_relaxed) - reds_before,
-                          vm_->emu_options.wakeup_other_limit))
+                          share_limit(s, vm_->emu_options.wakeup_other_limit)))
             wake_other(scheds_, s, online(), sleepers_, spinners_);
     }
     if (vm_->exit_process_when_done) {
@@ -697,6 +721,8 @@ void Schedulers::run_one(Scheduler& s, Process* p) {
                 trace_sched(p, "out");
             switch (rs) {
             case RunStatus::Yielded: {
+                // Still runnable after its slice: it stays queued here.
+                if (p->sched.stolen_from.load(std::memory_order_relaxed) >= 0) note_after_steal(p, s.index);
                 std::atomic<uint32_t>& st = p->sched.state;
                 uint32_t f = st.load(std::memory_order_acquire);
                 while (!st.compare_exchange_weak(f, (f & ~(RUNNING | PENDING)) | QUEUED, std::memory_order_acq_rel)) {
@@ -705,6 +731,12 @@ void Schedulers::run_one(Scheduler& s, Process* p) {
                 return;
             }
             case RunStatus::Waiting:
+                // A stolen process that did a good part of a slice's work here was worth the
+                // move, whoever wakes it next; one that did little is judged by where its next
+                // wake-up puts it.
+                if (p->sched.stolen_from.load(std::memory_order_relaxed) >= 0 &&
+                    p->reductions - reds_before >= STEAL_PAYS_REDUCTIONS)
+                    note_after_steal(p, s.index);
                 run_system_tasks(*vm_, p);  // taken in by the receive that now waits
                 p->sched.waiting = true;
                 p->waited_since_gc = true;  // not "hot" for the young-heap sizing (vm/gc.cpp)

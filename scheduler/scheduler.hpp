@@ -158,6 +158,12 @@ private:
     // it (a scheduler has just taken it and is about to run it).
     bool requeue(Process* p, int prio);
     void run_one(Scheduler& s, Process* p);
+    // p, stolen from another scheduler, is next queued on `target`: back on its victim (woken
+    // by a process there: stealing it only moved it between cores and back, as a gen_server's
+    // client) raises the victim's share_backoff; anywhere else it stayed, and resets it.
+    void note_after_steal(Process* p, int target);
+    static constexpr int MAX_SHARE_BACKOFF = 10;  // +swt's limit times 1024
+    static constexpr int64_t STEAL_PAYS_REDUCTIONS = 2000;  // half a slice
     // After a run: the process stops (idle) unless signals arrived meanwhile. True if it
     // must be looked at again.
     bool go_idle(Process* p);
