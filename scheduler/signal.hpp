@@ -95,6 +95,8 @@ public:
         std::lock_guard lock(mutex_);
         return items_.empty();
     }
+    // Something is queued. Without the lock: a push by this thread earlier is always seen.
+    bool has_signals() const { return queued_.load(std::memory_order_acquire); }
     // The owner's collector: each queued message that is on the owner's heap already. Only
     // the owner (or a sender holding it) adds those, so none comes while it collects.
     template <class F>

@@ -140,22 +140,39 @@ namespace {
 // A message straight onto the heap of a receiver that is not running, as erts allocates it
 // there when it can take the receiver's main lock: one copy, where the buffer path copies it
 // into a buffer and the receiver copies it again. The sender holds the receiver as a borrower
-// does (RUNNING, which no scheduler takes from it) while it copies and queues the signal, so
-// no collection can come between the two. False, with nothing done, when the receiver is
-// running or keeps its messages off the heap.
-bool post_onto_heap(Process* p, Term msg, Signal* s, bool* queued) {
+// does (RUNNING, which no scheduler takes from it) while it copies and delivers, so no
+// collection can come in between. With nothing queued in its signal queue (so no earlier
+// signal of this sender's can be overtaken) and no tracing to report it, the message goes
+// into the mailbox at once, as handle_signals would put it there, without a signal; else a
+// signal carrying it is queued. Returns -1, with nothing done, when the receiver is running
+// or keeps its messages off the heap; else whether the message was delivered.
+int post_onto_heap(Process* p, Term msg, uint8_t seq) {
     using namespace run_state;
-    std::atomic<uint32_t>& st = p->sched.state;
+    ProcessSched& ps = p->sched;
+    std::atomic<uint32_t>& st = ps.state;
     uint32_t f = st.load(std::memory_order_relaxed);
-    if ((f & (RUNNING | EXITED)) || p->message_queue_off_heap) return false;
-    if (!st.compare_exchange_strong(f, f | RUNNING, std::memory_order_acquire)) return false;
-    s->data.term = copy_to_process(p, msg);
-    s->on_heap = true;
-    *queued = p->sched.inbox.push(s);
-    if (!*queued) s->on_heap = false;  // exited meanwhile: the copy is garbage on its heap
+    if ((f & (RUNNING | EXITED)) || p->message_queue_off_heap) return -1;
+    if (!st.compare_exchange_strong(f, f | RUNNING, std::memory_order_acquire)) return -1;
+    Term copy = copy_to_process(p, msg);
+    bool delivered = true;
+    if (!ps.inbox.has_signals() && !p->seq_trace && !ps.hibernating &&
+        trace_flags_of(p) == 0) {
+        p->mailbox_push(copy);
+        ps.waiting = false;  // as a message taken in by handle_signals: it runs again
+    } else {
+        Signal* s = new_signal(SignalKind::Message, NIL);
+        s->seq = seq;
+        s->data.term = copy;
+        s->on_heap = true;
+        delivered = ps.inbox.push(s);
+        if (!delivered) {
+            s->on_heap = false;  // exited meanwhile: the copy is garbage on its heap
+            free_signal(s);
+        }
+    }
     // Letting go: a signal that came meanwhile (PENDING) is seen by the activate that follows.
     st.fetch_and(~(RUNNING | PENDING), std::memory_order_acq_rel);
-    return true;
+    return delivered;
 }
 }  // namespace
 
@@ -168,18 +185,18 @@ bool post_message(VM& vm, Term to, Term msg, uint8_t seq) {
     }
     ProcessTable::Receiver p(vm.procs, to);
     if (!p) return false;
-    Signal* s = new_signal(SignalKind::Message, NIL);
-    s->seq = seq;
     bool queued;
-    if (!vm.scheds || !post_onto_heap(p.get(), msg, s, &queued)) {
+    int direct = vm.scheds ? post_onto_heap(p.get(), msg, seq) : -1;
+    if (direct >= 0) {
+        queued = direct;
+    } else {
+        Signal* s = new_signal(SignalKind::Message, NIL);
+        s->seq = seq;
         s->data = copy_to_buffer(msg);
         queued = p->sched.inbox.push(s);
+        if (!queued) free_signal(s);
     }
-    if (queued) {
-        vm.scheds->activate(p.get());
-    } else {
-        free_signal(s);
-    }
+    if (queued) vm.scheds->activate(p.get());
     return queued;
 }
 
