@@ -276,10 +276,25 @@ void Schedulers::activate(Process* p) {
     }
     // Like OTP, a process made runnable by another joins the waker's scheduler: message
     // passing stays on one core, and an idle scheduler only steals once work piles up.
+    queue_woken(p);
+}
+
+void Schedulers::queue_woken(Process* p) {
     int target = current_index() >= 0 ? current_index() : p->sched.home;
     if (target < 0 || target >= count()) target = 0;
     if (p->sched.stolen_from.load(std::memory_order_relaxed) >= 0) [[unlikely]] note_after_steal(p, target);
     enqueue(*scheds_[size_t(target)], p);
+}
+
+void Schedulers::give_back_runnable(Process* p) {
+    std::atomic<uint32_t>& st = p->sched.state;
+    uint32_t f = st.load(std::memory_order_relaxed);
+    uint32_t to;
+    do {
+        to = f & ~(RUNNING | PENDING);
+        if (!(f & (QUEUED | EXITED))) to |= QUEUED;
+    } while (!st.compare_exchange_weak(f, to, std::memory_order_acq_rel));
+    if ((to & QUEUED) && !(f & QUEUED)) queue_woken(p);
 }
 
 void Schedulers::note_after_steal(Process* p, int target) {

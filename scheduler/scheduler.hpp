@@ -92,6 +92,18 @@ public:
     bool borrow(Process* p);
     // Ends a borrow; `woken` if the borrower gave p new messages to look at.
     void give_back(Process* p, bool woken);
+    // One attempt, no waiting: marks p RUNNING for the caller if it is idle or queued (not
+    // running, not exited). A sender that holds its receiver so (scheduler/signals.cpp)
+    // ends with give_back_runnable, having given it work.
+    static bool try_borrow(Process* p) {
+        std::atomic<uint32_t>& st = p->sched.state;
+        uint32_t f = st.load(std::memory_order_relaxed);
+        if (f & (run_state::RUNNING | run_state::EXITED)) return false;
+        return st.compare_exchange_strong(f, f | run_state::RUNNING, std::memory_order_acquire);
+    }
+    // Ends a try_borrow and makes p runnable in the same compare-and-swap (activate would
+    // take another).
+    void give_back_runnable(Process* p);
     // Ends a borrow of a process that must exit with `reason` (taken from its signals). If a
     // run queue holds it, its scheduler ends it when it comes out (a queued process must stay
     // in memory until then); otherwise it exits here.
@@ -162,6 +174,8 @@ private:
     // by a process there: stealing it only moved it between cores and back, as a gen_server's
     // client) raises the victim's share_backoff; anywhere else it stayed, and resets it.
     void note_after_steal(Process* p, int target);
+    // Queues p, just marked QUEUED, where a woken process goes: the waker's scheduler.
+    void queue_woken(Process* p);
     static constexpr int MAX_SHARE_BACKOFF = 10;  // +swt's limit times 1024
     static constexpr int64_t STEAL_PAYS_REDUCTIONS = 2000;  // half a slice
     // After a run: the process stops (idle) unless signals arrived meanwhile. True if it

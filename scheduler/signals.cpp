@@ -146,17 +146,15 @@ namespace {
 // into the mailbox at once, as handle_signals would put it there, without a signal; else a
 // signal carrying it is queued. Returns -1, with nothing done, when the receiver is running
 // or keeps its messages off the heap; else whether the message was delivered.
-int post_onto_heap(Process* p, Term msg, uint8_t seq) {
-    using namespace run_state;
+int post_onto_heap(Schedulers& scheds, Process* p, Term msg, uint8_t seq) {
     ProcessSched& ps = p->sched;
-    std::atomic<uint32_t>& st = ps.state;
-    uint32_t f = st.load(std::memory_order_relaxed);
-    if ((f & (RUNNING | EXITED)) || p->message_queue_off_heap) return -1;
-    if (!st.compare_exchange_strong(f, f | RUNNING, std::memory_order_acquire)) return -1;
+    if (p->message_queue_off_heap || !Schedulers::try_borrow(p)) return -1;
     Term copy = copy_to_process(p, msg);
     bool delivered = true;
-    if (!ps.inbox.has_signals() && !p->seq_trace && !ps.hibernating &&
-        trace_flags_of(p) == 0) {
+    // (Not under system_profile's runnable_procs, whose `active` event is for a process that
+    // was waiting when its scheduler took it: this clears `waiting` before then.)
+    if (!ps.inbox.has_signals() && !p->seq_trace && !ps.hibernating && trace_flags_of(p) == 0 &&
+        !(p->vm->sysprof.flags.load(std::memory_order_relaxed) & profile_flag::RUNNABLE_PROCS)) {
         p->mailbox_push(copy);
         ps.waiting = false;  // as a message taken in by handle_signals: it runs again
     } else {
@@ -170,8 +168,8 @@ int post_onto_heap(Process* p, Term msg, uint8_t seq) {
             free_signal(s);
         }
     }
-    // Letting go: a signal that came meanwhile (PENDING) is seen by the activate that follows.
-    st.fetch_and(~(RUNNING | PENDING), std::memory_order_acq_rel);
+    // Letting go, queued to run (a signal that came meanwhile, PENDING, is taken in then).
+    scheds.give_back_runnable(p);
     return delivered;
 }
 }  // namespace
@@ -185,18 +183,19 @@ bool post_message(VM& vm, Term to, Term msg, uint8_t seq) {
     }
     ProcessTable::Receiver p(vm.procs, to);
     if (!p) return false;
-    bool queued;
-    int direct = vm.scheds ? post_onto_heap(p.get(), msg, seq) : -1;
-    if (direct >= 0) {
-        queued = direct;
-    } else {
-        Signal* s = new_signal(SignalKind::Message, NIL);
-        s->seq = seq;
-        s->data = copy_to_buffer(msg);
-        queued = p->sched.inbox.push(s);
-        if (!queued) free_signal(s);
+    if (vm.scheds) {
+        int direct = post_onto_heap(*vm.scheds, p.get(), msg, seq);
+        if (direct >= 0) return direct;
     }
-    if (queued) vm.scheds->activate(p.get());
+    Signal* s = new_signal(SignalKind::Message, NIL);
+    s->seq = seq;
+    s->data = copy_to_buffer(msg);
+    bool queued = p->sched.inbox.push(s);
+    if (queued) {
+        vm.scheds->activate(p.get());
+    } else {
+        free_signal(s);
+    }
     return queued;
 }
 
