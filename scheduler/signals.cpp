@@ -146,21 +146,24 @@ namespace {
 // into the mailbox at once, as handle_signals would put it there, without a signal; else a
 // signal carrying it is queued. Returns -1, with nothing done, when the receiver is running
 // or keeps its messages off the heap; else whether the message was delivered.
-int post_onto_heap(Schedulers& scheds, Process* p, Term msg, uint8_t seq) {
+int post_onto_heap(Schedulers& scheds, Process* p, Term msg, uint8_t seq, uint64_t alias) {
     ProcessSched& ps = p->sched;
     if (p->message_queue_off_heap || !Schedulers::try_borrow(p)) return -1;
-    Term copy = copy_to_process(p, msg);
     bool delivered = true;
     // (Not under system_profile's runnable_procs, whose `active` event is for a process that
     // was waiting when its scheduler took it: this clears `waiting` before then.)
     if (!ps.inbox.has_signals() && !p->seq_trace && !ps.hibernating && trace_flags_of(p) == 0 &&
         !(p->vm->sysprof.flags.load(std::memory_order_relaxed) & profile_flag::RUNNABLE_PROCS)) {
-        p->mailbox_push(copy);
-        ps.waiting = false;  // as a message taken in by handle_signals: it runs again
+        // A message to an alias that is no longer active is dropped, as the owner would.
+        if (!alias || alias_accepts(p, alias)) {
+            p->mailbox_push(copy_to_process(p, msg));
+            ps.waiting = false;  // as a message taken in by handle_signals: it runs again
+        }
     } else {
         Signal* s = new_signal(SignalKind::Message, NIL);
         s->seq = seq;
-        s->data.term = copy;
+        s->alias = alias;
+        s->data.term = copy_to_process(p, msg);
         s->on_heap = true;
         delivered = ps.inbox.push(s);
         if (!delivered) {
@@ -174,7 +177,7 @@ int post_onto_heap(Schedulers& scheds, Process* p, Term msg, uint8_t seq) {
 }
 }  // namespace
 
-bool post_message(VM& vm, Term to, Term msg, uint8_t seq) {
+bool post_message(VM& vm, Term to, Term msg, uint8_t seq, uint64_t alias) {
     if (!is_local_pid(to)) [[unlikely]] {
         RemoteSignals* r = vm.remote.load(std::memory_order_acquire);
         if (!r || !is_pid(to)) return false;
@@ -184,11 +187,12 @@ bool post_message(VM& vm, Term to, Term msg, uint8_t seq) {
     ProcessTable::Receiver p(vm.procs, to);
     if (!p) return false;
     if (vm.scheds) {
-        int direct = post_onto_heap(*vm.scheds, p.get(), msg, seq);
+        int direct = post_onto_heap(*vm.scheds, p.get(), msg, seq, alias);
         if (direct >= 0) return direct;
     }
     Signal* s = new_signal(SignalKind::Message, NIL);
     s->seq = seq;
+    s->alias = alias;
     s->data = copy_to_buffer(msg);
     bool queued = p->sched.inbox.push(s);
     if (queued) {

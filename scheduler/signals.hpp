@@ -19,8 +19,10 @@ void release_signal(Signal* s);
 
 // Copies `msg` and sends it from `sender` to the pid `to`; a message to a dead process is
 // dropped, as in OTP. `seq`: what it brings for seq_trace (vm/seq_trace.hpp seq_kind); the
-// default is a message from the runtime system. True if `to` was alive to queue it.
-bool post_message(VM& vm, Term to, Term msg, uint8_t seq = 0);
+// default is a message from the runtime system. `alias`: the number of the alias it was sent
+// to (checked by the owner as it takes the message in), 0 for a pid. True if `to` was alive
+// to queue it.
+bool post_message(VM& vm, Term to, Term msg, uint8_t seq = 0, uint64_t alias = 0);
 
 // An exit signal from `from` (exit/2 when !linked; a dying linked process when linked).
 // `normal_kills`: exit/2 to oneself, where a normal reason ends the process too (OTP's
