@@ -50,6 +50,7 @@ public:
 
     // p has dropped its last reference: freed now if no participant is online, else later.
     void retire(Process* p);
+    size_t pending() const { return pending_.load(std::memory_order_relaxed); }  // retired, not freed
 
     // The calling thread is participant `slot` of this domain, until the scope ends.
     class Member {
