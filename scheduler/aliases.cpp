@@ -58,16 +58,15 @@ void send_to_alias(Process* p, Term ref, Term msg) {
     uint64_t n = ref_number(ref);
     Term owner = p->vm->aliases.owner(n);
     if (owner == NIL) return;
+    if (owner == p->pid) p->sched.self_via_inbox = true;
     if (!p->seq_trace) {
-        if (owner == p->pid) p->sched.self_via_inbox = true;
         post_message(*p->vm, owner, msg, seq_kind::NO_TOKEN, n);
         return;
     }
-    // With a seq_trace token: the signal carries it (vm/seq_trace.hpp).
+    // With seq_trace state: the signal carries the token (vm/seq_trace.hpp).
     auto* s = new Signal{SignalKind::Message};
     s->alias = n;
     seq_fill_signal(p, s, msg, seq_trace_outgoing(p, owner, ref, msg));
-    if (owner == p->pid) p->sched.self_via_inbox = true;
     if (!deliver_signal(*p->vm, owner, s)) {
         discard_buffer(s->data);
         delete s;

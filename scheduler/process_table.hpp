@@ -27,9 +27,9 @@ namespace beam {
 
 class ProcessTable {
 public:
-    void insert(Process* p);
     ProcessTable();
     ~ProcessTable();
+    void insert(Process* p);
     Process* lookup(Term pid);  // nullptr if there is no such live process
     // The live process `pid`, without a reference, or nullptr: not found among the hints, or
     // the calling thread is not a participant of quiescence() (then use lookup). Valid until

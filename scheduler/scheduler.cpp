@@ -279,11 +279,11 @@ void Schedulers::activate(Process* p) {
     queue_woken(p);
 }
 
-void Schedulers::queue_woken(Process* p) {
+void Schedulers::queue_woken(Process* p, int prio) {
     int target = current_index() >= 0 ? current_index() : p->sched.home;
     if (target < 0 || target >= count()) target = 0;
     if (p->sched.stolen_from.load(std::memory_order_relaxed) >= 0) [[unlikely]] note_after_steal(p, target);
-    enqueue(*scheds_[size_t(target)], p);
+    enqueue(*scheds_[size_t(target)], p, prio);
 }
 
 void Schedulers::give_back_runnable(Process* p) {
@@ -330,10 +330,7 @@ void Schedulers::activate_for(Process* p, int prio) {
         }
         if (st.compare_exchange_weak(f, f | QUEUED, std::memory_order_acq_rel)) break;
     }
-    int target = current_index() >= 0 ? current_index() : ps.home;
-    if (target < 0 || target >= count()) target = 0;
-    if (ps.stolen_from.load(std::memory_order_relaxed) >= 0) [[unlikely]] note_after_steal(p, target);
-    enqueue(*scheds_[size_t(target)], p, prio);
+    queue_woken(p, prio);
 }
 
 bool Schedulers::requeue(Process* p, int prio) {

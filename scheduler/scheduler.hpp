@@ -174,8 +174,9 @@ private:
     // by a process there: stealing it only moved it between cores and back, as a gen_server's
     // client) raises the victim's share_backoff; anywhere else it stayed, and resets it.
     void note_after_steal(Process* p, int target);
-    // Queues p, just marked QUEUED, where a woken process goes: the waker's scheduler.
-    void queue_woken(Process* p);
+    // Queues p, just marked QUEUED, where a woken process goes: the waker's scheduler (at
+    // `prio`, -1 for its own priority).
+    void queue_woken(Process* p, int prio = -1);
     static constexpr int MAX_SHARE_BACKOFF = 10;  // +swt's limit times 1024
     static constexpr int64_t STEAL_PAYS_REDUCTIONS = 2000;  // half a slice
     // After a run: the process stops (idle) unless signals arrived meanwhile. True if it

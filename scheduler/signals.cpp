@@ -165,11 +165,10 @@ int post_onto_heap(Schedulers& scheds, Process* p, Term msg, uint8_t seq, uint64
         s->alias = alias;
         s->data.term = copy_to_process(p, msg);
         s->on_heap = true;
+        // A queue refuses only once its owner has exited, which needs RUNNING (held here);
+        // the check keeps to push's contract. The copy is then garbage on the heap.
         delivered = ps.inbox.push(s);
-        if (!delivered) {
-            s->on_heap = false;  // exited meanwhile: the copy is garbage on its heap
-            free_signal(s);
-        }
+        if (!delivered) free_signal(s);
     }
     // Letting go, queued to run (a signal that came meanwhile, PENDING, is taken in then).
     scheds.give_back_runnable(p);
