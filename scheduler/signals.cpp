@@ -124,6 +124,36 @@ void refuse(VM& vm, Process* dead, Signal* s, Term reason) {
 
 void release_signal(Signal* s) { free_signal(s); }
 
+namespace {
+// What a Monitor or Demonitor signal does at its target: a change to the list of those who
+// monitor it, nothing the process itself looks at until it exits.
+void apply_monitor_change(ProcessSched& ps, const Signal* s) {
+    std::lock_guard lock(ps.info_mutex);
+    if (s->kind == SignalKind::Monitor) {
+        MonitorEntry m{};
+        ref_words_of(s->data.term, m.ref);
+        m.pid = s->from;
+        m.name = s->name;
+        ps.monitored_by.push_back(m);
+    } else {
+        erase_if_first(ps.monitored_by, [&](const MonitorEntry& m) { return same_ref(m.ref, s->ref); });
+    }
+}
+
+// A Monitor or Demonitor applied at once to a target that is not running and has nothing
+// queued (so no earlier signal of the sender's is overtaken), held as post_onto_heap holds a
+// receiver. Queued, either would wake the target only for it to take the change in and wait
+// again: two of the four signals of a gen_server:call. Not made runnable by it; a signal that
+// came meanwhile (PENDING) is seen to by give_back. False, with nothing done, otherwise.
+bool apply_monitor_change_idle(Schedulers& scheds, Process* p, const Signal* s) {
+    if (!Schedulers::try_borrow(p)) return false;
+    bool applied = !p->sched.inbox.has_signals();
+    if (applied) apply_monitor_change(p->sched, s);
+    scheds.give_back(p, false);
+    return applied;
+}
+}  // namespace
+
 bool deliver_signal(VM& vm, Term to, Signal* s) {
     if (!is_local_pid(to)) [[unlikely]] {
         RemoteSignals* r = vm.remote.load(std::memory_order_acquire);
@@ -131,6 +161,11 @@ bool deliver_signal(VM& vm, Term to, Signal* s) {
     }
     ProcessTable::Receiver p(vm.procs, to);
     if (!p) return false;
+    if ((s->kind == SignalKind::Monitor || s->kind == SignalKind::Demonitor) && vm.scheds &&
+        apply_monitor_change_idle(*vm.scheds, p.get(), s)) {
+        free_signal(s);
+        return true;
+    }
     bool ok = p->sched.inbox.push(s);
     if (ok && vm.scheds) vm.scheds->activate(p.get());
     return ok;
@@ -312,20 +347,10 @@ SignalResult handle_signals(VM& vm, Process* p) {
             if (was_linked) trace_procs(p, "getting_unlinked", s->from);
             break;
         }
-        case SignalKind::Monitor: {
-            MonitorEntry m{};
-            ref_words_of(s->data.term, m.ref);
-            m.pid = s->from;
-            m.name = s->name;
-            std::lock_guard lock(ps.info_mutex);
-            ps.monitored_by.push_back(m);
+        case SignalKind::Monitor:
+        case SignalKind::Demonitor:
+            apply_monitor_change(ps, s);
             break;
-        }
-        case SignalKind::Demonitor: {
-            std::lock_guard lock(ps.info_mutex);
-            erase_if_first(ps.monitored_by, [&](const MonitorEntry& m) { return same_ref(m.ref, s->ref); });
-            break;
-        }
         case SignalKind::Down: {
             // The monitor is over: demonitor(Ref, [info]) must now say false. A monitor
             // already removed by demonitor/1 delivers nothing, as OTP guarantees.
