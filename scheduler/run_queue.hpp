@@ -52,6 +52,9 @@ struct Schedulers::Scheduler {
     bool rebalance = false;   // woken because the number of schedulers online changed
     unsigned low_credit = 0;  // lets low priority run now and then while normal is busy
     int64_t polled_ns = 0;    // when this scheduler last polled the scheduler pollset
+    // What it had run when it last read the clock for that (Schedulers::poll_io).
+    int64_t poll_check_reds = 0;
+    unsigned poll_check_calls = 0;
 
     // The waker: with `mutex` held, after changing what the sleeper waits for. The futex
     // call itself may come after the lock is let go (wake_sleeper), so the woken thread does

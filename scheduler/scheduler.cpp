@@ -548,6 +548,12 @@ Process* Schedulers::spin(Scheduler& s) {
 void Schedulers::poll_io(Scheduler& s, bool now) {
     SchedulerPollset* ps = pollset_.load(std::memory_order_acquire);
     if (!ps) return;
+    if (!now) {
+        int64_t reds = s.reductions.load(std::memory_order_relaxed);
+        if (reds - s.poll_check_reds < POLL_CHECK_REDUCTIONS && ++s.poll_check_calls < POLL_CHECK_CALLS) return;
+        s.poll_check_reds = reds;
+        s.poll_check_calls = 0;
+    }
     int64_t t = monotonic_ns();
     if (!now && t - s.polled_ns < POLL_EVERY_NS) return;
     s.polled_ns = t;

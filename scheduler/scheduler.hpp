@@ -156,9 +156,15 @@ private:
     // backlog, is taken without the futex wake-up that a sleeping scheduler needs. Null if
     // none came (or s has its own).
     Process* spin(Scheduler& s);
-    // Polls the scheduler pollset if `s` has not for POLL_EVERY_NS (or `now`).
+    // Polls the scheduler pollset if `s` has not for POLL_EVERY_NS (or `now`). Between two
+    // processes the clock is read only once POLL_CHECK_REDUCTIONS have run or
+    // POLL_CHECK_CALLS processes have been taken since it was last read: a gen_server:call
+    // schedules two processes, and a read per process (27 ns here) was about 2% of
+    // bench/real/svc_genserver_ets.
     void poll_io(Scheduler& s, bool now);
     static constexpr int64_t POLL_EVERY_NS = 100'000;
+    static constexpr int64_t POLL_CHECK_REDUCTIONS = 2000;
+    static constexpr unsigned POLL_CHECK_CALLS = 32;
     // An offline scheduler's queued processes that are not bound to it go to the online ones.
     void hand_over(Scheduler& s);
     // Queues p on s. A sleeping scheduler is woken to steal only when s, busy, has more than

@@ -535,7 +535,7 @@ void exit_process(VM& vm, Process* p, Term reason) {
     if (vm.sysprof.flags.load(std::memory_order_relaxed) & profile_flag::RUNNABLE_PROCS) [[unlikely]]
         profile_process_exit(p);
     ps.state.fetch_or(run_state::EXITED, std::memory_order_acq_rel);
-    if (ps.timer_set) vm.timers.cancel(ps.timer_id);
+    if (ps.timer_set) vm.timers.cancel_receive_timeout(ps.timer_id);
     vm.timers.cancel_for(p->pid);  // send_after/start_timer to a pid die with it
     // The name goes first, as in erts (erts_do_exit_process): whoever gets this process's
     // EXIT or DOWN may register the name at once (a supervisor restarting a named child).

@@ -166,6 +166,15 @@ std::optional<int64_t> TimerService::cancel(uint64_t id) {
     return left;
 }
 
+void TimerService::cancel_receive_timeout(uint64_t handle) {
+    std::lock_guard lock(mutex_);
+    uint32_t i;
+    if (Slot* e = find(handle, i)) {
+        discard_buffer(e->msg);  // empty for a receive timeout
+        remove(i);
+    }
+}
+
 void TimerService::forget_dest(Term dest, uint64_t ref) {
     if (!is_local_pid(dest)) return;
     auto [lo, hi] = by_pid_.equal_range(dest);

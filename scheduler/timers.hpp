@@ -42,6 +42,9 @@ public:
     // Removes a timer (a reference number or a receive timeout's handle). Returns the
     // milliseconds that were left, or nullopt if it already fired or never existed.
     std::optional<int64_t> cancel(uint64_t id);
+    // A receive timeout's end when its receive is over: as cancel, without the time left,
+    // which costs a read of the clock (two per gen_server:call with this and the start).
+    void cancel_receive_timeout(uint64_t handle);
     std::optional<int64_t> remaining(uint64_t id);
     // Cancels every message timer addressed to `pid` (it has exited).
     void cancel_for(Term pid);

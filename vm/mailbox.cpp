@@ -115,7 +115,7 @@ Term fetch_signals(Process* p) {
 
 static void stop_timer(Process* p) {
     if (p->sched.timer_set) {
-        p->vm->timers.cancel(p->sched.timer_id);
+        p->vm->timers.cancel_receive_timeout(p->sched.timer_id);
         p->sched.timer_set = false;
     }
     p->timed_out = false;
