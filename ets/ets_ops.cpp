@@ -314,7 +314,9 @@ Term update_counter(Process* p, const Term* a, Term dflt) {
     TableRef t(table_for(p, a[0], Need::Write));
     if (!t) return no_table(p);
     if (t->type != EtsType::Set && t->type != EtsType::OrderedSet) return fail(p, "table_type");
-    std::array<std::byte, 8 * sizeof(CounterOp)> stack_space;
+    // Aligned for CounterOp: a byte array alone may start anywhere, and an arena that cannot
+    // align the vector's eight ops passes the whole request on to the heap.
+    alignas(CounterOp) std::array<std::byte, 8 * sizeof(CounterOp)> stack_space;
     std::pmr::monotonic_buffer_resource arena(stack_space.data(), stack_space.size());
     CounterOps ops(&arena);
     ops.reserve(8);

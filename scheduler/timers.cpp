@@ -169,10 +169,7 @@ std::optional<int64_t> TimerService::cancel(uint64_t id) {
 void TimerService::cancel_receive_timeout(uint64_t handle) {
     std::lock_guard lock(mutex_);
     uint32_t i;
-    if (Slot* e = find(handle, i)) {
-        discard_buffer(e->msg);  // empty for a receive timeout
-        remove(i);
-    }
+    if (find(handle, i)) remove(i);  // a receive timeout holds no message to discard
 }
 
 void TimerService::forget_dest(Term dest, uint64_t ref) {
