@@ -222,6 +222,10 @@ public:
     uint32_t young_underused_gcs = 0;   // consecutive minors leaving the young heap < 1/4 used
     uint32_t reds_at_last_gc = 0;       // reductions (low 32 bits) at the last collection
     bool waited_since_gc = false;       // has waited in a receive since the last collection
+    // The first minor after a full sweep shrank the young heap at once (vm/gc.cpp), and the
+    // heap had to grow back within the same cycle: this process does not shrink early again.
+    bool shrunk_after_full = false;
+    bool regrew_after_shrink = false;
 
     // ---- heap options (spawn_opt, process_flag; process_info reports them) ----
     // min_heap_size (above) and min_bin_vheap_size hold OTP's rounded values.

@@ -109,6 +109,33 @@ TEST_CASE("gc: the young heap shrinks back after a burst", "[gc]") {
     CHECK(p->old_heap == nullptr);
 }
 
+// A process that waits between collections (not hot), as each worker of a parallel map
+// does between time slices. The first minor after a full sweep promotes what the sweep left in
+// the young heap, and the block the sweep sized for it shrinks at once; a process that then
+// has to grow its young heap again in the same cycle keeps its size at the next such minor.
+TEST_CASE("gc: the first minor after a full sweep shrinks the young heap unless it regrew", "[gc]") {
+    auto p = new_process();
+    auto wait_gc = [&](std::vector<Term>& x, bool full) {
+        p->waited_since_gc = true;
+        full ? gc_full(*p, x) : gc(*p, x);
+        return size_t(p->hend - p->heap);
+    };
+    std::vector<Term> x{int_list(*p, 1, 20000)};
+    size_t swept = wait_gc(x, true);
+    REQUIRE(swept >= 40000);
+    size_t after_minor = wait_gc(x, false);
+    CHECK(in_old(*p, x[0]));
+    CHECK(after_minor * 2 < swept);
+
+    x.push_back(int_list(*p, 1, 60000));  // the young heap must grow back within the cycle
+    size_t regrown = wait_gc(x, false);
+    REQUIRE(regrown > after_minor);
+    x.pop_back();
+    swept = wait_gc(x, true);
+    CHECK(wait_gc(x, false) == swept);
+    CHECK(is_int_list(x[0], 1, 20000));
+}
+
 // A process that collects again within a time slice (here: no reductions at all between
 // collections) is hot: its young heap grows a step per minor up to 10,958 words and stays.
 TEST_CASE("gc: a hot process's young heap grows step by step to its cap", "[gc]") {
