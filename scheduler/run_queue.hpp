@@ -37,7 +37,7 @@ struct Schedulers::Scheduler {
     std::atomic<int64_t> wakeup_other{0};
     // How many times the wakeup_other limit is doubled for this scheduler's backlog: raised
     // each time a process stolen from it came straight back (woken by a process here), reset
-    // when one stayed with its thief (scheduler.cpp, note_after_steal).
+    // when one did a slice's worth of work with its thief (scheduler.hpp, note_after_steal).
     std::atomic<int> share_backoff{0};
     std::atomic<bool> running{false};  // inside run_one
     std::atomic<uint64_t> slices{0};    // run_one calls finished

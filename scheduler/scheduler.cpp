@@ -297,14 +297,14 @@ void Schedulers::give_back_runnable(Process* p) {
     if ((to & QUEUED) && !(f & QUEUED)) queue_woken(p);
 }
 
-void Schedulers::note_after_steal(Process* p, int target) {
+void Schedulers::note_after_steal(Process* p, int target, bool paid) {
     int from = p->sched.stolen_from.exchange(-1, std::memory_order_relaxed);
     if (from < 0 || from >= count()) return;
     std::atomic<int>& backoff = scheds_[size_t(from)]->share_backoff;
     int b = backoff.load(std::memory_order_relaxed);
     if (target == from) {
         if (b < MAX_SHARE_BACKOFF) backoff.store(b + 1, std::memory_order_relaxed);
-    } else if (b) {
+    } else if (b && paid) {
         backoff.store(0, std::memory_order_relaxed);
     }
 }
@@ -740,7 +740,7 @@ void Schedulers::run_one(Scheduler& s, Process* p) {
             switch (rs) {
             case RunStatus::Yielded: {
                 // Still runnable after its slice: it stays queued here.
-                if (p->sched.stolen_from.load(std::memory_order_relaxed) >= 0) note_after_steal(p, s.index);
+                if (p->sched.stolen_from.load(std::memory_order_relaxed) >= 0) note_after_steal(p, s.index, true);
                 std::atomic<uint32_t>& st = p->sched.state;
                 uint32_t f = st.load(std::memory_order_acquire);
                 while (!st.compare_exchange_weak(f, (f & ~(RUNNING | PENDING)) | QUEUED, std::memory_order_acq_rel)) {
@@ -754,7 +754,7 @@ void Schedulers::run_one(Scheduler& s, Process* p) {
                 // wake-up puts it.
                 if (p->sched.stolen_from.load(std::memory_order_relaxed) >= 0 &&
                     p->reductions - reds_before >= STEAL_PAYS_REDUCTIONS)
-                    note_after_steal(p, s.index);
+                    note_after_steal(p, s.index, true);
                 run_system_tasks(*vm_, p);  // taken in by the receive that now waits
                 p->sched.waiting = true;
                 p->waited_since_gc = true;  // not "hot" for the young-heap sizing (vm/gc.cpp)

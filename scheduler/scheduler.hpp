@@ -178,8 +178,15 @@ private:
     void run_one(Scheduler& s, Process* p);
     // p, stolen from another scheduler, is next queued on `target`: back on its victim (woken
     // by a process there: stealing it only moved it between cores and back, as a gen_server's
-    // client) raises the victim's share_backoff; anywhere else it stayed, and resets it.
-    void note_after_steal(Process* p, int target);
+    // client) raises the victim's share_backoff. `paid`: it ran a good part of a slice on its
+    // thief (still runnable after a slice, or STEAL_PAYS_REDUCTIONS before it waited), which
+    // resets the backoff. Woken on the thief's scheduler after little work changes nothing:
+    // what woke it there had followed it (a gen_server woken by its stolen client), so the
+    // group only moved between cores, and one core still ran it all. Counting that as paid
+    // reset the backoff at each such move: svc_genserver_ets at +S 2 then stole 80-110
+    // times a run, its whole group of processes changing cores 280-450 times; judged as
+    // neutral, 20-26 steals and 80-100 moves.
+    void note_after_steal(Process* p, int target, bool paid = false);
     // Queues p, just marked QUEUED, where a woken process goes: the waker's scheduler (at
     // `prio`, -1 for its own priority).
     void queue_woken(Process* p, int prio = -1);
