@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Usage: bench/real_run.sh [--quick] [--runs N] [--best] [--sched "1 2"] [--wall] [--emu DIR] [WORKLOAD...]
+# Usage: bench/real_run.sh [--quick] [--runs N] [--best] [--sched "1 2"] [--wall] [--pin CPU] [--emu DIR] [WORKLOAD...]
 # The real workloads (issue 29): every module in bench/real/ that exports main/0 (full size) and
 # quick/0 (CI size) and prints a checksum line. Runs each, in one run, on erl's JIT, OTP's
 # interpreter (emu flavour) and beamvm, at each scheduler count (+S N, default 1 and 2),
@@ -18,6 +18,10 @@
 # up to a third, every VM alike, in phases of seconds to minutes; the fastest run is less
 # often caught by a slow phase than the median, but a cell's runs follow each other within
 # seconds, so a phase can still cover all of them: compare figures across runs, not one table.
+# --pin CPU runs every +S 1 cell (every VM alike) on that CPU (taskset): one vCPU of these
+# machines has run 1.4-1.6x slower than the other for minutes at a time (session 27: tak took
+# 2.15 s pinned to CPU 0 and 1.52 s pinned to CPU 1, in turns), and an unpinned one-scheduler
+# run lands on either. Runs with more schedulers are never pinned.
 # The VMs are found as bench/run.sh finds them (bench/bench_lib.sh): erl on PATH; --emu DIR or
 # OTP_EMU, else ../otp-emu, else ../ext/otp-emu beside the repository; BEAMVM, default
 # build/beamvm. Without an interpreter build the emu column stays empty, with a note.
@@ -33,13 +37,18 @@ runs=1
 wall=0
 stat=median
 only=()
-usage() { echo "usage: $0 [--quick] [--runs N] [--best] [--sched \"1 2\"] [--wall] [--emu DIR] [WORKLOAD...]" >&2; exit 2; }
+pin=
+usage() { echo "usage: $0 [--quick] [--runs N] [--best] [--sched \"1 2\"] [--wall] [--pin CPU] [--emu DIR] [WORKLOAD...]" >&2; exit 2; }
 while [ $# -gt 0 ]; do
   case $1 in
     --quick) entry=quick ;;
     --wall) wall=1 ;;
     --best) stat=best ;;
     --emu) [ $# -ge 2 ] || usage; emu_dir=$2; shift ;;
+    --pin)
+      if [ $# -lt 2 ] || ! [[ $2 =~ ^[0-9]+$ ]]; then usage; fi
+      command -v taskset >/dev/null || { echo "--pin needs taskset (util-linux)" >&2; exit 2; }
+      pin=$2; shift ;;
     --runs)
       if [ $# -lt 2 ] || ! [[ $2 =~ ^[1-9][0-9]*$ ]]; then usage; fi
       runs=$2; shift ;;
@@ -77,7 +86,7 @@ for src in "$root"/bench/real/*.erl; do
 done
 
 echo "date: $(date -u '+%Y-%m-%d %H:%M UTC'); entry: $entry/0; runs per VM: $runs ($([ $stat = best ] && echo fastest || echo median));" \
-     "schedulers: ${scheds[*]}; time: $([ $wall = 1 ] && echo 'wall, start-up included' || echo 'inside the VM, start-up excluded')"
+     "schedulers: ${scheds[*]}; time: $([ $wall = 1 ] && echo 'wall, start-up included' || echo 'inside the VM, start-up excluded')${pin:+; +S 1 pinned to CPU $pin}"
 for i in "${!vms[@]}"; do echo "  ${vms[$i]}: ${progs[$i]}"; done
 echo "load average at start: $(load)"
 
@@ -93,7 +102,9 @@ for mod in "${mods[@]}"; do
     for s in "${scheds[@]}"; do
       for i in "${!vms[@]}"; do
         vm=${vms[$i]} out=$ebin/$mod.out
-        if ! t=$(time_run "$out" "${progs[$i]}" "$ebin" "$mod" "$entry" "$wall" +S "$s"); then
+        launch=("${progs[$i]}")
+        [ -n "$pin" ] && [ "$s" = 1 ] && launch=(taskset -c "$pin" "${progs[$i]}")
+        if ! t=$(time_run "$out" "${launch[0]}" "$ebin" "$mod" "$entry" "$wall" "${launch[@]:1}" +S "$s"); then
           note[$mod]="${note[$mod]} $vm +S $s failed;"
           continue
         fi
