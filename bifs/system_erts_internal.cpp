@@ -3,6 +3,7 @@
 // signals, spawn_request, atomics, counters, code loading).
 #include "bifs/bif_families.hpp"
 #include "bifs/bif_util.hpp"
+#include "bifs/system_flags.hpp"
 #include "bifs/system_spawn.hpp"
 #include "vm/atom_table.hpp"
 #include "vm/bignum.hpp"
@@ -86,9 +87,7 @@ Term cmp_term_2(Process*, const Term* a) { return make_small(compare_terms_exact
 
 // erlang:system_flag(scheduler_wall_time, Bool) goes through here in OTP: previous value.
 // erlang.erl checks the boolean; erts takes anything but `true` as false.
-Term scheduler_wall_time_1(Process* p, const Term* a) {
-    return make_bool(system_flags(*p->vm).scheduler_wall_time.exchange(a[0] == am::true_));
-}
+Term scheduler_wall_time_1(Process* p, const Term* a) { return make_bool(set_scheduler_wall_time(p, a[0] == am::true_)); }
 
 // heart's check that schedulers respond: they do when this runs.
 Term system_check_1(Process* p, const Term* a) {

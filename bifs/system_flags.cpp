@@ -4,7 +4,8 @@
 // backtrace_depth (vm/exception.cpp) and the heap options of new processes (min_heap_size,
 // min_bin_vheap_size, fullsweep_after, max_heap_size: spawn reads vm/system_flags.hpp) and
 // schedulers_online (scheduler/scheduler.hpp).
-// Flags with nothing to act on in beamvm yet (scheduler_wall_time, microstate_accounting,
+// scheduler_wall_time switches the measurement on or off for the caller
+// (scheduler/wall_time.hpp). Flags with nothing to act on in beamvm yet (microstate_accounting,
 // trace_control_word, outstanding_system_requests_limit, system_logger, scheduling_statistics)
 // are kept and answered as erl does; erts_alloc answers notsup, as erl does for every
 // parameter of a default node. What beamvm cannot do says so:
@@ -23,6 +24,12 @@
 #include "vm/vm.hpp"
 
 namespace beam {
+
+bool set_scheduler_wall_time(Process* p, bool on) {
+    Schedulers* s = p->vm->scheds.get();
+    return s && s->set_wall_time(p->pid, on);
+}
+
 namespace {
 
 constexpr uint64_t MAX_PROCESSES = (uint64_t(1) << 27) - 1;  // erts' ERTS_MAX_PROCESSES
@@ -102,7 +109,10 @@ Term system_flag_2(Process* p, const Term* a) {
         if (!is_map(v) || !map_get(v, atom("error_logger"))) m.error_logger = current.error_logger;
         return max_heap_size_term(p, f.exchange_max_heap_size(m));
     }
-    if (flag == atom("scheduler_wall_time")) return exchange_bool(p, f.scheduler_wall_time, v);
+    if (flag == atom("scheduler_wall_time")) {
+        if (!is_boolean_atom(v)) return p->badarg();
+        return make_bool(set_scheduler_wall_time(p, v == am::true_));
+    }
     if (flag == atom("microstate_accounting")) {
         if (v == atom("reset")) return make_bool(f.microstate_accounting.load());
         return exchange_bool(p, f.microstate_accounting, v);

@@ -10,4 +10,8 @@ namespace beam {
 // fullsweep_after, ...), or NON_VALUE if `item` is not one of them.
 Term system_flag_info(Process* p, Term item);
 
+// system_flag(scheduler_wall_time, On) by p (scheduler/wall_time.hpp): true if the
+// measurement was on before. Without schedulers (a VM that runs none) it is never on.
+bool set_scheduler_wall_time(Process* p, bool on);
+
 }  // namespace beam

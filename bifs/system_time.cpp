@@ -254,8 +254,10 @@ Term statistics_1(Process* p, const Term* a) {
 
 // Run-queue statistics (OTP's erts_run_queues_len, erts_active_tasks): one entry per normal
 // scheduler, then the dirty CPU run queue, then (the _all forms) the dirty I/O one.
-// scheduler_wall_time is undefined
-// while it is not enabled, and beamvm has no system_flag(scheduler_wall_time, true).
+// scheduler_wall_time[_all]: {Id, ActiveTime, TotalTime} per scheduler (normal ones, dirty
+// CPU ones, then with _all the dirty I/O ones), in nanoseconds since the measurement was
+// switched on (Schedulers::wall_times), or undefined while it is off. erl 25 answers badarg
+// for total_scheduler_wall_time, on or off.
 Term scheduler_statistics(Process* p, Term what) {
     bool all = false;
     bool active = false;
@@ -270,7 +272,14 @@ Term scheduler_statistics(Process* p, Term what) {
         total = true;
         name.remove_prefix(6);
     }
-    if (name == "scheduler_wall_time" && !total) return am::undefined;
+    if (name == "scheduler_wall_time" && !total) {
+        auto w = p->vm->scheds ? p->vm->scheds->wall_times(all) : std::nullopt;
+        if (!w) return am::undefined;
+        std::vector<Term> items;
+        for (size_t i = 0; i < w->busy.size(); ++i)
+            items.push_back(make_tuple(*p, {make_small(SWord(i + 1)), int_term(p, w->busy[i]), int_term(p, w->total)}));
+        return make_list_from(*p, items.data(), items.size());
+    }
     if (name == "active_tasks") active = true;
     else if (name != "run_queue_lengths") return NON_VALUE;
     std::vector<size_t> lens = p->vm->scheds ? p->vm->scheds->queue_lengths(active) : std::vector<size_t>{1};

@@ -1,7 +1,10 @@
 // Dirty scheduler threads: a queue per kind, served in order.
 #include "scheduler/dirty_schedulers.hpp"
 
+#include <algorithm>
+
 #include "scheduler/scheduler.hpp"
+#include "vm/clocks.hpp"
 #include "vm/nif_call.hpp"
 #include "vm/process.hpp"
 #include "vm/trace.hpp"
@@ -19,6 +22,14 @@ DirtySchedulers::DirtySchedulers(Schedulers& normal, int cpu, int io)
     cpu_.size = cpu_.online = cpu;
     io_.kind = dirty_kind::IO;
     io_.size = io_.online = io;
+    for (Pool* pool : {&cpu_, &io_}) pool->clocks = std::make_unique<BusyClock[]>(size_t(std::max(pool->size, 1)));
+}
+
+void DirtySchedulers::busy_ns(int64_t now, bool with_io, std::vector<int64_t>& out) const {
+    for (const Pool* pool : {&cpu_, &io_}) {
+        if (pool == &io_ && !with_io) break;
+        for (int i = 0; i < pool->size; ++i) out.push_back(pool->clocks[size_t(i)].busy_ns(now));
+    }
 }
 
 int DirtySchedulers::set_cpu_online(int n) {
@@ -85,14 +96,16 @@ void DirtySchedulers::submit(Process* p, uint8_t kind) {
         std::lock_guard lock(pool.mutex);
         pool.queue.push_back(p);
         if (pool.idle == 0 && int(pool.threads.size()) < pool.online) {
-            pool.threads.emplace_back([this, &pool] { loop(pool); });
+            int index = int(pool.threads.size());
+            pool.threads.emplace_back([this, &pool, index] { loop(pool, index); });
             return;  // the new thread takes it
         }
     }
     pool.wake.notify_one();
 }
 
-void DirtySchedulers::loop(Pool& pool) {
+void DirtySchedulers::loop(Pool& pool, int index) {
+    BusyClock& clock = pool.clocks[size_t(index)];
     tls_kind = pool.kind;
     ThreadNodeScope node_scope(normal_.vm()->node);  // term order and printing of ids (vm/node_identity.hpp)
     std::unique_lock lock(pool.mutex);
@@ -105,6 +118,7 @@ void DirtySchedulers::loop(Pool& pool) {
         pool.queue.pop_front();
         ++pool.busy;
         lock.unlock();
+        clock.busy(monotonic_ns());
         // As erts, a traced process is scheduled in and out on the dirty scheduler too.
         constexpr uint32_t SCHED = trace_flag::RUNNING | trace_flag::RUNNING_PROCS;
         bool traced = trace_flags_of(p) & SCHED;
@@ -121,6 +135,7 @@ void DirtySchedulers::loop(Pool& pool) {
             p->sched.dirty.store(dirty_kind::NONE, std::memory_order_release);
             normal_.give_back(p, true);  // continues at nif_resume on a normal scheduler
         }
+        clock.idle(monotonic_ns());
         lock.lock();
         --pool.busy;
         if (!pool.queue.empty()) pool.wake.notify_one();  // one waited for a thread to be free

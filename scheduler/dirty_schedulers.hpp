@@ -10,9 +10,12 @@
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
+
+#include "scheduler/wall_time.hpp"
 
 namespace beam {
 
@@ -39,6 +42,9 @@ public:
     void submit(Process* p, uint8_t kind);
     // dirty_kind of the dirty scheduler running on this thread, dirty_kind::NONE elsewhere.
     static uint8_t current_kind();
+    // Busy nanoseconds at `now` of each dirty CPU scheduler (0 for a thread not started
+    // yet), then, with `with_io`, of each dirty I/O one, appended to `out`.
+    void busy_ns(int64_t now, bool with_io, std::vector<int64_t>& out) const;
 
 private:
     struct Pool {
@@ -53,8 +59,9 @@ private:
         int online;   // threads allowed to run steps at once
         int busy = 0;  // running steps
         bool stopping = false;
+        std::unique_ptr<BusyClock[]> clocks;  // one per thread that may start, busy while it runs a step
     };
-    void loop(Pool& pool);
+    void loop(Pool& pool, int index);
     Pool& pool_of(uint8_t kind);
 
     Schedulers& normal_;

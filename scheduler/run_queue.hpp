@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "scheduler/scheduler.hpp"
+#include "scheduler/wall_time.hpp"
 #include "scheduler/word_lock.hpp"
 
 namespace beam {
@@ -55,6 +56,7 @@ struct Schedulers::Scheduler {
     // What it had run when it last read the clock for that (Schedulers::poll_io).
     int64_t poll_check_reds = 0;
     unsigned poll_check_calls = 0;
+    BusyClock busy;  // statistics(scheduler_wall_time): idle from finding no process until it takes one
 
     // The waker: with `mutex` held, after changing what the sleeper waits for. The futex
     // call itself may come after the lock is let go (wake_sleeper), so the woken thread does

@@ -159,6 +159,27 @@ void Schedulers::release_multi_scheduling(Term pid) {
     }
 }
 
+std::vector<int64_t> Schedulers::busy_now(int64_t now) {
+    std::vector<int64_t> busy;
+    for (auto& s : scheds_) busy.push_back(s->busy.busy_ns(now));
+    dirty_->busy_ns(now, true, busy);
+    return busy;
+}
+
+bool Schedulers::set_wall_time(Term pid, bool on) {
+    return wall_switch_.set(*vm_, pid, on, monotonic_ns(), [this](int64_t now) { return busy_now(now); });
+}
+
+std::optional<Schedulers::WallTimes> Schedulers::wall_times(bool with_io) {
+    auto start = wall_switch_.start(*vm_);
+    if (!start) return std::nullopt;
+    int64_t now = monotonic_ns();
+    std::vector<int64_t> busy = busy_now(now);
+    if (!with_io) busy.resize(size_t(count() + dirty_->cpu_count()));
+    for (size_t i = 0; i < busy.size(); ++i) busy[i] -= start->busy[i];
+    return WallTimes{now - start->at, std::move(busy)};
+}
+
 Schedulers::MultiState Schedulers::multi_scheduling_state() {
     if (!multi_block_.any.load(std::memory_order_acquire)) return MultiState::Enabled;
     std::lock_guard lock(multi_block_.mutex);
@@ -459,6 +480,7 @@ Process* Schedulers::next(Scheduler& s) {
             s.rebalance = false;
             if (Process* p = pop_local(s)) return p;
         }
+        if (s.busy.is_busy()) s.busy.idle(monotonic_ns());  // nothing queued here
         if (!offline) {
             if (Process* p = steal(s, true)) return p;
             if (Process* p = spin(s)) return p;
@@ -565,7 +587,9 @@ void Schedulers::loop(Scheduler& s) {
     tls_index = s.index;
     Quiescence::Member member(vm_->procs.quiescence(), s.index);
     ThreadNodeScope node_scope(vm_->node);  // term order and printing of ids (vm/node_identity.hpp)
+    s.busy.busy(monotonic_ns());
     while (Process* p = next(s)) {
+        if (!s.busy.is_busy()) s.busy.busy(monotonic_ns());
         if (tls_profiled_inactive) [[unlikely]] {
             tls_profiled_inactive = false;
             profile_scheduler(*vm_, s.index + 1, true);

@@ -9,10 +9,12 @@
 #include <deque>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <vector>
 
 #include "scheduler/dirty_schedulers.hpp"
+#include "scheduler/wall_time.hpp"
 #include "scheduler/word_lock.hpp"
 #include "vm/process.hpp"
 
@@ -112,6 +114,19 @@ public:
     // The dirty CPU and dirty I/O schedulers (NIF steps flagged dirty).
     DirtySchedulers& dirty() { return *dirty_; }
 
+    // system_flag(scheduler_wall_time, On) by `pid` (scheduler/wall_time.hpp): true if the
+    // measurement was on before. An exiting process's switch-ons go (release_wall_time).
+    bool set_wall_time(Term pid, bool on);
+    void release_wall_time(Term pid) { wall_switch_.release(pid); }
+    // statistics(scheduler_wall_time[_all]) while it is on: nanoseconds since it was switched
+    // on, and each scheduler's busy nanoseconds in that time: the normal schedulers, then the
+    // dirty CPU ones, then (with_io) the dirty I/O ones.
+    struct WallTimes {
+        int64_t total;
+        std::vector<int64_t> busy;
+    };
+    std::optional<WallTimes> wall_times(bool with_io);
+
     // Set once, when the port system's poller starts; it outlives the scheduler threads.
     void set_pollset(SchedulerPollset* ps) { pollset_.store(ps, std::memory_order_release); }
     bool all_asleep() const { return sleepers_.load(std::memory_order_acquire) == count(); }
@@ -136,6 +151,9 @@ public:
     int64_t total_reductions() const;
 
 private:
+    // Every scheduler's busy nanoseconds at `now`, in wall_times' order (with the I/O ones).
+    std::vector<int64_t> busy_now(int64_t now);
+    WallTimeSwitch wall_switch_;
     struct MultiBlock {
         std::mutex mutex;
         std::vector<std::pair<Term, bool>> blockers;  // one entry per block: pid, normal

@@ -552,7 +552,10 @@ void exit_process(VM& vm, Process* p, Term reason) {
     // (erl's trace_delivered waits for the exit instead).
     if (traced & trace_flag::EXITING) trace_emit(p, atom("out_exited"), {make_small(0)});
 
-    if (vm.scheds) vm.scheds->release_multi_scheduling(p->pid);
+    if (vm.scheds) {
+        vm.scheds->release_multi_scheduling(p->pid);
+        vm.scheds->release_wall_time(p->pid);
+    }
     ets_owner_exited(vm, p);  // its tables go to their heirs or are deleted (ets/ets_registry.hpp)
     if (ps.ends_distribution.load(std::memory_order_relaxed)) [[unlikely]]
         fire_native_monitors(p, reason);  // (the call below then finds none)

@@ -38,8 +38,8 @@ struct SystemFlags {
     std::atomic<uint32_t> backtrace_depth{8};
 
     // Settings beamvm keeps and reports but that have nothing to act on yet (no tracing, no
-    // per-scheduler time accounting): system_flag/2 returns the previous value, as erl.
-    std::atomic<bool> scheduler_wall_time{false};
+    // microstate accounting): system_flag/2 returns the previous value, as erl.
+    // (scheduler_wall_time is the schedulers' own: Schedulers::set_wall_time.)
     std::atomic<bool> microstate_accounting{false};
     std::atomic<uint32_t> trace_control_word{0};
     std::atomic<uint64_t> outstanding_system_requests_limit{0};  // 0: not set, 2 per scheduler
