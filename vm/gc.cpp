@@ -14,7 +14,8 @@
 // A minor collection never picks a smaller block than the current one (a block sized larger for
 // the worst case, heap fragments counted as if all survived, is kept: trimming it back to the
 // previous size made maps_bench collect twice as often, 7% more instructions in all), and a
-// young heap is shrunk only after SHRINK_AFTER underused minors in a row: stable sizes let the
+// young heap is shrunk only after SHRINK_AFTER underused minors in a row (or at the first minor
+// after a full sweep, whose block was sized for what that minor promotes): stable sizes let the
 // block cache (vm/gc_blocks.cpp) hand back the previous from-space with its pages mapped. A
 // process that collects again within a time slice's worth of reductions grows its young heap
 // step by step instead (HOT_REDS below).
