@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Usage: bench/run.sh [--quick] [--sched N] [--runs N] [--wall] [--emu DIR] [BENCH...]
+# Usage: bench/run.sh [--quick] [--sched N] [--runs N] [--wall] [--pin CPU] [--emu DIR] [BENCH...]
 # Compiles bench/*.erl and runs each benchmark, in the same run, on
 #   jit     erl on PATH (OTP's JIT, BeamAsm)
 #   emu     OTP's interpreter flavour, DIR/bin/erl, when present (built by the shared tools'
@@ -25,6 +25,8 @@
 #            speedup: bench/run.sh --sched 1 parallel; bench/run.sh --sched 2 parallel
 # --runs N   runs each benchmark N times on each VM, interleaved (jit, emu, beamvm, jit, ...),
 #            and reports the median of each VM's N times (default 1).
+# --pin CPU  runs every VM on that CPU (taskset): the project's machines have had one vCPU
+#            1.4-1.6x slower than the other for minutes at a time (see bench/real_run.sh).
 # BENCH...   only these benchmarks (module names), default all of bench/*.erl.
 # Env: BEAMVM, OTP_EMU (see above), BENCH_TIMEOUT (seconds per run, default 300).
 # The real workloads (bench/real/) have a runner of their own, bench/real_run.sh.
@@ -37,13 +39,18 @@ entry=main
 sched=()
 runs=1
 wall=0
+pin=
 only=()
-usage() { echo "usage: $0 [--quick] [--sched N] [--runs N] [--wall] [--emu DIR] [BENCH...]" >&2; exit 2; }
+usage() { echo "usage: $0 [--quick] [--sched N] [--runs N] [--wall] [--pin CPU] [--emu DIR] [BENCH...]" >&2; exit 2; }
 while [ $# -gt 0 ]; do
   case $1 in
     --quick) entry=quick ;;
     --wall) wall=1 ;;
     --emu) [ $# -ge 2 ] || usage; emu_dir=$2; shift ;;
+    --pin)
+      if [ $# -lt 2 ] || ! [[ $2 =~ ^[0-9]+$ ]]; then usage; fi
+      command -v taskset >/dev/null || { echo "--pin needs taskset (util-linux)" >&2; exit 2; }
+      pin=$2; shift ;;
     --sched|--runs)
       if [ $# -lt 2 ] || ! [[ $2 =~ ^[1-9][0-9]*$ ]]; then usage; fi
       if [ "$1" = --sched ]; then sched=(+S "$2"); else runs=$2; fi
@@ -70,7 +77,7 @@ vms+=(beamvm) progs+=("$beamvm")
 if [ ! -x "$beamvm" ]; then echo "no beamvm at $beamvm (set BEAMVM)" >&2; exit 1; fi
 
 echo "date: $(date -u '+%Y-%m-%d %H:%M UTC'); entry: $entry/0; runs per VM: $runs (median);" \
-     "time: $([ $wall = 1 ] && echo 'wall, start-up included' || echo 'inside the VM, start-up excluded')"
+     "time: $([ $wall = 1 ] && echo 'wall, start-up included' || echo 'inside the VM, start-up excluded')${pin:+; pinned to CPU $pin}"
 for i in "${!vms[@]}"; do echo "  ${vms[$i]}: ${progs[$i]}"; done
 [ ${#sched[@]} -gt 0 ] && echo "schedulers: ${sched[1]} (+S ${sched[1]} on every VM)"
 echo "load average at start: $(load)"
@@ -87,7 +94,9 @@ for src in "$root"/bench/*.erl; do
   for ((r = 1; r <= runs; r++)); do
     for i in "${!vms[@]}"; do
       vm=${vms[$i]}
-      if ! s=$(time_run "$ebin/$mod.$vm.out" "${progs[$i]}" "$ebin" "$mod" "$entry" "$wall" "${sched[@]}"); then
+      launch=("${progs[$i]}")
+      [ -n "$pin" ] && launch=(taskset -c "$pin" "${progs[$i]}")
+      if ! s=$(time_run "$ebin/$mod.$vm.out" "${launch[0]}" "$ebin" "$mod" "$entry" "$wall" "${launch[@]:1}" "${sched[@]}"); then
         note="$note $vm failed;"
         continue
       fi
