@@ -237,7 +237,12 @@ Term statistics_1(Process* p, const Term* a) {
         return pair(total + p->slice_reds_used, last_reds);
     }
     if (what == atom("run_queue") || what == atom("total_run_queue_lengths")) return make_small(0);
-    if (what == atom("context_switches")) return make_tuple(*p, {make_small(0), make_small(0)});
+    // Every time a process was scheduled in, the caller's current run included (erts counts it
+    // when the process is scheduled in; the finished runs are counted when they end).
+    if (what == atom("context_switches")) {
+        uint64_t n = p->vm->scheds ? p->vm->scheds->total_slices() + 1 : 0;
+        return make_tuple(*p, {make_integer(*p, int64_t(n)), make_small(0)});
+    }
     if (what == atom("garbage_collection")) {
         const GcTotals& gc = gc_totals();
         int64_t n = int64_t(gc.collections.load(std::memory_order_relaxed));

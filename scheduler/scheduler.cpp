@@ -680,6 +680,12 @@ int64_t Schedulers::total_reductions() const {
     return sum;
 }
 
+uint64_t Schedulers::total_slices() const {
+    uint64_t sum = 0;
+    for (auto& s : scheds_) sum += s->slices.load(std::memory_order_relaxed);
+    return sum;
+}
+
 void Schedulers::await_running_slices() {
     int self = current_index();
     std::vector<std::pair<Scheduler*, uint64_t>> busy;

@@ -149,6 +149,8 @@ public:
     std::vector<size_t> queue_lengths(bool with_running);
     // Reductions of every time slice finished so far, all schedulers (statistics(reductions)).
     int64_t total_reductions() const;
+    // Times a process has been scheduled in and run, all schedulers (statistics(context_switches)).
+    uint64_t total_slices() const;
 
 private:
     // Every scheduler's busy nanoseconds at `now`, in wall_times' order (with the I/O ones).
