@@ -167,11 +167,11 @@ std::vector<int64_t> Schedulers::busy_now(int64_t now) {
 }
 
 bool Schedulers::set_wall_time(Term pid, bool on) {
-    return wall_switch_.set(*vm_, pid, on, monotonic_ns(), [this](int64_t now) { return busy_now(now); });
+    return wall_switch_.set(pid, on, monotonic_ns(), [this](int64_t now) { return busy_now(now); });
 }
 
 std::optional<Schedulers::WallTimes> Schedulers::wall_times(bool with_io) {
-    auto start = wall_switch_.start(*vm_);
+    auto start = wall_switch_.start();
     if (!start) return std::nullopt;
     int64_t now = monotonic_ns();
     std::vector<int64_t> busy = busy_now(now);

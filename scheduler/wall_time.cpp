@@ -1,10 +1,6 @@
 // statistics(scheduler_wall_time): busy clocks and the per-process switch (wall_time.hpp).
 #include "scheduler/wall_time.hpp"
 
-#include "scheduler/process_table.hpp"
-#include "vm/process.hpp"
-#include "vm/vm.hpp"
-
 namespace beam {
 
 void BusyClock::write(int64_t total, int64_t since) {
@@ -36,24 +32,11 @@ void WallTimeSwitch::release(Term pid) {
     any_.store(!counts_.empty(), std::memory_order_release);
 }
 
-std::optional<WallTimeSwitch::Start> WallTimeSwitch::start(VM& vm) {
+std::optional<WallTimeSwitch::Start> WallTimeSwitch::start() {
     if (!any_.load(std::memory_order_acquire)) return std::nullopt;
     std::lock_guard lock(mutex_);
-    drop_dead_locked(vm);
     if (counts_.empty()) return std::nullopt;
     return start_;
-}
-
-// Counts of processes that have exited without the exit reaching release() (a process that
-// switched the measurement on while it was being taken down) go here.
-void WallTimeSwitch::drop_dead_locked(VM& vm) {
-    for (auto it = counts_.begin(); it != counts_.end();) {
-        Process* q = vm.procs.lookup(Term{it->first});
-        bool alive = q && !(q->sched.state.load(std::memory_order_acquire) & run_state::EXITED);
-        if (q) ProcessTable::release(q);
-        it = alive ? std::next(it) : counts_.erase(it);
-    }
-    any_.store(!counts_.empty(), std::memory_order_release);
 }
 
 }  // namespace beam

@@ -23,8 +23,6 @@
 
 namespace beam {
 
-class VM;
-
 // One thread's busy time. Written by its thread only; read by any (a sequence lock keeps a
 // reader from pairing the total of one busy period with the start of the next).
 class BusyClock {
@@ -55,18 +53,18 @@ public:
     // system_flag(scheduler_wall_time, On) by `pid`: true if the measurement was on before.
     // `busy` gives every scheduler's busy_ns at `now`, as a baseline when it switches on.
     template <class BusyNow>
-    bool set(VM& vm, Term pid, bool on, int64_t now, BusyNow busy);
-    // An exiting process's counts go.
+    bool set(Term pid, bool on, int64_t now, BusyNow busy);
+    // An exiting process's counts go (exit_process calls it before links and monitors hear
+    // of the exit, so no count outlives its process).
     void release(Term pid);
     // The baseline (start time and each scheduler's busy time then), if the measurement is on.
     struct Start {
         int64_t at;
         std::vector<int64_t> busy;
     };
-    std::optional<Start> start(VM& vm);
+    std::optional<Start> start();
 
 private:
-    void drop_dead_locked(VM& vm);
     std::mutex mutex_;
     std::map<Word, int> counts_;  // pid -> switch-ons not yet taken back
     std::atomic<bool> any_{false};
@@ -74,9 +72,8 @@ private:
 };
 
 template <class BusyNow>
-bool WallTimeSwitch::set(VM& vm, Term pid, bool on, int64_t now, BusyNow busy) {
+bool WallTimeSwitch::set(Term pid, bool on, int64_t now, BusyNow busy) {
     std::lock_guard lock(mutex_);
-    drop_dead_locked(vm);
     bool was_on = !counts_.empty();
     if (on) {
         ++counts_[pid.raw];

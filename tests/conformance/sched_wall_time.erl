@@ -38,7 +38,22 @@ main() ->
     Ref = monitor(process, P),
     P ! stop,
     receive {'DOWN', Ref, _, _, _} -> ok end,
-    out(off_after_exit, erlang:statistics(scheduler_wall_time)).
+    out(off_after_exit, wait_off(100)),
+    K = spawn(fun() -> erlang:system_flag(scheduler_wall_time, true), Self ! on, receive never -> ok end end),
+    receive on -> ok end,
+    KRef = monitor(process, K),
+    exit(K, kill),
+    receive {'DOWN', KRef, _, _, _} -> ok end,
+    out(off_after_kill, wait_off(100)).
+
+%% erl takes an exited process's switch-ons back a little after its DOWN (beamvm before it):
+%% polled, every 10 ms for at most a second.
+wait_off(0) -> erlang:statistics(scheduler_wall_time);
+wait_off(N) ->
+    case erlang:statistics(scheduler_wall_time) of
+        undefined -> undefined;
+        _ -> receive after 10 -> wait_off(N - 1) end
+    end.
 
 catch_class(F) -> try F() of V -> {value, V} catch C:R -> {C, R} end.
 out(Tag, V) -> io:format("~p: ~p~n", [Tag, V]).
