@@ -36,10 +36,13 @@ struct Schedulers::Scheduler {
     // Backlog measure for waking another scheduler (scheduler.cpp, count_backlog): written by
     // this scheduler's thread, read by enqueuers, reset by whoever wakes the other.
     std::atomic<int64_t> wakeup_other{0};
-    // How many times the wakeup_other limit is doubled for this scheduler's backlog: raised
-    // each time a process stolen from it came straight back (woken by a process here), reset
-    // when one did a slice's worth of work with its thief (scheduler.hpp, note_after_steal).
+    // How many times the wakeup_other limit is doubled for this scheduler's backlog: set to
+    // the maximum each time a process stolen from it came straight back (woken by a process
+    // here), reset when one did a slice's worth of work with its thief (scheduler.hpp,
+    // note_after_steal). It comes down one step per BACKOFF_DECAY_REDUCTIONS that this
+    // scheduler runs, counted from `backoff_decay_at` (its `reductions` then).
     std::atomic<int> share_backoff{0};
+    std::atomic<int64_t> backoff_decay_at{0};
     std::atomic<bool> running{false};  // inside run_one
     std::atomic<uint64_t> slices{0};    // run_one calls finished
     // Reductions of the slices this scheduler finished: written by it alone (a relaxed

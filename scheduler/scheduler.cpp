@@ -324,7 +324,10 @@ void Schedulers::note_after_steal(Process* p, int target, bool paid) {
     std::atomic<int>& backoff = scheds_[size_t(from)]->share_backoff;
     int b = backoff.load(std::memory_order_relaxed);
     if (target == from) {
-        if (b < MAX_SHARE_BACKOFF) backoff.store(b + 1, std::memory_order_relaxed);
+        Scheduler& victim = *scheds_[size_t(from)];
+        backoff.store(MAX_SHARE_BACKOFF, std::memory_order_relaxed);
+        victim.backoff_decay_at.store(victim.reductions.load(std::memory_order_relaxed) + BACKOFF_DECAY_REDUCTIONS,
+                                      std::memory_order_relaxed);
     } else if (b && paid) {
         backoff.store(0, std::memory_order_relaxed);
     }
@@ -606,6 +609,11 @@ void Schedulers::loop(Scheduler& s) {
             if (st.compare_exchange_weak(f, (f & ~QUEUED) | RUNNING, std::memory_order_seq_cst)) break;
         }
         int64_t reds_before = s.reductions.load(std::memory_order_relaxed);
+        if (int b = s.share_backoff.load(std::memory_order_relaxed);
+            b > 0 && reds_before >= s.backoff_decay_at.load(std::memory_order_relaxed)) [[unlikely]] {
+            s.share_backoff.store(b - 1, std::memory_order_relaxed);
+            s.backoff_decay_at.store(reds_before + BACKOFF_DECAY_REDUCTIONS, std::memory_order_relaxed);
+        }
         {
             TimeSlice slice;  // output held during the slice goes out when it ends
             run_one(s, p);

@@ -198,7 +198,10 @@ private:
     void run_one(Scheduler& s, Process* p);
     // p, stolen from another scheduler, is next queued on `target`: back on its victim (woken
     // by a process there: stealing it only moved it between cores and back, as a gen_server's
-    // client) raises the victim's share_backoff. `paid`: it ran a good part of a slice on its
+    // client) sets the victim's share_backoff to the maximum at once, from where it decays
+    // (BACKOFF_DECAY_REDUCTIONS). Raised one step per bounce, it took a dozen steals, each a
+    // bounce, to reach the maximum in each svc_genserver_ets run at +S 2 (12-37 steals a
+    // run); at once, 2-4. `paid`: it ran a good part of a slice on its
     // thief (still runnable after a slice, or STEAL_PAYS_REDUCTIONS before it waited), which
     // resets the backoff. Woken on the thief's scheduler after little work changes nothing:
     // what woke it there had followed it (a gen_server woken by its stolen client), so the
@@ -211,6 +214,10 @@ private:
     // `prio`, -1 for its own priority).
     void queue_woken(Process* p, int prio = -1);
     static constexpr int MAX_SHARE_BACKOFF = 10;  // +swt's limit times 1024
+    // A back-off step lasts this many reductions of the backed-off scheduler's own work (about
+    // 20 ms of a gen_server's calls), so a phase of independent work that follows one of
+    // clients and servers is shared again soon enough.
+    static constexpr int64_t BACKOFF_DECAY_REDUCTIONS = 2'000'000;
     static constexpr int64_t STEAL_PAYS_REDUCTIONS = 2000;  // half a slice
     // After a run: the process stops (idle) unless signals arrived meanwhile. True if it
     // must be looked at again.
