@@ -97,9 +97,9 @@ memory(Secs, Samples) ->
 %% holds from a 10-minute run on. A shorter run is still warming up when it ends: the 60-s smoke
 %% measured 4-6% here and 15% on CI from 20 s to the end, where the same build's 240-s run
 %% grew 2.4% after warm-up. It starts its baseline at half-time and is held to 25%, which the
-%% leaks a minute can show still cross: CI's run ended 6,500 processes in its second half, whose
-%% smallest heaps alone (about 3 KB each) would be 19 MB, 37% of its 52 MB; a kept 64 KB message
-%% of the senders' is a gigabyte.
+%% leaks a minute can show still cross: CI's run ended 52,000 processes in its second half
+%% (24 a step), so 250 bytes kept of each is 13 MB, 25% of its 52 MB; a kept 64 KB message of
+%% the senders' is a gigabyte.
 warm_up(Secs) when Secs >= 600 -> min(300, Secs div 3);
 warm_up(Secs) -> Secs div 2.
 
