@@ -321,15 +321,13 @@ void Schedulers::give_back_runnable(Process* p) {
 void Schedulers::note_after_steal(Process* p, int target, bool paid) {
     int from = p->sched.stolen_from.exchange(-1, std::memory_order_relaxed);
     if (from < 0 || from >= count()) return;
-    std::atomic<int>& backoff = scheds_[size_t(from)]->share_backoff;
-    int b = backoff.load(std::memory_order_relaxed);
+    Scheduler& victim = *scheds_[size_t(from)];
     if (target == from) {
-        Scheduler& victim = *scheds_[size_t(from)];
-        backoff.store(MAX_SHARE_BACKOFF, std::memory_order_relaxed);
+        victim.share_backoff.store(MAX_SHARE_BACKOFF, std::memory_order_relaxed);
         victim.backoff_decay_at.store(victim.reductions.load(std::memory_order_relaxed) + BACKOFF_DECAY_REDUCTIONS,
                                       std::memory_order_relaxed);
-    } else if (b && paid) {
-        backoff.store(0, std::memory_order_relaxed);
+    } else if (paid && victim.share_backoff.load(std::memory_order_relaxed)) {
+        victim.share_backoff.store(0, std::memory_order_relaxed);
     }
 }
 

@@ -3,9 +3,10 @@
 %% Resident memory is sampled every second. Warm-up is the first third of the run (at most five
 %% minutes; half of a run shorter than ten minutes); memory is flat when the median of the last
 %% tenth of the run is within 5% of the median of the tenth that follows warm-up (25% for runs
-%% shorter than ten minutes, see growth_limit/1). After the workloads stop, the VM must be back where it
-%% started: as many file descriptors, child OS processes, ETS tables, processes and ports (given 10 s
-%% to settle). Prints a report; the last line is "soak: ok" (status 0) or "soak: FAILED" (status 1).
+%% shorter than ten minutes, see growth_limit/1). After the workloads stop, the VM must be back
+%% where it started: as many file descriptors, child OS processes, ETS tables, processes and
+%% ports (given 10 s to settle). Prints a report; the last line is "soak: ok" (status 0) or
+%% "soak: FAILED" (status 1).
 -module(soak).
 -export([main/1]).
 
