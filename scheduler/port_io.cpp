@@ -36,7 +36,13 @@ constexpr size_t READ_CHUNK = 64 * 1024;
 constexpr size_t MAILBOX_HIGH = 64;
 constexpr size_t MAILBOX_LOW = Process::PORTS_RESUME_AT;
 
-int send_signal(int pidfd, int sig) { return static_cast<int>(syscall(SYS_pidfd_send_signal, pidfd, sig, nullptr, 0)); }
+// How often the I/O thread looks whether a child held by its pid alone has ended.
+constexpr int PIDLESS_POLL_MS = 5;
+
+int send_signal(const Child& c, int sig) {
+    if (c.pidfd < 0) return ::kill(c.os_pid, sig);  // not reaped yet, so still our child's pid
+    return static_cast<int>(syscall(SYS_pidfd_send_signal, c.pidfd, sig, nullptr, 0));
+}
 
 }  // namespace
 
@@ -225,12 +231,14 @@ void PortSystem::run() {
     int n = 0;
     while (!stop_) {
         handle_port_events(evs, n);
+        poll_pidless_children();
         int timeout;
         {
             std::lock_guard lock(mu);
             timeout = next_timeout_ms();
             for (auto& [fd, want] : always_ready_)
                 if (want.second != 0) timeout = 0;
+            if (has_pidless_children() && (timeout < 0 || timeout > PIDLESS_POLL_MS)) timeout = PIDLESS_POLL_MS;
             poll_until = timeout < 0 ? std::chrono::steady_clock::time_point::max()
                                      : std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout);
         }
@@ -462,11 +470,33 @@ void PortSystem::maybe_finish(Port* p) {
     terminate(p, am::normal, true);
 }
 
-// A child's pidfd is readable. Its port (while it runs) is locked before `mu`: the child is
-// looked up once to learn the port, then again under both locks.
-void PortSystem::child_exited(int pidfd) {
+bool PortSystem::has_pidless_children() const {
+    return std::any_of(children.begin(), children.end(), [](const auto& c) { return c->pidfd < 0; });
+}
+
+void PortSystem::poll_pidless_children() {
+    std::vector<pid_t> pids;
+    {
+        std::lock_guard lock(mu);
+        for (auto& c : children)
+            if (c->pidfd < 0) pids.push_back(c->os_pid);
+    }
+    for (pid_t pid : pids) {
+        siginfo_t info{};
+        // WNOWAIT: on_child_exit reaps it, under the locks.
+        if (waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid != 0)
+            child_exited(-1, pid);
+    }
+}
+
+// A child's pidfd is readable, or a child held by its pid has ended. Its port (while it runs)
+// is locked before `mu`: the child is looked up once to learn the port, then again under both
+// locks.
+void PortSystem::child_exited(int pidfd, pid_t os_pid) {
     auto find_child = [&]() -> Child* {
-        auto it = std::find_if(children.begin(), children.end(), [&](const auto& c) { return c->pidfd == pidfd; });
+        auto it = std::find_if(children.begin(), children.end(), [&](const auto& c) {
+            return pidfd >= 0 ? c->pidfd == pidfd : c->pidfd < 0 && c->os_pid == os_pid;
+        });
         return it == children.end() ? nullptr : it->get();
     };
     uint64_t port = 0;
@@ -491,12 +521,16 @@ void PortSystem::child_exited(int pidfd) {
 
 void PortSystem::on_child_exit(Child* c, Port* p) {
     siginfo_t info{};
-    if (waitid(static_cast<idtype_t>(P_PIDFD), static_cast<id_t>(c->pidfd), &info, WEXITED | WNOHANG) != 0 ||
+    bool by_pidfd = c->pidfd >= 0;
+    if (waitid(by_pidfd ? static_cast<idtype_t>(P_PIDFD) : P_PID, static_cast<id_t>(by_pidfd ? c->pidfd : c->os_pid),
+               &info, WEXITED | WNOHANG) != 0 ||
         info.si_pid == 0)
         return;
     int status = info.si_code == CLD_EXITED ? info.si_status : 128 + info.si_status;
-    unwatch(c->pidfd);
-    ::close(c->pidfd);
+    if (by_pidfd) {
+        unwatch(c->pidfd);
+        ::close(c->pidfd);
+    }
     reaped++;
     for (auto& [n, d] : drains)
         if (d.child == c) d.child = nullptr;
@@ -551,12 +585,12 @@ void PortSystem::advance_policy(std::chrono::steady_clock::time_point now) {
                     break;
                 }
         } else if (c->state == ChildState::StdinClosed) {
-            send_signal(c->pidfd, SIGTERM);
+            send_signal(*c, SIGTERM);
             term_sent++;
             c->state = ChildState::TermSent;
             c->deadline = now + std::chrono::milliseconds(c->grace_ms);
         } else {
-            send_signal(c->pidfd, SIGKILL);
+            send_signal(*c, SIGKILL);
             kill_sent++;
             c->state = ChildState::KillSent;
         }

@@ -38,7 +38,7 @@ enum class ChildState : uint8_t { Running, Draining, StdinClosed, TermSent, Kill
 
 struct Child {
     pid_t os_pid = 0;
-    int pidfd = -1;
+    int pidfd = -1;  // -1: held by os_pid alone (scheduler/port_spawn.cpp)
     ChildState state = ChildState::Running;
     std::chrono::steady_clock::time_point deadline{};
     int64_t grace_ms = 0;
@@ -227,7 +227,11 @@ public:
 private:
     void run();
     void handle_port_events(const struct epoll_event* evs, int n);
-    void child_exited(int pidfd);
+    // A child ended: the one with this pidfd, or with pidfd -1, the one with this os_pid.
+    void child_exited(int pidfd, pid_t os_pid = 0);
+    // Children held by their pid alone: each that has ended goes to child_exited.
+    void poll_pidless_children();
+    bool has_pidless_children() const;
     void on_readable(Port* p);
     void on_child_exit(Child* c, Port* p);  // p: its port while the child runs, locked
     void deliver_input(Port* p, const char* bytes, size_t n);

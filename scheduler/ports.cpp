@@ -200,7 +200,8 @@ std::optional<Term> port_open(VM& vm, Process* owner, const PortSettings& s, int
         }
         port->name = s.command;
         port->child = child.get();
-        ps.watch(child->pidfd, PortSystem::key_child(child->pidfd), PortSystem::READ_EVENTS);
+        if (child->pidfd >= 0) ps.watch(child->pidfd, PortSystem::key_child(child->pidfd), PortSystem::READ_EVENTS);
+        else ps.wake();  // held by its pid: the I/O thread must start polling for its exit
         ps.children.push_back(std::move(child));
     }
     port->number = ps.next_number++;

@@ -16,6 +16,7 @@ main() ->
         {"flooding child: bounded queue, schedulers free", fun flood/0},
         {"owner death closes the port and the child goes", fun owner_death/0},
         {"commands pending at close are still written", fun drain/0},
+        {"child held by a pidfd, or by its pid under BEAMVM_PORT_NO_PIDFD", fun held_by/0},
         {"no zombie", fun() -> ns_check:equal(0, zombies()) end},
         {"no leaked descriptor", fun() -> ns_check:equal(Fds, fd_count()) end}
     ]).
@@ -112,6 +113,20 @@ drain() ->
     ns_check:equal({"4194304", {0, 0, 1}}, {Size, Delta}).
 
 %% Children of this VM in state Z (a shell run by os:cmd is this VM's child: $PPID).
+%% While a child runs, beamvm holds a pidfd for it unless BEAMVM_PORT_NO_PIDFD is set (then
+%% its pid alone: scheduler/port_spawn.cpp).
+held_by() ->
+    P = open_port({spawn, "sleep 30"}, []),
+    Links = [file:read_link("/proc/self/fd/" ++ F) || F <- element(2, file:list_dir("/proc/self/fd"))],
+    Pidfds = length([L || {ok, L} <- Links, L =:= "anon_inode:[pidfd]"]),
+    OsPid = os_pid(P),
+    port_close(P),
+    wait_reaped(OsPid),
+    case os:getenv("BEAMVM_PORT_NO_PIDFD") of
+        false -> ns_check:equal(true, Pidfds >= 1);
+        _ -> ns_check:equal(0, Pidfds)
+    end.
+
 zombies() ->
     settle(),
     list_to_integer(string:trim(os:cmd("ps -o stat= --ppid $PPID | grep -c '^Z' || true"))).
