@@ -432,6 +432,10 @@ void Transformer::bif_call(const GenericInstr& gi, uint32_t fail, const Operand&
     }
 }
 
+// From this many values a select_val on immediates other than dense small integers probes a
+// hash table (select_val_hash) instead of searching the sorted values.
+constexpr size_t SELECT_HASH_MIN = 5;
+
 void Transformer::select(const GenericInstr& gi, bool tuple_arity) {
     const auto& list = gi.args[2].list;
     std::vector<std::pair<Word, uint32_t>> pairs;
@@ -469,6 +473,23 @@ void Transformer::select(const GenericInstr& gi, bool tuple_arity) {
         if (pairs.size() <= 3) {
             em_.emit("select_val_linear", {s, lbl(fail), ux(pairs.size())});
             for (auto [v, l] : pairs) {
+                em_.raw(v);
+                em_.raw_label(l);
+            }
+            return;
+        }
+        if (pairs.size() >= SELECT_HASH_MIN) {
+            // At most half the slots used, so a probe ends within a few slots.
+            unsigned bits = 1;
+            while ((size_t(1) << bits) < 2 * pairs.size()) ++bits;
+            std::vector<std::pair<Word, uint32_t>> slots(size_t(1) << bits, {0, fail});
+            for (auto [v, l] : pairs) {
+                size_t i = size_t((v * 0x9E3779B97F4A7C15ull) >> (64 - bits));
+                while (slots[i].first != 0) i = (i + 1) & (slots.size() - 1);
+                slots[i] = {v, l};
+            }
+            em_.emit("select_val_hash", {s, lbl(fail), ux(bits)});
+            for (auto [v, l] : slots) {
                 em_.raw(v);
                 em_.raw_label(l);
             }
