@@ -12,22 +12,7 @@ namespace {
 
 // Index of the first key not less than `key`; `found` tells whether it is =:= key.
 size_t lower_bound(Term map, Term key, bool* found) {
-    const Term* keys = flat_map_keys(map);
-    size_t lo = 0, hi = map_size(map);
-    while (lo < hi) {
-        size_t mid = (lo + hi) / 2;
-        int c = compare_terms_exact(keys[mid], key);
-        if (c == 0) {  // keys are unique: this is the one
-            *found = true;
-            return mid;
-        }
-        if (c < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    *found = false;
-    return lo;
+    return search_sorted_exact(flat_map_keys(map), map_size(map), key, found);
 }
 
 Term alloc_keys_tuple(TermAllocator& a, size_t n, Term** elems) {

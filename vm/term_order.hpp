@@ -11,6 +11,10 @@ namespace beam {
 int compare_terms(Term a, Term b);        // -1, 0, 1 for <, ==, >  (arithmetic ==)
 int compare_terms_exact(Term a, Term b);  // as compare_terms, but 1 and 1.0 differ (map key order)
 bool eq_exact(Term a, Term b);            // =:=
+// The index of the first of n keys, sorted in exact order, that is not less than `key`;
+// *found tells whether it is =:= key. The comparison is inlined into the search (a flat map's
+// key lookup, vm/map.cpp).
+size_t search_sorted_exact(const Term* keys, size_t n, Term key, bool* found);
 inline bool eq_arith(Term a, Term b) { return compare_terms(a, b) == 0; }  // ==
 
 }  // namespace beam
