@@ -9,7 +9,6 @@
 // a child not yet reaped is never given to another process. The I/O thread then looks for its
 // exit every few milliseconds (PortSystem::poll_pidless_children). BEAMVM_PORT_NO_PIDFD=1 takes
 // this path on any kernel (the tests run it).
-#include <cstdlib>
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/syscall.h>
@@ -18,6 +17,7 @@
 
 #include <cerrno>
 #include <csignal>
+#include <cstdlib>
 #include <cstring>
 
 #include "scheduler/port_system.hpp"
