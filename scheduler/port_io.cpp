@@ -231,14 +231,14 @@ void PortSystem::run() {
     int n = 0;
     while (!stop_) {
         handle_port_events(evs, n);
-        poll_pidless_children();
+        const bool pidless = poll_pidless_children();
         int timeout;
         {
             std::lock_guard lock(mu);
             timeout = next_timeout_ms();
             for (auto& [fd, want] : always_ready_)
                 if (want.second != 0) timeout = 0;
-            if (has_pidless_children() && (timeout < 0 || timeout > PIDLESS_POLL_MS)) timeout = PIDLESS_POLL_MS;
+            if (pidless && (timeout < 0 || timeout > PIDLESS_POLL_MS)) timeout = PIDLESS_POLL_MS;
             poll_until = timeout < 0 ? std::chrono::steady_clock::time_point::max()
                                      : std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout);
         }
@@ -470,11 +470,7 @@ void PortSystem::maybe_finish(Port* p) {
     terminate(p, am::normal, true);
 }
 
-bool PortSystem::has_pidless_children() const {
-    return std::any_of(children.begin(), children.end(), [](const auto& c) { return c->pidfd < 0; });
-}
-
-void PortSystem::poll_pidless_children() {
+bool PortSystem::poll_pidless_children() {
     std::vector<pid_t> pids;
     {
         std::lock_guard lock(mu);
@@ -487,6 +483,7 @@ void PortSystem::poll_pidless_children() {
         if (waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid != 0)
             child_exited(-1, pid);
     }
+    return !pids.empty();
 }
 
 // A child's pidfd is readable, or a child held by its pid has ended. Its port (while it runs)

@@ -229,9 +229,9 @@ private:
     void handle_port_events(const struct epoll_event* evs, int n);
     // A child ended: the one with this pidfd, or with pidfd -1, the one with this os_pid.
     void child_exited(int pidfd, pid_t os_pid = 0);
-    // Children held by their pid alone: each that has ended goes to child_exited.
-    void poll_pidless_children();
-    bool has_pidless_children() const;
+    // Children held by their pid alone: each that has ended goes to child_exited. True if there
+    // were any (the I/O thread then wakes every PIDLESS_POLL_MS to look again).
+    bool poll_pidless_children();
     void on_readable(Port* p);
     void on_child_exit(Child* c, Port* p);  // p: its port while the child runs, locked
     void deliver_input(Port* p, const char* bytes, size_t n);

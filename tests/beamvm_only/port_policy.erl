@@ -112,7 +112,6 @@ drain() ->
     Size = string:trim(os:cmd("wc -c < " ++ File ++ "; rm -f " ++ File)),
     ns_check:equal({"4194304", {0, 0, 1}}, {Size, Delta}).
 
-%% Children of this VM in state Z (a shell run by os:cmd is this VM's child: $PPID).
 %% While a child runs, beamvm holds a pidfd for it unless BEAMVM_PORT_NO_PIDFD is set (then
 %% its pid alone: scheduler/port_spawn.cpp).
 held_by() ->
@@ -127,6 +126,7 @@ held_by() ->
         _ -> ns_check:equal(0, Pidfds)
     end.
 
+%% Children of this VM in state Z (a shell run by os:cmd is this VM's child: $PPID).
 zombies() ->
     settle(),
     list_to_integer(string:trim(os:cmd("ps -o stat= --ppid $PPID | grep -c '^Z' || true"))).
