@@ -17,7 +17,7 @@ LiteralArea::~LiteralArea() {
     offheap_release_list(offheap_);
 }
 
-Term* LiteralArea::alloc(size_t words) {
+Term* LiteralArea::alloc_slow(size_t words) {
     if (words == 0) words = 1;  // distinct, valid pointers even for empty requests
     if (!blocks_.empty()) {
         Block& b = blocks_.back();

@@ -68,12 +68,7 @@ Process::~Process() {
     gc::free_block(old_heap);
 }
 
-Term* Process::alloc(size_t words) {
-    if (size_t(stop - htop) >= words + S_RESERVED) {
-        Term* r = htop;
-        htop += words;
-        return r;
-    }
+Term* Process::alloc_slow(size_t words) {
     // No GC here: the caller may hold raw pointers into the heap. The fragment joins the young
     // generation and is merged by the next collection.
     HeapFragment* f = fragments;

@@ -42,7 +42,6 @@ class VM;
 class Namespace;
 struct ModuleCode;
 
-inline constexpr size_t S_RESERVED = 1;
 inline constexpr size_t MAX_X_REGS = 1024;
 
 // Exception classes as stored in Process::fclass.
@@ -68,9 +67,9 @@ public:
     Process& operator=(const Process&) = delete;
 
     // ---- allocation for BIFs and runtime services ----
-    // Bump-allocates on the heap if the gap allows, else in a heap fragment (no GC inside a
-    // BIF, so raw pointers a BIF holds stay valid). The next GC merges fragments.
-    Term* alloc(size_t words) override;
+    // alloc (vm/heap.hpp) bumps the gap between htop and stop; when it is too small, the words
+    // come from a heap fragment (no GC inside a BIF, so raw pointers a BIF holds stay valid).
+    // The next GC merges fragments.
     void link_offheap(Term* procbin) override;
     size_t heap_free() const { return size_t(stop - htop); }
 
@@ -97,9 +96,7 @@ public:
     Term pid;
 
     // ---- young heap and stack block ----
-    Term* heap = nullptr;
-    Term* htop = nullptr;
-    Term* stop = nullptr;
+    Term* heap = nullptr;  // htop and stop: TermAllocator's
     Term* hend = nullptr;
     Term* high_water = nullptr;  // data below this survived one minor GC
     size_t min_heap_size;
@@ -280,6 +277,9 @@ public:
     };
     Rare& rare();
     const Rare* rare_if_any() const { return rare_.get(); }
+
+protected:
+    Term* alloc_slow(size_t words) override;
 
 private:
     struct RareDeleter {

@@ -22,15 +22,17 @@ namespace {
 // Counts what the decoder asks for, on top of a LiteralArea.
 class CountingArea final : public TermAllocator {
 public:
-    Term* alloc(size_t words) override {
-        words_ += words;
-        return area_->alloc(words);
-    }
     void link_offheap(Term* procbin) override { area_->link_offheap(procbin); }
     size_t words() const { return words_; }
     void reset() {  // frees everything decoded so far
         area_ = std::make_unique<LiteralArea>();
         words_ = 0;
+    }
+
+protected:
+    Term* alloc_slow(size_t words) override {  // every allocation: no gap of its own
+        words_ += words;
+        return area_->alloc(words);
     }
 
 private:
