@@ -380,6 +380,27 @@ int compare_terms_exact(Term a, Term b) { return compare_impl(a, b, true); }
 
 size_t search_sorted_exact(const Term* keys, size_t n, Term key, bool* found) {
     size_t lo = 0, hi = n;
+    // A tuple key ({b_var, 5}: three in four of the compiler's searches) skips the tests for
+    // small integers and atoms and its own rank at every step.
+    if (is_tuple(key)) {
+        while (lo < hi) {
+            size_t mid = (lo + hi) / 2;
+            Term k = keys[mid];
+            int c = 0;
+            if (k != key) {
+                if (Rank r = rank_of(k); r != TUPLE) c = r < TUPLE ? -1 : 1;
+                else if ((c = compare_flat_tuples<2>(k, key)) == UNDECIDED) c = compare_walk(k, key, true);
+            }
+            if (c == 0) {
+                *found = true;
+                return mid;
+            }
+            if (c < 0) lo = mid + 1;
+            else hi = mid;
+        }
+        *found = false;
+        return lo;
+    }
     while (lo < hi) {
         size_t mid = (lo + hi) / 2;
         int c = compare_impl(keys[mid], key, true);
