@@ -449,6 +449,20 @@ void Transformer::select(const GenericInstr& gi, bool tuple_arity) {
         pairs.push_back({v.raw, uint32_t(list[i + 1].value)});
     }
     std::sort(pairs.begin(), pairs.end());
+    if (tuple_arity && !pairs.empty()) {
+        // Arities are sorted as their raw words are, and close together in most selects: a
+        // jump table instead of a binary search (1.6% of the compiler's instructions).
+        Word lo = Word(small_value(Term{pairs.front().first})), hi = Word(small_value(Term{pairs.back().first}));
+        if (hi - lo < 2 * pairs.size() + 2) {
+            em_.emit("select_tuple_arity_table", {src(gi.args[0]), lbl(uint32_t(gi.args[1].value)), ux(lo), ux(hi - lo + 1)});
+            size_t k = 0;
+            for (Word v = lo; v <= hi; ++v) {
+                bool hit = k < pairs.size() && Word(small_value(Term{pairs[k].first})) == v;
+                em_.raw_label(hit ? pairs[k++].second : uint32_t(gi.args[1].value));
+            }
+            return;
+        }
+    }
     if (!tuple_arity && !pairs.empty()) {
         // Dense small integers: a jump table (holes go to Fail); a few values: a linear scan.
         const Arg s = src(gi.args[0]);
@@ -470,7 +484,7 @@ void Transformer::select(const GenericInstr& gi, bool tuple_arity) {
                 return;
             }
         }
-        if (pairs.size() <= 3) {
+        if (pairs.size() < SELECT_HASH_MIN) {
             em_.emit("select_val_linear", {s, lbl(fail), ux(pairs.size())});
             for (auto [v, l] : pairs) {
                 em_.raw(v);
@@ -478,23 +492,21 @@ void Transformer::select(const GenericInstr& gi, bool tuple_arity) {
             }
             return;
         }
-        if (pairs.size() >= SELECT_HASH_MIN) {
-            // At most half the slots used, so a probe ends within a few slots.
-            unsigned bits = 1;
-            while ((size_t(1) << bits) < 2 * pairs.size()) ++bits;
-            std::vector<std::pair<Word, uint32_t>> slots(size_t(1) << bits, {0, fail});
-            for (auto [v, l] : pairs) {
-                size_t i = size_t((v * 0x9E3779B97F4A7C15ull) >> (64 - bits));
-                while (slots[i].first != 0) i = (i + 1) & (slots.size() - 1);
-                slots[i] = {v, l};
-            }
-            em_.emit("select_val_hash", {s, lbl(fail), ux(bits)});
-            for (auto [v, l] : slots) {
-                em_.raw(v);
-                em_.raw_label(l);
-            }
-            return;
+        // At most half the slots used, so a probe ends within a few slots.
+        unsigned bits = 1;
+        while ((size_t(1) << bits) < 2 * pairs.size()) ++bits;
+        std::vector<std::pair<Word, uint32_t>> slots(size_t(1) << bits, {0, fail});
+        for (auto [v, l] : pairs) {
+            size_t i = size_t((v * 0x9E3779B97F4A7C15ull) >> (64 - bits));
+            while (slots[i].first != 0) i = (i + 1) & (slots.size() - 1);
+            slots[i] = {v, l};
         }
+        em_.emit("select_val_hash", {s, lbl(fail), ux(bits)});
+        for (auto [v, l] : slots) {
+            em_.raw(v);
+            em_.raw_label(l);
+        }
+        return;
     }
     em_.emit(tuple_arity ? "select_tuple_arity" : "select_val",
              {src(gi.args[0]), lbl(uint32_t(gi.args[1].value)), ux(pairs.size())});
