@@ -77,6 +77,7 @@ private:
     void bif_call(const GenericInstr& gi, uint32_t fail, const Operand& bif, std::span<const Operand> args,
                   const Operand& dst);
     void select(const GenericInstr& gi, bool tuple_arity);
+    bool jump_table(const char* op, const Arg& s, uint32_t fail, std::vector<std::pair<SWord, uint32_t>> by_value);
     void fmove(const Operand& s, const Operand& d);
     void map_put(const GenericInstr& gi, bool exact);
     bool new_map_lit(const GenericInstr& gi);
@@ -449,41 +450,20 @@ void Transformer::select(const GenericInstr& gi, bool tuple_arity) {
         pairs.push_back({v.raw, uint32_t(list[i + 1].value)});
     }
     std::sort(pairs.begin(), pairs.end());
-    if (tuple_arity && !pairs.empty()) {
-        // Arities are sorted as their raw words are, and close together in most selects: a
-        // jump table instead of a binary search (1.6% of the compiler's instructions).
-        Word lo = Word(small_value(Term{pairs.front().first})), hi = Word(small_value(Term{pairs.back().first}));
-        if (hi - lo < 2 * pairs.size() + 2) {
-            em_.emit("select_tuple_arity_table", {src(gi.args[0]), lbl(uint32_t(gi.args[1].value)), ux(lo), ux(hi - lo + 1)});
-            size_t k = 0;
-            for (Word v = lo; v <= hi; ++v) {
-                bool hit = k < pairs.size() && Word(small_value(Term{pairs[k].first})) == v;
-                em_.raw_label(hit ? pairs[k++].second : uint32_t(gi.args[1].value));
-            }
+    const Arg s = src(gi.args[0]);
+    const uint32_t fail = uint32_t(gi.args[1].value);
+    // Arities, and small integers when there are 3 or more: a jump table if they are close
+    // together (every select on arity in the compiler; its binary search was 1.6% of the
+    // compiler's instructions).
+    bool smalls = std::all_of(pairs.begin(), pairs.end(), [](auto& pr) { return is_small(Term{pr.first}); });
+    if (!pairs.empty() && smalls && (tuple_arity || pairs.size() >= 3)) {
+        std::vector<std::pair<SWord, uint32_t>> by_value;
+        for (auto [v, l] : pairs) by_value.push_back({small_value(Term{v}), l});
+        if (jump_table(tuple_arity ? "select_tuple_arity_table" : "select_val_table", s, fail, std::move(by_value)))
             return;
-        }
     }
     if (!tuple_arity && !pairs.empty()) {
-        // Dense small integers: a jump table (holes go to Fail); a few values: a linear scan.
-        const Arg s = src(gi.args[0]);
-        const uint32_t fail = uint32_t(gi.args[1].value);
-        bool smalls = std::all_of(pairs.begin(), pairs.end(), [](auto& pr) { return is_small(Term{pr.first}); });
-        if (smalls && pairs.size() >= 3) {
-            // By value (the pairs are sorted by raw word, which puts negative numbers last).
-            std::vector<std::pair<SWord, uint32_t>> by_value;
-            for (auto [v, l] : pairs) by_value.push_back({small_value(Term{v}), l});
-            std::sort(by_value.begin(), by_value.end());
-            SWord lo = by_value.front().first, hi = by_value.back().first;
-            if (hi - lo < SWord(2 * pairs.size() + 2)) {
-                em_.emit("select_val_table", {s, lbl(fail), ux(Word(lo)), ux(Word(hi - lo + 1))});
-                size_t k = 0;
-                for (SWord v = lo; v <= hi; ++v) {
-                    bool hit = k < by_value.size() && by_value[k].first == v;
-                    em_.raw_label(hit ? by_value[k++].second : fail);
-                }
-                return;
-            }
-        }
+        // A few values: a linear scan; more: a hash table.
         if (pairs.size() < SELECT_HASH_MIN) {
             em_.emit("select_val_linear", {s, lbl(fail), ux(pairs.size())});
             for (auto [v, l] : pairs) {
@@ -508,12 +488,29 @@ void Transformer::select(const GenericInstr& gi, bool tuple_arity) {
         }
         return;
     }
-    em_.emit(tuple_arity ? "select_tuple_arity" : "select_val",
-             {src(gi.args[0]), lbl(uint32_t(gi.args[1].value)), ux(pairs.size())});
+    em_.emit(tuple_arity ? "select_tuple_arity" : "select_val", {s, lbl(fail), ux(pairs.size())});
     for (auto [v, l] : pairs) {
         em_.raw(v);
         em_.raw_label(l);
     }
+}
+
+// [op Src Fail Min Size addr0 ... addr(Size-1)] (select_val_table, select_tuple_arity_table):
+// the address for Min + i at i, Fail in the holes. False, and nothing emitted, when the values
+// are too far apart for a table of fewer than 2n + 2 slots.
+bool Transformer::jump_table(const char* op, const Arg& s, uint32_t fail,
+                             std::vector<std::pair<SWord, uint32_t>> by_value) {
+    // By value (sorted by raw word, negative numbers came last).
+    std::sort(by_value.begin(), by_value.end());
+    SWord lo = by_value.front().first, hi = by_value.back().first;
+    if (hi - lo >= SWord(2 * by_value.size() + 2)) return false;
+    em_.emit(op, {s, lbl(fail), ux(Word(lo)), ux(Word(hi - lo + 1))});
+    size_t k = 0;
+    for (SWord v = lo; v <= hi; ++v) {
+        bool hit = k < by_value.size() && by_value[k].first == v;
+        em_.raw_label(hit ? by_value[k++].second : fail);
+    }
+    return true;
 }
 
 void Transformer::fmove(const Operand& s, const Operand& d) {

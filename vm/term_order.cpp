@@ -378,32 +378,15 @@ template <int Depth>
 int compare_terms(Term a, Term b) { return compare_impl(a, b, false); }
 int compare_terms_exact(Term a, Term b) { return compare_impl(a, b, true); }
 
-size_t search_sorted_exact(const Term* keys, size_t n, Term key, bool* found) {
+namespace {
+
+// Binary search of n sorted keys with `cmp(k)`, the order of k against the key sought.
+template <class Cmp>
+[[gnu::always_inline]] inline size_t search_sorted(const Term* keys, size_t n, bool* found, Cmp cmp) {
     size_t lo = 0, hi = n;
-    // A tuple key ({b_var, 5}: three in four of the compiler's searches) skips the tests for
-    // small integers and atoms and its own rank at every step.
-    if (is_tuple(key)) {
-        while (lo < hi) {
-            size_t mid = (lo + hi) / 2;
-            Term k = keys[mid];
-            int c = 0;
-            if (k != key) {
-                if (Rank r = rank_of(k); r != TUPLE) c = r < TUPLE ? -1 : 1;
-                else if ((c = compare_flat_tuples<2>(k, key)) == UNDECIDED) c = compare_walk(k, key, true);
-            }
-            if (c == 0) {
-                *found = true;
-                return mid;
-            }
-            if (c < 0) lo = mid + 1;
-            else hi = mid;
-        }
-        *found = false;
-        return lo;
-    }
     while (lo < hi) {
         size_t mid = (lo + hi) / 2;
-        int c = compare_impl(keys[mid], key, true);
+        int c = cmp(keys[mid]);
         if (c == 0) {  // keys are unique: this is the one
             *found = true;
             return mid;
@@ -413,6 +396,22 @@ size_t search_sorted_exact(const Term* keys, size_t n, Term key, bool* found) {
     }
     *found = false;
     return lo;
+}
+
+}  // namespace
+
+size_t search_sorted_exact(const Term* keys, size_t n, Term key, bool* found) {
+    // A tuple key ({b_var, 5}: three in four of the compiler's searches) skips the tests for
+    // small integers and atoms and its own rank at every step.
+    if (is_tuple(key)) {
+        return search_sorted(keys, n, found, [key](Term k) {
+            if (k == key) return 0;
+            if (Rank r = rank_of(k); r != TUPLE) return r < TUPLE ? -1 : 1;
+            int c = compare_flat_tuples<2>(k, key);
+            return c != UNDECIDED ? c : compare_walk(k, key, true);
+        });
+    }
+    return search_sorted(keys, n, found, [key](Term k) { return compare_impl(k, key, true); });
 }
 
 // =:= is asked far more often than ordering (receive patterns, is_eq_exact, map keys), so it
