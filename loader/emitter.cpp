@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 #include <span>
+#include <utility>
 
 #include "vm/bignum.hpp"
 
@@ -14,15 +15,21 @@ Emitter::Emitter(ModuleCode& mc, uint32_t label_count) : mc_(mc), label_pos_(lab
 
 namespace {
 
-// Operand kinds packed a byte each, for operand lists of up to 8: a variant whose kinds equal
-// the operands' is found by one comparison per variant.
-constexpr size_t PACKED_MAX = 8;
-inline uint64_t pack_kind(uint64_t packed, size_t i, char k) { return packed | uint64_t(uint8_t(k)) << (8 * i); }
+// Operand kinds a byte each in one word, for operand lists of up to 8: a variant whose kinds
+// equal the operands' is found by one comparison per variant.
+constexpr size_t KIND_BYTES_MAX = 8;
+// A variant's `n` operand (a small count, tools/gen_instructions.py) takes a `u` argument.
+inline char arg_kind(char k) { return k == 'n' ? 'u' : k; }
+inline uint64_t kind_byte(uint64_t bytes, size_t i, char k) {
+    return bytes | uint64_t(uint8_t(arg_kind(k))) << (8 * i);
+}
+inline bool packable(char k) { return k == 'x' || k == 'y' || k == 'n'; }
 
 struct Variant {
     std::string_view kinds;
     Op op;
-    uint64_t packed;  // the kinds packed; 0 when there are more than PACKED_MAX
+    uint64_t kind_bytes;  // the kinds, a byte each; 0 when there are more than KIND_BYTES_MAX
+    bool packed;          // InstrMeta::packed: x, y and n operands in 16-bit fields
 };
 
 // The variants of every instruction, found by base name in an open-addressed table built once:
@@ -35,10 +42,10 @@ public:
         for (size_t i = 0; i < size_t(Op::COUNT); ++i) {
             const InstrMeta& m = instr_meta(Op(i));
             std::string_view kinds = m.kinds;
-            uint64_t packed = 0;
-            if (kinds.size() <= PACKED_MAX)
-                for (size_t k = 0; k < kinds.size(); ++k) packed = pack_kind(packed, k, kinds[k]);
-            variants_.push_back({kinds, Op(i), packed});
+            uint64_t bytes = 0;
+            if (kinds.size() <= KIND_BYTES_MAX)
+                for (size_t k = 0; k < kinds.size(); ++k) bytes = kind_byte(bytes, k, kinds[k]);
+            variants_.push_back({kinds, Op(i), bytes, m.packed});
         }
         // Group each base's variants together, keeping their declaration order.
         std::stable_sort(variants_.begin(), variants_.end(), [](const Variant& a, const Variant& b) {
@@ -92,6 +99,31 @@ const VariantIndex& variant_index() {
     return index;
 }
 
+bool fits_packed(const Variant& v, std::span<const Arg> args) {
+    for (size_t i = 0; i < args.size(); ++i)
+        if (packable(v.kinds[i]) && args[i].w > PACKED_FIELD_MAX) return false;
+    return true;
+}
+
+// The variant with a word per operand that every `pack` variant has (`<name>_wide`).
+const Variant* wide_twin(std::span<const Variant> variants, const Variant& packed) {
+    for (const Variant& v : variants)
+        if (v.kinds == packed.kinds && !v.packed) return &v;
+    return nullptr;
+}
+
+// The packed operands' fields, four to a word in operand order (vm/interp.hpp packed_field).
+void emit_packed(Emitter& em, std::string_view kinds, std::span<const Arg> args) {
+    Word word = 0;
+    unsigned k = 0;
+    for (size_t i = 0; i < args.size(); ++i) {
+        if (!packable(kinds[i])) continue;
+        word |= packed_field_value(args[i].w, k % PACKED_FIELDS_PER_WORD);
+        if (++k % PACKED_FIELDS_PER_WORD == 0) em.raw(std::exchange(word, 0));
+    }
+    if (k % PACKED_FIELDS_PER_WORD != 0) em.raw(word);
+}
+
 }  // namespace
 
 static Word encode_any(Arg a) {
@@ -107,11 +139,11 @@ bool Emitter::try_emit(std::string_view base, const Arg* args_begin, size_t n) {
     const std::span<const Variant> variants = variant_index().find(base);
     const Variant* best = nullptr;
     // A variant with exactly the operands' kinds is the one the scoring below would pick.
-    if (n <= PACKED_MAX) {
-        uint64_t packed = 0;
-        for (size_t i = 0; i < n; ++i) packed = pack_kind(packed, i, args[i].kind);
+    if (n <= KIND_BYTES_MAX) {
+        uint64_t bytes = 0;
+        for (size_t i = 0; i < n; ++i) bytes = kind_byte(bytes, i, args[i].kind);
         for (const Variant& v : variants)
-            if (v.packed == packed && v.kinds.size() == n) {
+            if (v.kind_bytes == bytes && v.kinds.size() == n) {
                 best = &v;
                 break;
             }
@@ -125,7 +157,7 @@ bool Emitter::try_emit(std::string_view base, const Arg* args_begin, size_t n) {
         bool ok = true;
         for (const Arg& a : args) {
             char k = v.kinds[i++];
-            if (k == a.kind) score += 2;
+            if (arg_kind(k) == a.kind) score += 2;
             else if (k == 'a' && (a.kind == 'x' || a.kind == 'y' || a.kind == 'c')) score += 1;
             else {
                 ok = false;
@@ -138,10 +170,13 @@ bool Emitter::try_emit(std::string_view base, const Arg* args_begin, size_t n) {
         }
     }
     if (!best) return false;
+    if (best->packed && !fits_packed(*best, args) && !(best = wide_twin(variants, *best))) return false;
     mc_.code.push_back(handler_word(best->op));
+    if (best->packed) emit_packed(*this, best->kinds, args);
     size_t i = 0;
     for (const Arg& a : args) {
         char k = best->kinds[i++];
+        if (best->packed && packable(k)) continue;
         if (k == 'a') raw(encode_any(a));
         else if (k == 'f') raw_label(uint32_t(a.w));
         else raw(a.w);

@@ -1,7 +1,9 @@
 // The threaded-code interpreter: specific instruction ids, their metadata, and the entry point.
 #pragma once
 
+#include <bit>
 #include <cstdint>
+#include <cstring>
 
 #include "vm/process.hpp"
 #include "vm/term.hpp"
@@ -18,7 +20,13 @@ struct InstrMeta {
     const char* base;   // instruction as declared, e.g. "move"
     const char* kinds;  // operand kinds of this variant, e.g. "xy"
     uint8_t size;       // words including the handler address (variable-length: the fixed part)
+    // The x, y and n operands sit in 16-bit fields after the handler word, four to a word, in
+    // order; the other operands follow, a word each (tools/gen_instructions.py, `pack`).
+    bool packed;
 };
+
+inline constexpr unsigned PACKED_FIELDS_PER_WORD = 4;
+inline constexpr Word PACKED_FIELD_MAX = 0xFFFF;
 
 const InstrMeta& instr_meta(Op op);
 // The handler address that stands for `op` in threaded code.
@@ -52,6 +60,16 @@ inline Term any_operand(Word w, Term* x, Term* E) {
     return (w & 4) ? E[w >> 3] : x[w >> 3];
 }
 inline Term& any_dest(Word w, Term* x, Term* E) { return (w & 4) ? E[w >> 3] : x[w >> 3]; }
+
+// Packed operand field `k` (0-3) of code word `w`: the low half-word first, as the loader
+// writes it (loader/emitter.cpp); copied out, not cast, so it is one 16-bit load.
+static_assert(std::endian::native == std::endian::little, "packed operand fields are laid out little-endian");
+inline Word packed_field(const Word* w, unsigned k) {
+    uint16_t v;
+    std::memcpy(&v, reinterpret_cast<const char*>(w) + 2 * k, sizeof v);
+    return v;
+}
+inline constexpr Word packed_field_value(Word v, unsigned k) { return v << (16 * k); }
 
 // Live x registers after an instruction that wrote `dst` (any-encoded): Live, or more if the
 // destination is an x register at or above it.
