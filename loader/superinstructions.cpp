@@ -118,11 +118,31 @@ size_t emit_superinstruction(const std::vector<GenericInstr>& code, size_t i, Em
         return em.try_emit("move2", {s1, d1, s2, d2}) ? 2 : 0;
     }
     case op_allocate:
-    case op_allocate_zero:
+    case op_allocate_zero: {
+        Arg n = ux(Word(a.args[0].value)), live = ux(Word(a.args[1].value));
         // allocate sets every y register to []: an init_yregs right after it has nothing to do.
         if (b.opcode == op_init_yregs || b.opcode == op_init) {
-            em.emit("allocate", {ux(Word(a.args[0].value)), ux(Word(a.args[1].value))});
+            em.emit("allocate", {n, live});
             return 2;
+        }
+        if (b.opcode != op_move) return 0;
+        Arg s1 = src(b.args[0]), d1 = src(b.args[1]);
+        if (!is_src(s1) || !is_reg(d1)) return 0;
+        if (i + 2 < code.size() && code[i + 2].opcode == op_move) {
+            Arg s2 = src(code[i + 2].args[0]), d2 = src(code[i + 2].args[1]);
+            if (is_reg(s2) && is_reg(d2) && em.try_emit("allocate_move2", {n, live, s1, d1, s2, d2})) return 3;
+        }
+        return em.try_emit("allocate_move", {n, live, s1, d1}) ? 2 : 0;
+    }
+    case op_is_tagged_tuple:
+        // is_tagged_tuple Fail A N Tag; get_tuple_element A Pos D
+        if (b.opcode == op_get_tuple_element && same_operand(b.args[0], a.args[1])) {
+            Arg t = src(a.args[1]), tag = src(a.args[3]), d = src(b.args[2]);
+            if (!is_reg(t) || tag.kind != 'c' || !is_reg(d)) return 0;
+            return em.try_emit("is_tagged_tuple_get", {lbl(uint32_t(a.args[0].value)), t, ux(Word(a.args[2].value)),
+                                                       tag, ux(Word(b.args[1].value)), d})
+                       ? 2
+                       : 0;
         }
         return 0;
     case op_fmove: return emit_float_pair(a, b, em, literals);

@@ -6,6 +6,7 @@
 %% wrong type (the BIF's errors).
 -module(superinstructions).
 -export([main/0]).
+-export([px/1, tagged/1, own_tag/1]).
 
 %% move2 / move2_call: arguments rotated through registers.
 rot(A, B, C) -> rot2(B, C, A).
@@ -60,6 +61,24 @@ sub(A, B) -> A - B.
 %% '++' with improper and empty lists.
 app(A, B) -> try A ++ B catch error:R -> {error, R} end.
 
+%% allocate_move / allocate_move2: a new frame saving one or two arguments; the frame's heap
+%% check may collect (a large live list) before the moves read their x registers.
+keep1(X) -> Y = id(X), {X, Y}.
+keep2(X, Z) -> Y = id(X), {X, Z, Y}.
+grow(0, Acc) -> Acc;
+grow(N, Acc) -> keep2(N, length(Acc)), grow(N - 1, [keep1(N) | Acc]).
+id(X) -> X.
+
+%% is_tagged_tuple_get: a record (or tagged tuple) matched and one field read, into the tuple's
+%% own register too; wrong tag, wrong size and non-tuples fall through.
+%% (Exported, so the compiler knows nothing of their arguments and reads the fields.)
+-record(pt, {x, y}).
+px(#pt{x = X}) -> X;
+px(_) -> none.
+tagged({item, V, _}) -> V;
+tagged(_) -> none.
+own_tag(T) -> case T of {tag, V} -> V; _ -> none end.
+
 main() ->
     io:format("~p~n", [rot(1, 2, 3)]),
     io:format("~p~n", [swap_call(a, b)]),
@@ -82,4 +101,8 @@ main() ->
     Max = (1 bsl 59) - 1, Min = -(1 bsl 59),
     io:format("~p~n", [[add(Max, 1), add(Max, 0), add(Min, -1), sub(Min, 1), sub(Max, -1), sub(0, Min), add(1.5, 2),
                         try sub(a, 1) catch error:R -> R end]]),
-    io:format("~p~n", [[app([1, 2], [3]), app([], x), app([1 | 2], [3]), app(a, []), app("ab", "cd")]]).
+    io:format("~p~n", [[app([1, 2], [3]), app([], x), app([1 | 2], [3]), app(a, []), app("ab", "cd")]]),
+    io:format("~p~n", [{keep1(a), keep2(b, c), length(grow(30000, []))}]),
+    io:format("~p~n", [[px(T) || T <- [#pt{x = 1, y = 2}, {pt, 1}, {qt, 1, 2}, {pt, 1, 2, 3}, pt, [pt, 1, 2]]]]),
+    io:format("~p~n", [[tagged(T) || T <- [{item, 5, x}, {item, 5}, {other, 5, x}, {item, 5, x, y}, item, "ab"]]]),
+    io:format("~p~n", [[own_tag(T) || T <- [{tag, 1}, {tag}, {gat, 1}, {tag, 1, 2}, 3]]]).
