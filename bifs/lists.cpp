@@ -55,13 +55,22 @@ Term subtract_2(Process* p, const Term* a) {
     return make_list_from(*p, kept.data(), kept.size());
 }
 
+// Cells go into the heap's free gap as the list is walked, once; only what does not fit there is
+// counted first, for a fragment. (Counting every list first walked a long one twice, with a
+// cache miss per cell on each walk: 9% of real_parse, three times OTP's lists_reverse_2.)
 Term reverse_2(Process* p, const Term* a) {
     Term list = a[0];
     Term result = a[1];
-    size_t n = 0;
-    for (Term t = list; is_list(t); t = tail(t)) ++n;
-    Term* hp = n ? p->alloc(2 * n) : nullptr;
-    for (; is_list(list); list = tail(list), hp += 2) result = cons_at(hp, head(list), result);
+    Term* hp = p->htop;
+    Term* const gap_end = hp + (p->gap_words() & ~size_t(1));
+    for (; is_list(list) && hp != gap_end; list = tail(list), hp += 2) result = cons_at(hp, head(list), result);
+    p->htop = hp;
+    if (is_list(list)) {
+        size_t n = 0;
+        for (Term t = list; is_list(t); t = tail(t)) ++n;
+        hp = p->alloc(2 * n);
+        for (; is_list(list); list = tail(list), hp += 2) result = cons_at(hp, head(list), result);
+    }
     return is_nil(list) ? result : p->badarg();
 }
 

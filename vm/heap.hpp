@@ -44,6 +44,13 @@ public:
     // owner can drop its references when it collects or dies. `procbin` is the RefcBin object.
     virtual void link_offheap(Term* procbin) = 0;
 
+    // Words free in the gap now, 0 outside a process. A builder that learns its size as it goes
+    // may write up to this many words from htop on, then move htop past what it wrote.
+    size_t gap_words() const {
+        size_t gap = size_t(stop - htop);
+        return gap > S_RESERVED ? gap - S_RESERVED : 0;
+    }
+
     // A process's heap top and stack top, the free gap between them (vm/process.hpp). Null in
     // every other allocator, whose allocations all go to alloc_slow.
     Term* htop = nullptr;
