@@ -44,7 +44,8 @@ TEST_CASE("the loader fuses the shapes it is meant to", "[runtime][loader]") {
     REQUIRE(mc.ok());
     for (const char* base : {"bs_start_match_get_u8", "bs_start_match_get_uint_be", "fload_fmul", "fload_fadd",
                              "fload_fsub", "fload_fdiv", "fload2", "test_heap_fstore", "int_div_pow2",
-                             "int_rem_pow2", "test_arity_get_two", "loop_rec_tagged_eq"}) {
+                             "int_rem_pow2", "test_arity_get_two", "loop_rec_tagged_eq", "allocate_move2",
+                             "is_tagged_tuple_get"}) {
         INFO(base);
         CHECK(contains(**mc, base));
     }

@@ -1,7 +1,7 @@
 %% Code shapes the loader fuses into superinstructions (loader/superinstructions.cpp); the
 %% runtime_fused_shapes test loads this module and looks for each fused instruction.
 -module(fused_shapes).
--export([sums/1, floats/3, halves/1, pair_sum/1, take/3]).
+-export([sums/1, floats/3, halves/1, pair_sum/1, take/3, keep/2, tag_value/1]).
 
 %% Float code is compiled to float registers only where the compiler knows the operands are
 %% floats: the local functions below are called with floats only.
@@ -42,3 +42,11 @@ pair_sum({A, B}) -> A + B.
 
 take(I, M, Acc) when I > M -> Acc;
 take(I, M, Acc) -> receive {item, I} -> take(I + 1, M, Acc + I) end.
+
+%% A new frame saving its arguments (allocate_move2), and a tagged tuple matched with one field
+%% read (is_tagged_tuple_get).
+keep(X, Y) -> Z = id(X), {X, Y, Z}.
+id(X) -> X.
+
+tag_value({tag, V}) -> V;
+tag_value(_) -> none.
