@@ -132,6 +132,14 @@ namespace {
         }                                                                 \
     } while (0)
 
+// A new stack frame of n y registers, each [], with `heap` words of heap besides (allocate).
+#define ALLOCATE_FRAME(n, heap, live)                    \
+    do {                                                 \
+        HEAP_CHECK((n) + (heap), live);                  \
+        E -= (n);                                        \
+        for (Word i_ = 0; i_ < Word(n); ++i_) E[i_] = NIL; \
+    } while (0)
+
 #define CALL_TO(target_, arity_)                  \
     do {                                          \
         const Word* call_target_ = (target_);     \

@@ -78,6 +78,11 @@ inline Word live_with_dest(Word live, Word dst) {
     return live;
 }
 
+// is_tagged_tuple's test: a tuple of `arity` elements whose first is `tag`.
+inline bool is_tagged_tuple_of(Term t, Word arity, Term tag) {
+    return is_tuple(t) && tuple_arity(t) == arity && tuple_elem(t, 0) == tag;
+}
+
 inline Term make_cp(const Word* addr) { return Term{reinterpret_cast<Word>(addr)}; }
 inline const Word* cp_of(Term t) { return reinterpret_cast<const Word*>(t.raw); }
 inline bool is_cp(Term t) { return is_header(t); }
