@@ -16,6 +16,21 @@ bool is_call(const GenericInstr& g) {
     return g.opcode == op_call || g.opcode == op_call_only || g.opcode == op_call_last;
 }
 
+// Where the call that ends a fused run is: code[k], or code[k + 1] after a line record
+// (emit_superinstruction's header). 0 if neither is a call `accept` takes.
+size_t call_index(const std::vector<GenericInstr>& code, size_t k, bool (*accept)(const GenericInstr&)) {
+    if (k < code.size() && accept(code[k])) return k;
+    if (k + 1 < code.size() && code[k].opcode == op_line && accept(code[k + 1])) return k + 1;
+    return 0;
+}
+bool is_plain_call(const GenericInstr& g) { return g.opcode == op_call; }
+
+// After a fused run emitted at `pos` that ends in the call at code[c]: the line record before
+// the call, if the run took one in.
+void line_before_call(const std::vector<GenericInstr>& code, size_t c, size_t pos, const LineRecorder& on_line) {
+    if (code[c - 1].opcode == op_line) on_line(code[c - 1], pos);
+}
+
 // `base` (move_call: a move fused with a call) followed by the call's own operands; the
 // variant for call_only and call_last is base + "_only" / "_last".
 bool emit_call(std::string base, std::initializer_list<Arg> before, const GenericInstr& call, Emitter& em) {
@@ -30,23 +45,28 @@ bool emit_call(std::string base, std::initializer_list<Arg> before, const Generi
     return em.try_emit(base, args);
 }
 
-// test_arity at code[j] followed by two reads of the same tuple (the first not overwriting
-// it): one test_arity_get_two. Returns the instructions taken, 0 if the shape does not fit.
-size_t emit_arity_get_two(const std::vector<GenericInstr>& code, size_t j, Emitter& em, LiteralArea& literals) {
-    if (j + 2 >= code.size()) return 0;
+// test_arity at code[j] followed by one or two reads of the same tuple (the first not
+// overwriting it): test_arity_get or test_arity_get_two. Returns the instructions taken, 0 if
+// the shape does not fit.
+size_t emit_arity_gets(const std::vector<GenericInstr>& code, size_t j, Emitter& em, LiteralArea& literals) {
+    if (j + 1 >= code.size()) return 0;
     const GenericInstr& t = code[j];
     const GenericInstr& g1 = code[j + 1];
-    const GenericInstr& g2 = code[j + 2];
-    if (g1.opcode != op_get_tuple_element || g2.opcode != op_get_tuple_element) return 0;
-    if (!same_operand(g1.args[0], t.args[1]) || !same_operand(g2.args[0], t.args[1]) ||
-        same_operand(g1.args[2], t.args[1]))
-        return 0;
-    Arg src = src_arg(t.args[1], literals), d1 = src_arg(g1.args[2], literals), d2 = src_arg(g2.args[2], literals);
-    if (!is_reg(src) || !is_reg(d1) || !is_reg(d2)) return 0;
-    return em.try_emit("test_arity_get_two", {lbl(uint32_t(t.args[0].value)), src, ux(Word(t.args[2].value)),
-                                              ux(Word(g1.args[1].value)), d1, ux(Word(g2.args[1].value)), d2})
-               ? 3
-               : 0;
+    if (g1.opcode != op_get_tuple_element || !same_operand(g1.args[0], t.args[1])) return 0;
+    Arg src = src_arg(t.args[1], literals), d1 = src_arg(g1.args[2], literals);
+    if (!is_reg(src) || !is_reg(d1)) return 0;
+    Arg fail = lbl(uint32_t(t.args[0].value)), arity = ux(Word(t.args[2].value)), p1 = ux(Word(g1.args[1].value));
+    if (j + 2 < code.size()) {
+        const GenericInstr& g2 = code[j + 2];
+        if (g2.opcode == op_get_tuple_element && same_operand(g2.args[0], t.args[1]) &&
+            !same_operand(g1.args[2], t.args[1])) {
+            Arg d2 = src_arg(g2.args[2], literals);
+            if (is_reg(d2) &&
+                em.try_emit("test_arity_get_two", {fail, src, arity, p1, d1, ux(Word(g2.args[1].value)), d2}))
+                return 3;
+        }
+    }
+    return em.try_emit("test_arity_get", {fail, src, arity, p1, d1}) ? 2 : 0;
 }
 
 // fmove's shapes (transform.cpp): fload unboxes into a float register, fstore boxes one.
@@ -86,9 +106,61 @@ size_t emit_float_pair(const GenericInstr& a, const GenericInstr& b, Emitter& em
     return 0;
 }
 
+// allocate N Live (already read) and one or two moves from code[j] on: allocate_move or
+// allocate_move2. Returns the moves taken, 0 if the shape does not fit.
+size_t emit_allocate_moves(const std::vector<GenericInstr>& code, size_t j, const Arg& n, const Arg& live, Emitter& em,
+                           LiteralArea& literals, const LineRecorder& on_line) {
+    if (j >= code.size() || code[j].opcode != op_move) return 0;
+    Arg s1 = src_arg(code[j].args[0], literals), d1 = src_arg(code[j].args[1], literals);
+    if (!is_src(s1) || !is_reg(d1)) return 0;
+    if (j + 1 < code.size() && code[j + 1].opcode == op_move) {
+        Arg s2 = src_arg(code[j + 1].args[0], literals), d2 = src_arg(code[j + 1].args[1], literals);
+        if (is_reg(s2) && is_reg(d2) && em.try_emit("allocate_move2", {n, live, s1, d1, s2, d2})) return 2;
+    }
+    if (j + 1 < code.size() && code[j + 1].opcode == op_get_list) {
+        const GenericInstr& g = code[j + 1];
+        Arg l = src_arg(g.args[0], literals), h = src_arg(g.args[1], literals), t = src_arg(g.args[2], literals);
+        if (is_reg(l) && is_reg(h) && is_reg(t) && em.try_emit("allocate_move_get_list", {n, live, s1, d1, l, h, t}))
+            return 2;
+    }
+    if (size_t c = call_index(code, j + 1, is_plain_call)) {
+        size_t pos = em.pos();
+        if (em.try_emit("allocate_move_call",
+                        {n, live, s1, d1, ux(Word(code[c].args[0].value)), lbl(uint32_t(code[c].args[1].value))})) {
+            line_before_call(code, c, pos, on_line);
+            return c - j + 1;
+        }
+    }
+    return em.try_emit("allocate_move", {n, live, s1, d1}) ? 1 : 0;
+}
+
+// is_nonempty_list Fail L; allocate N Live [; init_yregs]; move S D; get_list L H T, from
+// code[i]: is_nonempty_list_allocate_move_get_list. Returns the instructions taken, 0 if the
+// shape does not fit.
+size_t emit_list_clause_head(const std::vector<GenericInstr>& code, size_t i, Emitter& em, LiteralArea& literals) {
+    const GenericInstr& test = code[i];
+    const GenericInstr& alloc = code[i + 1];
+    if (alloc.opcode != op_allocate && alloc.opcode != op_allocate_zero) return 0;
+    size_t j = i + 2;
+    if (j < code.size() && (code[j].opcode == op_init_yregs || code[j].opcode == op_init)) ++j;
+    if (j + 1 >= code.size() || code[j].opcode != op_move || code[j + 1].opcode != op_get_list ||
+        !same_operand(code[j + 1].args[0], test.args[1]))
+        return 0;
+    auto src = [&](const Operand& o) { return src_arg(o, literals); };
+    const GenericInstr& g = code[j + 1];
+    Arg s = src(code[j].args[0]), d = src(code[j].args[1]), l = src(g.args[0]), h = src(g.args[1]), t = src(g.args[2]);
+    if (!is_reg(s) || !is_reg(d) || !is_reg(l) || !is_reg(h) || !is_reg(t)) return 0;
+    if (!em.try_emit("is_nonempty_list_allocate_move_get_list",
+                     {lbl(uint32_t(test.args[0].value)), ux(Word(alloc.args[0].value)), ux(Word(alloc.args[1].value)),
+                      s, d, l, h, t}))
+        return 0;
+    return j + 2 - i;
+}
+
 }  // namespace
 
-size_t emit_superinstruction(const std::vector<GenericInstr>& code, size_t i, Emitter& em, LiteralArea& literals) {
+size_t emit_superinstruction(const std::vector<GenericInstr>& code, size_t i, Emitter& em, LiteralArea& literals,
+                             const LineRecorder& on_line) {
     if (i + 1 >= code.size()) return 0;
     const GenericInstr& a = code[i];
     const GenericInstr& b = code[i + 1];
@@ -107,32 +179,46 @@ size_t emit_superinstruction(const std::vector<GenericInstr>& code, size_t i, Em
             em.emit("move_return", {s1});
             return 2;
         }
-        if (is_call(b)) return emit_call("move_call", {s1, d1}, b, em) ? 2 : 0;
+        if (size_t c = call_index(code, i + 1, is_call)) {
+            size_t pos = em.pos();
+            if (!emit_call("move_call", {s1, d1}, code[c], em)) return 0;
+            line_before_call(code, c, pos, on_line);
+            return c - i + 1;
+        }
         if (b.opcode != op_move) return 0;
         Arg s2 = src(b.args[0]), d2 = src(b.args[1]);
         if (!is_reg(s2) || !is_reg(d2)) return 0;
-        if (i + 2 < code.size() && code[i + 2].opcode == op_call &&
-            em.try_emit("move2_call", {s1, d1, s2, d2, ux(Word(code[i + 2].args[0].value)),
-                                       lbl(uint32_t(code[i + 2].args[1].value))}))
-            return 3;
+        if (size_t c = call_index(code, i + 2, is_plain_call)) {
+            size_t pos = em.pos();
+            if (em.try_emit("move2_call", {s1, d1, s2, d2, ux(Word(code[c].args[0].value)),
+                                           lbl(uint32_t(code[c].args[1].value))})) {
+                line_before_call(code, c, pos, on_line);
+                return c - i + 1;
+            }
+        }
         return em.try_emit("move2", {s1, d1, s2, d2}) ? 2 : 0;
     }
+    case op_trim:
+        if (size_t c = call_index(code, i + 1, is_plain_call)) {
+            size_t pos = em.pos();
+            if (!em.try_emit("trim_call", {ux(Word(a.args[0].value)), ux(Word(a.args[1].value)),
+                                           ux(Word(code[c].args[0].value)), lbl(uint32_t(code[c].args[1].value))}))
+                return 0;
+            line_before_call(code, c, pos, on_line);
+            return c - i + 1;
+        }
+        return 0;
     case op_allocate:
     case op_allocate_zero: {
         Arg n = ux(Word(a.args[0].value)), live = ux(Word(a.args[1].value));
-        // allocate sets every y register to []: an init_yregs right after it has nothing to do.
-        if (b.opcode == op_init_yregs || b.opcode == op_init) {
-            em.emit("allocate", {n, live});
-            return 2;
-        }
-        if (b.opcode != op_move) return 0;
-        Arg s1 = src(b.args[0]), d1 = src(b.args[1]);
-        if (!is_src(s1) || !is_reg(d1)) return 0;
-        if (i + 2 < code.size() && code[i + 2].opcode == op_move) {
-            Arg s2 = src(code[i + 2].args[0]), d2 = src(code[i + 2].args[1]);
-            if (is_reg(s2) && is_reg(d2) && em.try_emit("allocate_move2", {n, live, s1, d1, s2, d2})) return 3;
-        }
-        return em.try_emit("allocate_move", {n, live, s1, d1}) ? 2 : 0;
+        // allocate sets every y register to []: an init_yregs right after it has nothing to do,
+        // and the moves after that still fuse with the allocate.
+        size_t init = b.opcode == op_init_yregs || b.opcode == op_init ? 1 : 0;
+        if (size_t moves = emit_allocate_moves(code, i + 1 + init, n, live, em, literals, on_line))
+            return 1 + init + moves;
+        if (!init) return 0;
+        em.emit("allocate", {n, live});
+        return 2;
     }
     case op_is_tagged_tuple:
         // is_tagged_tuple Fail A N Tag; get_tuple_element A Pos D
@@ -194,14 +280,18 @@ size_t emit_superinstruction(const std::vector<GenericInstr>& code, size_t i, Em
                        : 0;
         }
         return 0;
-    case op_test_arity: return emit_arity_get_two(code, i, em, literals);
+    case op_test_arity: return emit_arity_gets(code, i, em, literals);
     case op_is_tuple:
         // test_arity checks that its operand is a tuple itself.
         if (b.opcode == op_test_arity && same_operand(a.args[0], b.args[0]) && same_operand(a.args[1], b.args[1])) {
-            if (size_t n = emit_arity_get_two(code, i + 1, em, literals)) return 1 + n;
+            if (size_t n = emit_arity_gets(code, i + 1, em, literals)) return 1 + n;
             em.emit("test_arity", {lbl(uint32_t(b.args[0].value)), src(b.args[1]), ux(Word(b.args[2].value))});
             return 2;
         }
+        // select_tuple_arity tests for a tuple itself: with the same failure label, the
+        // is_tuple before it (the compiler's shape for a case on tuple size) is left out.
+        if (b.opcode == op_select_tuple_arity && same_operand(a.args[1], b.args[0]) && same_operand(a.args[0], b.args[1]))
+            return 1;
         return 0;
     case op_loop_rec:
         if (b.opcode == op_is_tagged_tuple && same_operand(a.args[1], b.args[1])) {
@@ -228,6 +318,7 @@ size_t emit_superinstruction(const std::vector<GenericInstr>& code, size_t i, Em
         }
         return 0;
     case op_is_nonempty_list:
+        if (size_t n = emit_list_clause_head(code, i, em, literals)) return n;
         if (b.opcode == op_get_list && same_operand(a.args[1], b.args[0])) {
             Arg l = src(a.args[1]), h = src(b.args[1]), t = src(b.args[2]);
             if (!is_reg(l) || !is_reg(h) || !is_reg(t)) return 0;

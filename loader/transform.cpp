@@ -55,6 +55,11 @@ private:
     std::vector<std::pair<size_t, size_t>> fun_patches_;
 
     void instr(const GenericInstr& gi);
+    // A line record (op_line) for the instruction emitted at code position `pos`.
+    void record_line(const GenericInstr& gi, size_t pos) {
+        size_t item = size_t(gi.args[0].value);
+        lines_.push_back({pos, gi.args[0].value > 0 && item < pm_.line_items.size() ? uint32_t(item) : 0});
+    }
     size_t fun_tail_call(const std::vector<GenericInstr>& code, size_t i);
     Arg src(const Operand& o) { return src_arg(o, mc_.literals); }
     const ImportEntry* import(const Operand& o) {
@@ -89,12 +94,13 @@ Result<void> Transformer::run() {
         if (imp.module == am::erlang && imp.function == atom("load_nif") && imp.arity == 2) mc_.nif_slots = true;
     mc_.code.reserve(pm_.code.size() * 3);
     const std::vector<GenericInstr>& code = pm_.code;
+    const LineRecorder on_line = [this](const GenericInstr& line, size_t pos) { record_line(line, pos); };
     for (size_t i = 0; i < code.size(); ++i) {
         const GenericInstr& gi = code[i];
         if (gi.opcode == op_int_code_end) break;
         if (size_t used = fun_tail_call(code, i)) {
             i += used - 1;
-        } else if (size_t fused = emit_superinstruction(code, i, em_, mc_.literals)) {
+        } else if (size_t fused = emit_superinstruction(code, i, em_, mc_.literals, on_line)) {
             i += fused - 1;
         } else {
             instr(gi);
@@ -188,12 +194,7 @@ void Transformer::instr(const GenericInstr& gi) {
         break;
     }
     case op_line:
-    case op_executable_line:
-        if (a[0].value > 0 && size_t(a[0].value) < pm_.line_items.size())
-            lines_.push_back({em_.pos(), uint32_t(a[0].value)});
-        else
-            lines_.push_back({em_.pos(), 0});
-        break;
+    case op_executable_line: record_line(gi, em_.pos()); break;
     case op_call: em_.emit("call", {U(0), L(1)}); break;
     case op_call_only: em_.emit("call_only", {U(0), L(1)}); break;
     case op_call_last: em_.emit("call_last", {U(0), L(1), U(2)}); break;

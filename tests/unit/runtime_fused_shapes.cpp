@@ -46,12 +46,14 @@ TEST_CASE("the loader fuses the shapes it is meant to", "[runtime][loader]") {
     for (const char* base : {"bs_start_match_get_u8", "bs_start_match_get_uint_be", "fload_fmul", "fload_fadd",
                              "fload_fsub", "fload_fdiv", "fload2", "test_heap_fstore", "int_div_pow2",
                              "int_rem_pow2", "test_arity_get_two", "loop_rec_tagged_eq", "allocate_move2",
-                             "is_tagged_tuple_get"}) {
+                             "is_tagged_tuple_get", "allocate_move_call", "trim_call",
+                             "is_nonempty_list_allocate_move_get_list", "test_arity_get"}) {
         INFO(base);
         CHECK(contains(**mc, base));
     }
     // Registers and small counts packed into one word (tools/gen_instructions.py `pack`).
-    for (const char* base : {"test_arity_get_two", "allocate_move2", "is_tagged_tuple_get"}) {
+    for (const char* base : {"test_arity_get_two", "allocate_move2", "is_tagged_tuple_get", "trim_call",
+                             "is_nonempty_list_allocate_move_get_list"}) {
         INFO(base);
         CHECK(contains(**mc, base, true));
     }

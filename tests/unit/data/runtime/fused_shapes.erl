@@ -2,6 +2,7 @@
 %% runtime_fused_shapes test loads this module and looks for each fused instruction.
 -module(fused_shapes).
 -export([sums/1, floats/3, halves/1, pair_sum/1, take/3, keep/2, tag_value/1]).
+-export([saved/2, trimmed/3, each/2, second/1]).
 
 %% Float code is compiled to float registers only where the compiler knows the operands are
 %% floats: the local functions below are called with floats only.
@@ -50,3 +51,25 @@ id(X) -> X.
 
 tag_value({tag, V}) -> V;
 tag_value(_) -> none.
+
+%% Runs ending in a call, the line record before the call taken in: allocate_move_call (a frame
+%% saving one argument, then a call) and trim_call (a frame shrunk before its last call).
+saved(X, Y) ->
+    R = id(X),
+    {R, Y}.
+
+trimmed(X, Y, Z) ->
+    A = id(X),
+    B = id(Y),
+    C = id(A + B),
+    {C, Z}.
+
+%% A list clause head that saves an argument: is_nonempty_list_allocate_move_get_list.
+each([H | T], X) ->
+    _ = id(H),
+    each(T, X);
+each([], _) -> ok.
+
+%% A tuple of known size with one field read: test_arity_get.
+second({_, B}) -> B;
+second(_) -> none.
