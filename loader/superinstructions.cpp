@@ -111,6 +111,16 @@ size_t emit_float_pair(const GenericInstr& a, const GenericInstr& b, Emitter& em
 size_t emit_allocate_moves(const std::vector<GenericInstr>& code, size_t j, const Arg& n, const Arg& live, Emitter& em,
                            LiteralArea& literals, const LineRecorder& on_line) {
     if (j >= code.size() || code[j].opcode != op_move) return 0;
+    // Three or four moves from x to y registers (a function saving its arguments).
+    std::vector<Arg> saves{n, live};
+    for (size_t k = j; k < code.size() && k < j + 4 && code[k].opcode == op_move; ++k) {
+        Arg s = src_arg(code[k].args[0], literals), d = src_arg(code[k].args[1], literals);
+        if (s.kind != 'x' || d.kind != 'y') break;
+        saves.push_back(s);
+        saves.push_back(d);
+    }
+    if (size_t moves = (saves.size() - 2) / 2; moves >= 3 && em.try_emit(moves == 4 ? "allocate_move4" : "allocate_move3", saves))
+        return moves;
     Arg s1 = src_arg(code[j].args[0], literals), d1 = src_arg(code[j].args[1], literals);
     if (!is_src(s1) || !is_reg(d1)) return 0;
     if (j + 1 < code.size() && code[j + 1].opcode == op_move) {
@@ -256,6 +266,11 @@ size_t emit_superinstruction(const std::vector<GenericInstr>& code, size_t i, Em
         if (b.opcode == op_put_list) {
             Arg h = src(b.args[0]), t = src(b.args[1]), d = src(b.args[2]);
             if (!is_src(h) || !is_src(t) || !is_reg(d)) return 0;
+            if (i + 3 < code.size() && code[i + 2].opcode == op_deallocate && code[i + 3].opcode == op_return &&
+                d.kind == 'x' && d.w == 0 &&
+                em.try_emit("test_heap_put_list_return", {ux(Word(a.args[0].value)), ux(Word(a.args[1].value)), h, t,
+                                                          ux(Word(code[i + 2].args[0].value))}))
+                return 4;
             return em.try_emit("test_heap_put_list", {ux(Word(a.args[0].value)), ux(Word(a.args[1].value)), h, t, d})
                        ? 2
                        : 0;
@@ -293,6 +308,14 @@ size_t emit_superinstruction(const std::vector<GenericInstr>& code, size_t i, Em
         if (b.opcode == op_select_tuple_arity && same_operand(a.args[1], b.args[0]) && same_operand(a.args[0], b.args[1]))
             return 1;
         return 0;
+    case op_is_integer:
+        // is_integer Fail A; is_ge Fail A Small: an integer at least a small constant.
+        if (b.opcode == op_is_ge && same_operand(a.args[0], b.args[0]) && same_operand(a.args[1], b.args[1])) {
+            Arg v = src(a.args[1]), c = src(b.args[2]);
+            if (!is_reg(v) || c.kind != 'c' || !is_small(Term{c.w})) return 0;
+            return em.try_emit("is_integer_ge_small", {lbl(uint32_t(a.args[0].value)), v, c}) ? 2 : 0;
+        }
+        return 0;
     case op_loop_rec:
         if (b.opcode == op_is_tagged_tuple && same_operand(a.args[1], b.args[1])) {
             Arg d = src(a.args[1]), tag = src(b.args[3]);
@@ -322,6 +345,14 @@ size_t emit_superinstruction(const std::vector<GenericInstr>& code, size_t i, Em
         if (b.opcode == op_get_list && same_operand(a.args[1], b.args[0])) {
             Arg l = src(a.args[1]), h = src(b.args[1]), t = src(b.args[2]);
             if (!is_reg(l) || !is_reg(h) || !is_reg(t)) return 0;
+            if (i + 2 < code.size() && code[i + 2].opcode == op_is_eq_exact &&
+                same_operand(code[i + 2].args[1], b.args[1])) {
+                Arg imm = src(code[i + 2].args[2]);
+                if (imm.kind == 'c' && is_immediate(Term{imm.w}) &&
+                    em.try_emit("is_nonempty_list_get_list_eq",
+                                {lbl(uint32_t(a.args[0].value)), l, h, t, lbl(uint32_t(code[i + 2].args[0].value)), imm}))
+                    return 3;
+            }
             return em.try_emit("is_nonempty_list_get_list", {lbl(uint32_t(a.args[0].value)), l, h, t}) ? 2 : 0;
         }
         return 0;

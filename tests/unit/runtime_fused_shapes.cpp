@@ -47,7 +47,9 @@ TEST_CASE("the loader fuses the shapes it is meant to", "[runtime][loader]") {
                              "fload_fsub", "fload_fdiv", "fload2", "test_heap_fstore", "int_div_pow2",
                              "int_rem_pow2", "test_arity_get_two", "loop_rec_tagged_eq", "allocate_move2",
                              "is_tagged_tuple_get", "allocate_move_call", "trim_call",
-                             "is_nonempty_list_allocate_move_get_list", "test_arity_get"}) {
+                             "is_nonempty_list_allocate_move_get_list", "test_arity_get",
+                             "is_nonempty_list_get_list_eq", "allocate_move3", "allocate_move4",
+                             "test_heap_put_list_return", "is_integer_ge_small"}) {
         INFO(base);
         CHECK(contains(**mc, base));
     }

@@ -2,7 +2,7 @@
 %% runtime_fused_shapes test loads this module and looks for each fused instruction.
 -module(fused_shapes).
 -export([sums/1, floats/3, halves/1, pair_sum/1, take/3, keep/2, tag_value/1]).
--export([saved/2, trimmed/3, each/2, second/1]).
+-export([saved/2, trimmed/3, each/2, second/1, lt/1, keep3/3, keep4/4, double/1, digit/1]).
 
 %% Float code is compiled to float registers only where the compiler knows the operands are
 %% floats: the local functions below are called with floats only.
@@ -73,3 +73,22 @@ each([], _) -> ok.
 %% A tuple of known size with one field read: test_arity_get.
 second({_, B}) -> B;
 second(_) -> none.
+
+%% A list whose head is a given character (is_nonempty_list_get_list_eq), frames saving three
+%% and four arguments (allocate_move3, allocate_move4), a body-recursive list builder's last step
+%% (test_heap_put_list_return), an integer at least a constant (is_integer_ge_small).
+lt([$< | T]) -> T;
+lt(_) -> none.
+
+keep3(A, B, C) ->
+    X = id(A),
+    {X, A, B, C}.
+keep4(A, B, C, D) ->
+    X = id(B),
+    {X, A, B, C, D}.
+
+double([H | T]) -> [2 * H | double(T)];
+double([]) -> [].
+
+digit(X) when is_integer(X), X >= $0 -> X - $0;
+digit(_) -> none.
