@@ -115,9 +115,10 @@ Term term_to_binary(Process* p, Term t, Term options) {
         }
     }
     if (!is_nil(o)) return p->badarg();
-    std::vector<uint8_t> out;
-    if (!encode_external(t, out, opts).ok()) return p->badarg();
-    return bytes_to_binary(p, out);
+    auto bin = encode_external_binary(*p, t, opts);
+    if (!bin.ok()) return p->badarg();
+    charge_bytes(p, bit_view(bin.value()).byte_size());
+    return bin.value();
 }
 
 Term term_to_binary_1(Process* p, const Term* a) { return term_to_binary(p, a[0], NIL); }

@@ -39,6 +39,19 @@ BinaryBlob* BinaryBlob::create_or_exit(size_t capacity) {
     }
 }
 
+BinaryBlob* BinaryBlob::resize_or_exit(BinaryBlob* b, size_t capacity) {
+    size_t old_bytes = blob_size(b->capacity), bytes = blob_size(capacity);
+    // realloc moves the counter as bytes: nothing else refers to a blob with one owner.
+    void* mem = capacity > allocation_ceiling_bytes() ? nullptr : std::realloc(static_cast<void*>(b), bytes);
+    if (!mem) out_of_memory("binary_alloc", "binary", capacity);
+    auto* nb = static_cast<BinaryBlob*>(mem);
+    nb->capacity = capacity;
+    if (nb->size > capacity) nb->size = capacity;
+    blob_bytes.fetch_add(bytes, std::memory_order_relaxed);
+    blob_bytes.fetch_sub(old_bytes, std::memory_order_relaxed);
+    return nb;
+}
+
 void BinaryBlob::release() {
     // acq_rel: the last owner must see every write other owners made before releasing.
     if (refc.fetch_sub(1, std::memory_order_acq_rel) == 1) {

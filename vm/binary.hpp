@@ -34,6 +34,10 @@ struct BinaryBlob {
     static BinaryBlob* create(size_t capacity);
     // For Erlang's own binaries: out of memory ends the VM as on erl (vm/fatal_error.hpp).
     static BinaryBlob* create_or_exit(size_t capacity);
+    // The blob moved to `capacity` bytes, its data kept up to the smaller size, for its only
+    // owner: a binary built in place (term_to_binary) grows while written and is cut to its
+    // size once done. Out of memory ends the VM, as create_or_exit.
+    static BinaryBlob* resize_or_exit(BinaryBlob* b, size_t capacity);
     void retain() { refc.fetch_add(1, std::memory_order_relaxed); }
     void release();
     // Bytes of every blob alive in this OS process, headers included (erlang:memory(binary)).

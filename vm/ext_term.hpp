@@ -126,6 +126,9 @@ struct EncodeOptions {
 // Appends the encoding of `t` (with the 131 version byte) to `out`.
 // Returns an Error for terms it cannot encode.
 Result<void> encode_external(Term t, std::vector<uint8_t>& out, EncodeOptions opts = {});
+// term_to_binary: the encoding of `t` as a binary on `a`'s heap, written in place rather than
+// copied from a buffer (vm/ext_term_binary.cpp).
+Result<Term> encode_external_binary(TermAllocator& a, Term t, EncodeOptions opts = {});
 // The size of that encoding (without compression), counted without writing it.
 Result<size_t> encoded_size(Term t, EncodeOptions opts = {});
 

@@ -128,16 +128,22 @@ const Term* map_get(Term map, Term key) {
 Term empty_map(TermAllocator& a) { return flat_from_sorted(a, {}); }
 
 Term map_from_pairs(TermAllocator& a, std::vector<std::pair<Term, Term>> pairs) {
-    // Stable sort keeps duplicates in input order, so the last of each run is the one that wins.
-    std::stable_sort(pairs.begin(), pairs.end(),
-                     [](const auto& x, const auto& y) { return compare_terms_exact(x.first, y.first) < 0; });
-    size_t n = 0;
-    for (size_t i = 0; i < pairs.size(); ++i) {
-        if (i + 1 < pairs.size() && compare_terms_exact(pairs[i].first, pairs[i + 1].first) == 0) continue;
-        pairs[n++] = pairs[i];
+    // Keys already strictly in order (binary_to_term of a flat map, written in key order) need
+    // no sort, and so no sort buffer.
+    size_t n = 1;
+    while (n < pairs.size() && compare_terms_exact(pairs[n - 1].first, pairs[n].first) < 0) ++n;
+    if (n < pairs.size()) {
+        // Stable sort keeps duplicates in input order, so the last of each run is the one that wins.
+        std::stable_sort(pairs.begin(), pairs.end(),
+                         [](const auto& x, const auto& y) { return compare_terms_exact(x.first, y.first) < 0; });
+        n = 0;
+        for (size_t i = 0; i < pairs.size(); ++i) {
+            if (i + 1 < pairs.size() && compare_terms_exact(pairs[i].first, pairs[i + 1].first) == 0) continue;
+            pairs[n++] = pairs[i];
+        }
+        pairs.resize(n);
     }
-    pairs.resize(n);
-    if (n > MAP_SMALL_LIMIT) return hamt::from_pairs(a, pairs);
+    if (pairs.size() > MAP_SMALL_LIMIT) return hamt::from_pairs(a, pairs);
     return flat_from_sorted(a, pairs);
 }
 
