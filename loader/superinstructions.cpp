@@ -24,6 +24,7 @@ size_t call_index(const std::vector<GenericInstr>& code, size_t k, bool (*accept
     return 0;
 }
 bool is_plain_call(const GenericInstr& g) { return g.opcode == op_call; }
+bool is_call_only(const GenericInstr& g) { return g.opcode == op_call_only; }
 
 // After a fused run emitted at `pos` that ends in the call at code[c]: the line record before
 // the call, if the run took one in.
@@ -266,6 +267,27 @@ size_t emit_superinstruction(const std::vector<GenericInstr>& code, size_t i, Em
         if (b.opcode == op_put_list) {
             Arg h = src(b.args[0]), t = src(b.args[1]), d = src(b.args[2]);
             if (!is_src(h) || !is_src(t) || !is_reg(d)) return 0;
+            if (i + 3 < code.size() && code[i + 2].opcode == op_move) {
+                Arg s2 = src(code[i + 2].args[0]), d2 = src(code[i + 2].args[1]);
+                if (size_t c = call_index(code, i + 3, is_call_only); c && is_reg(s2) && is_reg(d2)) {
+                    size_t pos = em.pos();
+                    if (em.try_emit("test_heap_put_list_move_call_only",
+                                    {ux(Word(a.args[0].value)), ux(Word(a.args[1].value)), h, t, d, s2, d2,
+                                     ux(Word(code[c].args[0].value)), lbl(uint32_t(code[c].args[1].value))})) {
+                        line_before_call(code, c, pos, on_line);
+                        return c - i + 1;
+                    }
+                }
+            }
+            if (size_t c = call_index(code, i + 2, is_call_only)) {
+                size_t pos = em.pos();
+                if (em.try_emit("test_heap_put_list_call_only",
+                                {ux(Word(a.args[0].value)), ux(Word(a.args[1].value)), h, t, d,
+                                 ux(Word(code[c].args[0].value)), lbl(uint32_t(code[c].args[1].value))})) {
+                    line_before_call(code, c, pos, on_line);
+                    return c - i + 1;
+                }
+            }
             if (i + 3 < code.size() && code[i + 2].opcode == op_deallocate && code[i + 3].opcode == op_return &&
                 d.kind == 'x' && d.w == 0 &&
                 em.try_emit("test_heap_put_list_return", {ux(Word(a.args[0].value)), ux(Word(a.args[1].value)), h, t,
@@ -345,6 +367,16 @@ size_t emit_superinstruction(const std::vector<GenericInstr>& code, size_t i, Em
         if (b.opcode == op_get_list && same_operand(a.args[1], b.args[0])) {
             Arg l = src(a.args[1]), h = src(b.args[1]), t = src(b.args[2]);
             if (!is_reg(l) || !is_reg(h) || !is_reg(t)) return 0;
+            if (i + 3 < code.size() && code[i + 2].opcode == op_is_nonempty_list &&
+                code[i + 3].opcode == op_get_list && same_operand(code[i + 2].args[1], b.args[2]) &&
+                same_operand(code[i + 3].args[0], b.args[2])) {
+                const GenericInstr& g2 = code[i + 3];
+                Arg h2 = src(g2.args[1]), t2 = src(g2.args[2]);
+                if (is_reg(h2) && is_reg(t2) &&
+                    em.try_emit("is_nonempty_list_get_list2", {lbl(uint32_t(a.args[0].value)), l, h, t,
+                                                               lbl(uint32_t(code[i + 2].args[0].value)), h2, t2}))
+                    return 4;
+            }
             if (i + 2 < code.size() && code[i + 2].opcode == op_is_eq_exact &&
                 same_operand(code[i + 2].args[1], b.args[1])) {
                 Arg imm = src(code[i + 2].args[2]);

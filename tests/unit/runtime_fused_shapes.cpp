@@ -49,7 +49,8 @@ TEST_CASE("the loader fuses the shapes it is meant to", "[runtime][loader]") {
                              "is_tagged_tuple_get", "allocate_move_call", "trim_call",
                              "is_nonempty_list_allocate_move_get_list", "test_arity_get",
                              "is_nonempty_list_get_list_eq", "allocate_move3", "allocate_move4",
-                             "test_heap_put_list_return", "is_integer_ge_small"}) {
+                             "test_heap_put_list_return", "is_integer_ge_small", "is_nonempty_list_get_list2",
+                             "test_heap_put_list_move_call_only"}) {
         INFO(base);
         CHECK(contains(**mc, base));
     }

@@ -2,7 +2,7 @@
 %% runtime_fused_shapes test loads this module and looks for each fused instruction.
 -module(fused_shapes).
 -export([sums/1, floats/3, halves/1, pair_sum/1, take/3, keep/2, tag_value/1]).
--export([saved/2, trimmed/3, each/2, second/1, lt/1, keep3/3, keep4/4, double/1, digit/1]).
+-export([saved/2, trimmed/3, each/2, second/1, lt/1, keep3/3, keep4/4, double/1, digit/1, firsts/1, acc/2]).
 
 %% Float code is compiled to float registers only where the compiler knows the operands are
 %% floats: the local functions below are called with floats only.
@@ -92,3 +92,12 @@ double([]) -> [].
 
 digit(X) when is_integer(X), X >= $0 -> X - $0;
 digit(_) -> none.
+
+%% A list's first two elements (is_nonempty_list_get_list2) and a loop consing onto its
+%% accumulator (test_heap_put_list_move_call_only).
+firsts([A, B | T]) -> firsts_k(B, A, T);
+firsts(_) -> none.
+firsts_k(B, A, T) -> {A, B, T}.
+
+acc(N, Acc) when N > 0 -> acc(N - 1, [N | Acc]);
+acc(_, Acc) -> Acc.
