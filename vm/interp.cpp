@@ -379,6 +379,15 @@ namespace {
 // So are off-heap binaries past the binary virtual heap's limit (Process::vheap_bytes).
 inline bool fragments_due(const Process* p) { return p->gc_due; }
 
+// The cons cell [h | t] at the heap top (its room checked before), the top moved past it.
+inline Term cons_on_heap(Term*& htop, Term h, Term t) {
+    Term* cell = htop;
+    htop += 2;
+    cell[0] = h;
+    cell[1] = t;
+    return make_list(cell);
+}
+
 // Both small integers: one test of the tag bits the two words share.
 inline bool both_small(Term a, Term b) { return (a.raw & b.raw & tag::immed1_mask) == tag::small; }
 
