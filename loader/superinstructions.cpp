@@ -26,24 +26,25 @@ size_t call_index(const std::vector<GenericInstr>& code, size_t k, bool (*accept
 bool is_plain_call(const GenericInstr& g) { return g.opcode == op_call; }
 bool is_call_only(const GenericInstr& g) { return g.opcode == op_call_only; }
 
-// After a fused run emitted at `pos` that ends in the call at code[c]: the line record before
-// the call, if the run took one in.
-void line_before_call(const std::vector<GenericInstr>& code, size_t c, size_t pos, const LineRecorder& on_line) {
-    if (code[c - 1].opcode == op_line) on_line(code[c - 1], pos);
-}
-
-// `base` (move_call: a move fused with a call) followed by the call's own operands; the
-// variant for call_only and call_last is base + "_only" / "_last".
-bool emit_call(std::string base, std::initializer_list<Arg> before, const GenericInstr& call, Emitter& em) {
-    std::vector<Arg> args(before);
-    args.push_back(ux(Word(call.args[0].value)));
-    args.push_back(lbl(uint32_t(call.args[1].value)));
+// A fused run from code[first] through the call at code[c] (found by call_index): `base` with
+// the operands `before`, then the call's own (Arity, Target, and the frame size of a
+// call_last); the variant for call_only and call_last is base + "_only" / "_last". The line
+// record before the call, if the run took one in, gets the fused instruction's address.
+// Returns the generic instructions taken, 0 if nothing was emitted.
+size_t emit_call(std::string base, std::vector<Arg> before, const std::vector<GenericInstr>& code, size_t first,
+                 size_t c, Emitter& em, const LineRecorder& on_line) {
+    const GenericInstr& call = code[c];
+    before.push_back(ux(Word(call.args[0].value)));
+    before.push_back(lbl(uint32_t(call.args[1].value)));
     if (call.opcode == op_call_only) base += "_only";
     if (call.opcode == op_call_last) {
         base += "_last";
-        args.push_back(ux(Word(call.args[2].value)));
+        before.push_back(ux(Word(call.args[2].value)));
     }
-    return em.try_emit(base, args);
+    size_t pos = em.pos();
+    if (!em.try_emit(base, before)) return 0;
+    if (code[c - 1].opcode == op_line) on_line(code[c - 1], pos);
+    return c - first + 1;
 }
 
 // test_arity at code[j] followed by one or two reads of the same tuple (the first not
@@ -134,14 +135,8 @@ size_t emit_allocate_moves(const std::vector<GenericInstr>& code, size_t j, cons
         if (is_reg(l) && is_reg(h) && is_reg(t) && em.try_emit("allocate_move_get_list", {n, live, s1, d1, l, h, t}))
             return 2;
     }
-    if (size_t c = call_index(code, j + 1, is_plain_call)) {
-        size_t pos = em.pos();
-        if (em.try_emit("allocate_move_call",
-                        {n, live, s1, d1, ux(Word(code[c].args[0].value)), lbl(uint32_t(code[c].args[1].value))})) {
-            line_before_call(code, c, pos, on_line);
-            return c - j + 1;
-        }
-    }
+    if (size_t c = call_index(code, j + 1, is_plain_call))
+        if (size_t taken = emit_call("allocate_move_call", {n, live, s1, d1}, code, j, c, em, on_line)) return taken;
     return em.try_emit("allocate_move", {n, live, s1, d1}) ? 1 : 0;
 }
 
@@ -190,34 +185,17 @@ size_t emit_superinstruction(const std::vector<GenericInstr>& code, size_t i, Em
             em.emit("move_return", {s1});
             return 2;
         }
-        if (size_t c = call_index(code, i + 1, is_call)) {
-            size_t pos = em.pos();
-            if (!emit_call("move_call", {s1, d1}, code[c], em)) return 0;
-            line_before_call(code, c, pos, on_line);
-            return c - i + 1;
-        }
+        if (size_t c = call_index(code, i + 1, is_call)) return emit_call("move_call", {s1, d1}, code, i, c, em, on_line);
         if (b.opcode != op_move) return 0;
         Arg s2 = src(b.args[0]), d2 = src(b.args[1]);
         if (!is_reg(s2) || !is_reg(d2)) return 0;
-        if (size_t c = call_index(code, i + 2, is_plain_call)) {
-            size_t pos = em.pos();
-            if (em.try_emit("move2_call", {s1, d1, s2, d2, ux(Word(code[c].args[0].value)),
-                                           lbl(uint32_t(code[c].args[1].value))})) {
-                line_before_call(code, c, pos, on_line);
-                return c - i + 1;
-            }
-        }
+        if (size_t c = call_index(code, i + 2, is_plain_call))
+            if (size_t taken = emit_call("move2_call", {s1, d1, s2, d2}, code, i, c, em, on_line)) return taken;
         return em.try_emit("move2", {s1, d1, s2, d2}) ? 2 : 0;
     }
     case op_trim:
-        if (size_t c = call_index(code, i + 1, is_plain_call)) {
-            size_t pos = em.pos();
-            if (!em.try_emit("trim_call", {ux(Word(a.args[0].value)), ux(Word(a.args[1].value)),
-                                           ux(Word(code[c].args[0].value)), lbl(uint32_t(code[c].args[1].value))}))
-                return 0;
-            line_before_call(code, c, pos, on_line);
-            return c - i + 1;
-        }
+        if (size_t c = call_index(code, i + 1, is_plain_call))
+            return emit_call("trim_call", {ux(Word(a.args[0].value)), ux(Word(a.args[1].value))}, code, i, c, em, on_line);
         return 0;
     case op_allocate:
     case op_allocate_zero: {
@@ -269,25 +247,17 @@ size_t emit_superinstruction(const std::vector<GenericInstr>& code, size_t i, Em
             if (!is_src(h) || !is_src(t) || !is_reg(d)) return 0;
             if (i + 3 < code.size() && code[i + 2].opcode == op_move) {
                 Arg s2 = src(code[i + 2].args[0]), d2 = src(code[i + 2].args[1]);
-                if (size_t c = call_index(code, i + 3, is_call_only); c && is_reg(s2) && is_reg(d2)) {
-                    size_t pos = em.pos();
-                    if (em.try_emit("test_heap_put_list_move_call_only",
-                                    {ux(Word(a.args[0].value)), ux(Word(a.args[1].value)), h, t, d, s2, d2,
-                                     ux(Word(code[c].args[0].value)), lbl(uint32_t(code[c].args[1].value))})) {
-                        line_before_call(code, c, pos, on_line);
-                        return c - i + 1;
-                    }
-                }
+                if (size_t c = call_index(code, i + 3, is_call_only); c && is_reg(s2) && is_reg(d2))
+                    if (size_t taken = emit_call("test_heap_put_list_move_call",
+                                                 {ux(Word(a.args[0].value)), ux(Word(a.args[1].value)), h, t, d, s2, d2},
+                                                 code, i, c, em, on_line))
+                        return taken;
             }
-            if (size_t c = call_index(code, i + 2, is_call_only)) {
-                size_t pos = em.pos();
-                if (em.try_emit("test_heap_put_list_call_only",
-                                {ux(Word(a.args[0].value)), ux(Word(a.args[1].value)), h, t, d,
-                                 ux(Word(code[c].args[0].value)), lbl(uint32_t(code[c].args[1].value))})) {
-                    line_before_call(code, c, pos, on_line);
-                    return c - i + 1;
-                }
-            }
+            if (size_t c = call_index(code, i + 2, is_call_only))
+                if (size_t taken = emit_call("test_heap_put_list_call",
+                                             {ux(Word(a.args[0].value)), ux(Word(a.args[1].value)), h, t, d}, code, i,
+                                             c, em, on_line))
+                    return taken;
             if (i + 3 < code.size() && code[i + 2].opcode == op_deallocate && code[i + 3].opcode == op_return &&
                 d.kind == 'x' && d.w == 0 &&
                 em.try_emit("test_heap_put_list_return", {ux(Word(a.args[0].value)), ux(Word(a.args[1].value)), h, t,

@@ -381,11 +381,9 @@ inline bool fragments_due(const Process* p) { return p->gc_due; }
 
 // The cons cell [h | t] at the heap top (its room checked before), the top moved past it.
 inline Term cons_on_heap(Term*& htop, Term h, Term t) {
-    Term* cell = htop;
+    Term cell = cons_at(htop, h, t);
     htop += 2;
-    cell[0] = h;
-    cell[1] = t;
-    return make_list(cell);
+    return cell;
 }
 
 // Both small integers: one test of the tag bits the two words share.

@@ -5,7 +5,7 @@
 %% test_arity_get, and an is_tuple before a select on tuple size, with non-tuples.
 -module(superinstruction_calls).
 -export([main/0]).
--export([trimmed/3, saved/2, moved/2, moved1/1, sum_into/2, second/1, size_case/1]).
+-export([trimmed/3, saved/2, moved/2, moved1/1, sum_into/2, second/1, size_case/1, line_move/2, line_trim/3]).
 
 %% trim + line + call: Y is dead at the second call, the frame keeps Z.
 trimmed(X, Y, Z) ->
@@ -28,6 +28,19 @@ moved1(X) ->
     R = may_fail(
           X),
     [R].
+
+%% move + line + call: Y comes back from its y register right before the failing call (and
+%% allocate + move + line + call before it).
+line_move(X, Y) ->
+    _ = id(X),
+    C = may_fail(Y),
+    {C, Y}.
+
+%% trim + line + call: the frame shrinks right before the failing call.
+line_trim(X, Y, Z) ->
+    _ = id(X),
+    C = may_fail(Y),
+    {C, Z}.
 
 id(X) -> X.
 may_fail(N) when is_integer(N), N > 0 -> N * 2;
@@ -71,6 +84,9 @@ main() ->
     io:format("~p~n", [trace(fun() -> moved([1], 2) end)]),
     io:format("~p~n", [trace(fun() -> moved(1, a) end)]),
     io:format("~p~n", [trace(fun() -> moved1(a) end)]),
+    io:format("~p~n", [{line_move(a, 2), line_trim(a, 3, z)}]),
+    io:format("~p~n", [trace(fun() -> line_move(a, -2) end)]),
+    io:format("~p~n", [trace(fun() -> line_trim(a, -3, z) end)]),
     io:format("~p~n", [[sum_into(L, 0) || L <- [[1, 2, 3], [], [1, 2 | 3], 7, [1 | x], lists:seq(1, 1000)]]]),
     io:format("~p~n", [trace(fun() -> sum_into([1, a], 0) end)]),
     io:format("~p~n", [[second(T) || T <- [{a, b}, {a, b, c}, {a}, [a, b], b, {}]]]),
