@@ -32,9 +32,14 @@ count(Key, By, #{stats := St} = S) -> S#{stats := maps:update_with(Key, fun(V) -
 error(Term, #{errors := {N, Es}} = S) when N < ?MAX_ERRORS -> S#{errors := {N + 1, [Term | Es]}};
 error(_, #{errors := {N, Es}} = S) -> S#{errors := {N + 1, Es}}.
 
-%% Ask every worker to stop and collect the results, in the order given.
+%% Stop the workers one at a time, in the order given, and collect their results. A worker
+%% that serves others comes after them (the TCP acceptor after its clients): stopped together,
+%% the acceptor could end, and its listener close, while a client's last connection waited in
+%% the backlog (the client then read `closed`).
 stop_all(Pids) ->
-    [P ! {soak_stop, self()} || {_, P} <- Pids],
-    [receive {soak_result, Name, Stats, Errors} -> {Name, Stats, Errors}
-     after 60000 -> {Name, [], [{no_result_within, 60, s}]}
-     end || {Name, _} <- Pids].
+    [begin
+         P ! {soak_stop, self()},
+         receive {soak_result, Name, Stats, Errors} -> {Name, Stats, Errors}
+         after 60000 -> {Name, [], [{no_result_within, 60, s}]}
+         end
+     end || {Name, P} <- Pids].
