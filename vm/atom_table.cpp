@@ -1,11 +1,11 @@
 #include "vm/atom_table.hpp"
 
+#include <algorithm>
 #include <cstdio>
-
-#include "vm/fatal_error.hpp"
-
 #include <functional>
 #include <new>
+
+#include "vm/fatal_error.hpp"
 
 namespace beam {
 
@@ -58,7 +58,8 @@ std::optional<Term> AtomTable::intern(std::string_view utf8) {
     // run never uses (docs/benchmarks.md, "Issue 11: quick start-up"). Blocks live as long as
     // the program, as before.
     if (!block) block = static_cast<Entry*>(::operator new(BLOCK * sizeof(Entry)));
-    Entry& e = *new (&block[n % BLOCK]) Entry{std::string(utf8)};
+    bool ascii = std::all_of(utf8.begin(), utf8.end(), [](char c) { return uint8_t(c) < 0x80; });
+    Entry& e = *new (&block[n % BLOCK]) Entry{std::string(utf8), ascii};
     if (e.text.capacity() > std::string().capacity()) name_bytes_ += e.text.capacity() + 1;
     index_.emplace(std::string_view(e.text), uint32_t(n));
     count_.store(n + 1, std::memory_order_release);
@@ -90,6 +91,11 @@ AtomTable::Memory AtomTable::memory() const {
 std::string_view AtomTable::name(Term atom) const {
     uint32_t i = atom_index(atom);
     return blocks_[i / BLOCK][i % BLOCK].text;
+}
+
+bool AtomTable::is_ascii(Term atom) const {
+    uint32_t i = atom_index(atom);
+    return blocks_[i / BLOCK][i % BLOCK].ascii;
 }
 
 }  // namespace beam

@@ -45,6 +45,8 @@ public:
     // Looks up an existing atom without creating it.
     std::optional<Term> find(std::string_view utf8) const;
     std::string_view name(Term atom) const;
+    // Whether the name is all ASCII (the external term format writes such a name as it is).
+    bool is_ascii(Term atom) const;
     size_t size() const { return count_.load(std::memory_order_acquire); }
 
     // Bytes the table has allocated (whole entry blocks, names, the index) and the part of
@@ -59,6 +61,7 @@ private:
     static constexpr size_t BLOCK = 4096;
     struct Entry {
         std::string text;
+        bool ascii;
     };
     Entry* blocks_[MAX_ATOMS / BLOCK] = {};
     std::atomic<size_t> count_{0};

@@ -133,14 +133,13 @@ private:
                 return;
             }
         }
-        std::string_view s = atom_name(a);
+        std::string_view s = atoms_.name(a);
         const auto* text = reinterpret_cast<const uint8_t*>(s.data());
         // Latin-1 when every code point is below 256 (UTF-8 lead bytes C2/C3 only); minor
         // version 2 writes every atom in UTF-8 (erts' DFLAG_UTF8_ATOMS). An ASCII name (the
         // usual case) is the same bytes either way.
         out_.ensure(3 + s.size());
-        bool ascii = std::all_of(text, text + s.size(), [](uint8_t c) { return c < 0x80; });
-        if (ascii && opts_.minor_version < 2) {
+        if (opts_.minor_version < 2 && atoms_.is_ascii(a)) {
             out_.u8(ext::ATOM);
             out_.u16(uint16_t(s.size()));
             out_.raw(text, s.size());
@@ -336,6 +335,7 @@ private:
 
     Sink& out_;
     const EncodeOptions& opts_;
+    const AtomTable& atoms_ = AtomTable::instance();
     TermStack stack_;
     std::string error_;
 };

@@ -39,7 +39,28 @@ pairs() ->
      {fun_env, [fun() -> Big end], [fun() -> Big end]},
      {refs, make_ref(), make_ref()},
      {pids, {self()}, {id(self())}},
-     {mixed_deep, {[#{k => <<"v">>}], {Big, 1.5}}, {[#{k => binary:copy(<<"v">>)}], {1 bsl 70, 1.5}}}].
+     {mixed_deep, {[#{k => <<"v">>}], {Big, 1.5}}, {[#{k => binary:copy(<<"v">>)}], {1 bsl 70, 1.5}}},
+     %% Tries are compared node by node: equal key sets must give equal shapes, whatever
+     %% puts and removes built them.
+     {trie_after_removes, maps:without(lists:seq(41, 300), big_map(300)), big_map(40)},
+     {trie_grown_and_shrunk, lists:foldl(fun maps:remove/2, (big_map(40))#{a => 1, b => 2}, [a, b]), big_map(40)},
+     {trie_value_differs, big_map(40), (big_map(40))#{17 := {17, [17.0]}}},
+     {trie_key_differs, big_map(40), maps:remove(1, (big_map(40))#{41 => {1, [1]}})},
+     {trie_nested, #{m => big_map(50), n => [big_map(33)]},
+      #{n => [maps:from_list(maps:to_list(big_map(33)))], m => maps:from_list(lists:reverse(maps:to_list(big_map(50))))}},
+     {trie_copied, big_map(1000), binary_to_term(term_to_binary(big_map(1000)))},
+     {trie_compound_keys, maps:from_list([{{K, [K]}, <<K>>} || K <- lists:seq(1, 60)]),
+      maps:from_list([{{K, [K]}, binary:copy(<<K>>)} || K <- lists:seq(60, 1, -1)])},
+     {zero_float_keys_flat, #{0.0 => a}, #{id(-0.0) => a}},
+     {zero_float_keys_trie, (big_map(40))#{0.0 => a}, (big_map(40))#{id(-0.0) => a}},
+     {flat_same_size_keys_differ, #{a => 1, b => 2}, #{a => 1, c => 2}},
+     {flat_keys_shared, (id(#{a => 1, b => [2]}))#{b := [2]}, #{a => 1, b => [id(2)]}},
+     {bignum_lengths, {1 bsl 64}, {1 bsl 128}},
+     {bignum_limbs_differ, {(1 bsl 64) + 1}, {(1 bsl 64) + 2}},
+     {floats_differ, [1.5, 2.5], [1.5, 2.25]},
+     {strings, "a string of some length", "a string of some length"},
+     {strings_differ, "a string of some length", "a string of some lengtH"},
+     {list_heads_compound, [{1}, {2}, [3]], [{1}, {2}, [3.0]]}].
 
 nest(0, Leaf) -> Leaf;
 nest(N, Leaf) -> {N, [nest(N - 1, Leaf)]}.
