@@ -80,7 +80,7 @@ inline Word live_with_dest(Word live, Word dst) {
 
 // is_tagged_tuple's test: a tuple of `arity` elements whose first is `tag`.
 inline bool is_tagged_tuple_of(Term t, Word arity, Term tag) {
-    return is_tuple(t) && tuple_arity(t) == arity && tuple_elem(t, 0) == tag;
+    return is_tuple_of_arity(t, arity) && tuple_elem(t, 0) == tag;
 }
 
 inline Term make_cp(const Word* addr) { return Term{reinterpret_cast<Word>(addr)}; }

@@ -150,6 +150,8 @@ constexpr bool sub_is_raw(Sub s) {
 // ---- tuples: [header arity=N][e1]...[eN] ----
 inline bool is_tuple(Term t) { return is_boxed_sub(t, Sub::Tuple); }
 inline Word tuple_arity(Term t) { return header_arity(box_header(t)); }
+// A tuple of n elements: its header is one known word, so one comparison tests kind and size.
+inline bool is_tuple_of_arity(Term t, Word n) { return is_boxed(t) && box_header(t) == make_header(Sub::Tuple, n); }
 inline Term* tuple_elems(Term t) { return boxed_ptr(t) + 1; }  // 0-based
 inline Term& tuple_elem(Term t, Word i) { return boxed_ptr(t)[1 + i]; }
 

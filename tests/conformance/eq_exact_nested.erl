@@ -76,4 +76,14 @@ main() ->
     t(put_new, fun() -> M2 = maps:put({var, 0}, new, M), {maps:get({var, 0}, M2), map_size(M2), hd(maps:keys(M2))} end),
     t(remove, fun() -> M2 = maps:remove({var, 15}, maps:remove(1.0, M)), {map_size(M2), maps:is_key({var, 15}, M2), maps:is_key(1, M2)} end),
     t(match_keys, fun() -> #{{var, 3} := V3, [1, 2] := VL} = M, {V3, VL} end),
+    %% Tuple keys of immediates are found by a scan; others by the ordering's binary search.
+    TK = [{}, {a}, {a, 1}, {a, 2}, {b, 1}, {a, 1, x}, {a, 1, y}, {1, 2, 3, 4}, {1, 2, 3, 5},
+          {1, 2, 3, 4, 5}, {a, 1 bsl 70}, {a, [1]}, {a, 1.0}, {[], self()}],
+    TM = maps:from_list([{K, N} || {N, K} <- lists:enumerate(TK)]),
+    t(tuple_keys_all, fun() -> [maps:get(K, TM) || K <- TK] end),
+    t(tuple_keys_copies, fun() -> [maps:get(binary_to_term(term_to_binary(K)), TM) || K <- TK] end),
+    t(tuple_keys_missing, fun() -> [maps:find(K, TM) || K <- [{a, 3}, {c, 1}, {a, 1, z}, {a, 1.0e0 * 2},
+                                                            {1, 2, 3, 6}, {a, 1 bsl 71}, {[], 1}, {{}}]] end),
+    t(tuple_keys_match, fun() -> #{{a, 1} := A, {1, 2, 3, 4} := B, {a, 1.0} := C} = TM, {A, B, C} end),
+    t(tuple_keys_is_key, fun() -> [is_map_key(K, TM) || K <- [{a, 1}, {a, 1.0}, {a, 3}, {}]] end),
     ok.
