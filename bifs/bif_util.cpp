@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "vm/bignum.hpp"
+#include "vm/copy_words.hpp"
 #include "vm/map.hpp"
 
 namespace beam {
@@ -15,7 +16,7 @@ Term make_tuple(TermAllocator& a, std::initializer_list<Term> elems) {
 Term make_tuple_from(TermAllocator& a, const Term* elems, size_t n) {
     Term* hp = a.alloc(1 + n);
     hp[0] = make_header(Sub::Tuple, n);
-    for (size_t i = 0; i < n; ++i) hp[1 + i] = elems[i];
+    copy_words(hp + 1, elems, n);  // setelement/3 copies a whole record this way
     return make_boxed(hp);
 }
 

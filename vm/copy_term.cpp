@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "vm/binary.hpp"
+#include "vm/copy_words.hpp"
 #include "vm/gc_internal.hpp"
 
 namespace beam {
@@ -50,7 +51,7 @@ Term shallow_copy(Term t, Term*& hp, Term** offheap) {
     size_t n = object_words(src[0]);
     Term* obj = hp;
     hp += n;
-    for (size_t i = 0; i < n; ++i) obj[i] = src[i];
+    copy_words(obj, src, n);
     if (is_offheap_header(src[0])) {
         offheap_retain(obj);
         gc::set_offheap_next(obj, *offheap);

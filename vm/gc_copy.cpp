@@ -7,31 +7,16 @@
 //   cons cell:    its head is replaced by CONS_MOVED and its tail by the list pointer to the
 //                 copy. CONS_MOVED is header-tagged, which no term (and so no head) ever is.
 #include <algorithm>
-#include <cstring>
 #include <utility>
 
 #include "vm/binary.hpp"
+#include "vm/copy_words.hpp"
 #include "vm/gc_internal.hpp"
 
 namespace beam::gc {
 
 namespace {
 constexpr Term CONS_MOVED = make_header(Sub::Tuple, 0);
-
-// Most objects are a few words (tuples, boxed floats, small bignums): a call to memcpy per
-// object cost more than the copy (memmove was ~6% of tests/stress/gc_10gb.erl's run).
-// The loop over small objects is kept a loop: GCC would otherwise turn it into that call.
-inline void copy_words(Term* to, const Term* from, size_t n) {
-    if (n > 8) {
-        std::memcpy(to, from, n * sizeof(Term));
-        return;
-    }
-#pragma GCC unroll 1
-    for (size_t i = 0; i < n; ++i) {
-        to[i] = from[i];
-        asm("" ::: "memory");  // keeps -ftree-loop-distribute-patterns from making it a memcpy call
-    }
-}
 }  // namespace
 
 Copier::Copier(CopyPlan plan, Term* young_to, Term* old_to)
