@@ -76,9 +76,15 @@ Term reverse_2(Process* p, const Term* a) {
 
 // Found before the end counts even if the list turns out improper, as in OTP.
 Term member_2(Process* p, const Term* a) {
+    Term key = a[0];
     Term list = a[1];
-    for (; is_list(list); list = tail(list))
-        if (eq_exact(head(list), a[0])) return am::true_;
+    if (is_immediate(key)) {  // =:= only to the same word
+        for (; is_list(list); list = tail(list))
+            if (head(list) == key) return am::true_;
+    } else {
+        for (; is_list(list); list = tail(list))
+            if (eq_exact(head(list), key)) return am::true_;
+    }
     return is_nil(list) ? am::false_ : p->badarg();
 }
 

@@ -15,6 +15,11 @@ namespace {
 
 // The {Key, Value} tuple for key (=:=), or NON_VALUE.
 Term find_entry(Term dict, Term key) {
+    if (is_immediate(key)) {  // most keys: =:= only to the same word
+        for (; is_list(dict); dict = tail(dict))
+            if (tuple_elem(head(dict), 0) == key) return head(dict);
+        return NON_VALUE;
+    }
     for (; is_list(dict); dict = tail(dict))
         if (eq_exact(tuple_elem(head(dict), 0), key)) return head(dict);
     return NON_VALUE;

@@ -15,6 +15,13 @@ bool eq_exact(Term a, Term b);            // =:=
 // *found tells whether it is =:= key. The comparison is inlined into the search (a flat map's
 // key lookup, vm/map.cpp).
 size_t search_sorted_exact(const Term* keys, size_t n, Term key, bool* found);
-inline bool eq_arith(Term a, Term b) { return compare_terms(a, b) == 0; }  // ==
+// ==. Two different immediates are never ==: a small integer equals only a float, which is
+// boxed; an atom is not ordered by its name here (lists:keyfind on atom keys did that per
+// element).
+inline bool eq_arith(Term a, Term b) {
+    if (a == b) return true;
+    if (is_immediate(a) && is_immediate(b)) return false;
+    return compare_terms(a, b) == 0;
+}
 
 }  // namespace beam
