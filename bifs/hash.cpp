@@ -10,7 +10,9 @@
 #include "bifs/bif_util.hpp"
 #include "bifs/hash.hpp"
 #include "vm/ext_ids.hpp"
+#include "vm/atom_table.hpp"
 #include "vm/bignum.hpp"
+#include "vm/inline_stack.hpp"
 #include "vm/jenkins_hash.hpp"
 #include "vm/binary.hpp"
 #include "vm/map.hpp"
@@ -31,25 +33,8 @@ constexpr uint32_t NIL_ALONE_HASH = 3468870702u;
 // hash1(0, x, HCONST_2) gives NIL_ALONE_HASH, and it makes "abc" and [a,b] hash as on erl.
 constexpr uint32_t NIL_WORD32 = 2;
 
-// OTP's atom hash (hashpjw over the UTF-8 text, folding two-byte sequences of code points
-// 0x80..0xFF back to their latin-1 value, so latin-1 atoms hash as they did before UTF-8).
-uint32_t atom_hash(Term atom) {
-    std::string_view s = atom_name(atom);
-    uint32_t h = 0;
-    for (size_t i = 0; i < s.size(); ++i) {
-        uint32_t v = uint8_t(s[i]);
-        if (i + 1 < s.size() && (v & 0xFE) == 0xC2 && (uint8_t(s[i + 1]) & 0xC0) == 0x80) {
-            v = ((v << 6) | (uint8_t(s[i + 1]) & 0x3F)) & 0xFF;
-            ++i;
-        }
-        h = (h << 4) + v;
-        if (uint32_t g = h & 0xF0000000u) {
-            h ^= g >> 24;
-            h ^= g;
-        }
-    }
-    return h;
-}
+// OTP's atom hash, kept by the atom table (AtomTable::portable_hash).
+uint32_t atom_hash(Term atom) { return AtomTable::instance().portable_hash(atom); }
 
 void hash_small(uint32_t& h, SWord v) {
     if (v >= -(SWord{1} << 27) && v < (SWord{1} << 27)) {
@@ -65,9 +50,9 @@ void hash_small(uint32_t& h, SWord v) {
 
 // Work items: a term to hash, or a marker closing a map pair / a whole map.
 struct Item {
-    enum Kind { TermItem, MapPair, MapTail } kind;
-    Term term;
+    enum Kind : uint32_t { TermItem, MapPair, MapTail } kind;
     uint32_t saved_hash = 0;
+    Term term;
     uint32_t saved_xor = 0;
 };
 
@@ -77,11 +62,10 @@ uint32_t make_hash2(Term top) {
     if (is_atom(top)) return atom_hash(top);
     uint32_t h = 0;
     uint32_t xor_pairs = 0;
-    std::vector<Item> stack;
-    stack.push_back({Item::TermItem, top});
+    InlineStack<Item, 64> stack;
+    stack.push({Item::TermItem, 0, top});
     while (!stack.empty()) {
-        Item item = stack.back();
-        stack.pop_back();
+        Item item = stack.pop();
         if (item.kind == Item::MapPair) {
             xor_pairs ^= h;
             h = 0;
@@ -126,10 +110,10 @@ uint32_t make_hash2(Term top) {
             }
             if (c > 0) hash1(h, sh, hconst(4));
             if (is_list(t)) {
-                stack.push_back({Item::TermItem, tail(cell)});
-                stack.push_back({Item::TermItem, head(cell)});
+                stack.push({Item::TermItem, 0, tail(cell)});
+                stack.push({Item::TermItem, 0, head(cell)});
             } else {
-                stack.push_back({Item::TermItem, t});
+                stack.push({Item::TermItem, 0, t});
             }
         } else if (is_local_pid(t)) {
             hash1(h, uint32_t(pid_id(local_pid_number(t))), hconst(5));
@@ -138,22 +122,22 @@ uint32_t make_hash2(Term top) {
         } else if (is_tuple(t)) {
             Word n = tuple_arity(t);
             hash1(h, uint32_t(n), hconst(9));
-            for (Word i = n; i-- > 0;) stack.push_back({Item::TermItem, tuple_elem(t, i)});
+            for (Word i = n; i-- > 0;) stack.push({Item::TermItem, 0, tuple_elem(t, i)});
         } else if (is_map(t)) {
             size_t n = map_size(t);
             hash1(h, uint32_t(n), hconst(16));
             if (n == 0) continue;
             // Pairs are hashed independently and xor-ed, so the result ignores key order and
             // a trie hashes as a flat map with the same pairs would.
-            stack.push_back({Item::MapTail, NIL, h, xor_pairs});
+            stack.push({Item::MapTail, h, NIL, xor_pairs});
             h = 0;
             xor_pairs = 0;
             MapIterator it(t);
             Term k, v;
             while (it.next(&k, &v)) {
-                stack.push_back({Item::MapPair, NIL});
-                stack.push_back({Item::TermItem, v});
-                stack.push_back({Item::TermItem, k});
+                stack.push({Item::MapPair, 0, NIL});
+                stack.push({Item::TermItem, 0, v});
+                stack.push({Item::TermItem, 0, k});
             }
         } else if (is_float(t)) {
             double d = float_value(t);
@@ -180,7 +164,7 @@ uint32_t make_hash2(Term top) {
             size_t nfree = fun_num_free(t);
             hash2(h, uint32_t(nfree), atom_hash(fe->module), HCONST);
             hash2(h, fe->index, fe->old_uniq, HCONST);
-            for (size_t i = nfree; i-- > 0;) stack.push_back({Item::TermItem, fun_free_vars(t)[i]});
+            for (size_t i = nfree; i-- > 0;) stack.push({Item::TermItem, 0, fun_free_vars(t)[i]});
         } else if (is_ext_pid(t)) {
             hash1(h, ext_pid_id(t), hconst(5));  // the id only, as for a local pid
         } else if (is_ext_port(t)) {

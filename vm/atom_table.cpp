@@ -35,6 +35,25 @@ thread_local uint32_t tls_lookup_cache[LOOKUP_CACHE];
 
 uint32_t& cache_slot(std::string_view utf8) { return tls_lookup_cache[std::hash<std::string_view>{}(utf8) % LOOKUP_CACHE]; }
 
+// OTP's atom hash: hashpjw over the UTF-8 text, with each two-byte sequence of a code point
+// 0x80..0xFF folded back to its latin-1 value, so latin-1 atoms hash as before UTF-8 atoms.
+uint32_t hashpjw(std::string_view s) {
+    uint32_t h = 0;
+    for (size_t i = 0; i < s.size(); ++i) {
+        uint32_t v = uint8_t(s[i]);
+        if (i + 1 < s.size() && (v & 0xFE) == 0xC2 && (uint8_t(s[i + 1]) & 0xC0) == 0x80) {
+            v = ((v << 6) | (uint8_t(s[i + 1]) & 0x3F)) & 0xFF;
+            ++i;
+        }
+        h = (h << 4) + v;
+        if (uint32_t g = h & 0xF0000000u) {
+            h ^= g >> 24;
+            h ^= g;
+        }
+    }
+    return h;
+}
+
 }  // namespace
 
 std::optional<Term> AtomTable::intern(std::string_view utf8) {
@@ -59,7 +78,7 @@ std::optional<Term> AtomTable::intern(std::string_view utf8) {
     // the program, as before.
     if (!block) block = static_cast<Entry*>(::operator new(BLOCK * sizeof(Entry)));
     bool ascii = std::all_of(utf8.begin(), utf8.end(), [](char c) { return uint8_t(c) < 0x80; });
-    Entry& e = *new (&block[n % BLOCK]) Entry{std::string(utf8), ascii};
+    Entry& e = *new (&block[n % BLOCK]) Entry{std::string(utf8), ascii, hashpjw(utf8)};
     if (e.text.capacity() > std::string().capacity()) name_bytes_ += e.text.capacity() + 1;
     index_.emplace(std::string_view(e.text), uint32_t(n));
     count_.store(n + 1, std::memory_order_release);
@@ -91,6 +110,11 @@ AtomTable::Memory AtomTable::memory() const {
 std::string_view AtomTable::name(Term atom) const {
     uint32_t i = atom_index(atom);
     return blocks_[i / BLOCK][i % BLOCK].text;
+}
+
+uint32_t AtomTable::portable_hash(Term atom) const {
+    uint32_t i = atom_index(atom);
+    return blocks_[i / BLOCK][i % BLOCK].hash;
 }
 
 bool AtomTable::is_ascii(Term atom) const {

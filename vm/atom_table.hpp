@@ -47,6 +47,9 @@ public:
     std::string_view name(Term atom) const;
     // Whether the name is all ASCII (the external term format writes such a name as it is).
     bool is_ascii(Term atom) const;
+    // OTP's hash of the name (hashpjw, code points 0x80..0xFF folded back to latin-1), which
+    // erlang:phash2/1,2 mixes in for an atom: computed once, when the atom is made.
+    uint32_t portable_hash(Term atom) const;
     size_t size() const { return count_.load(std::memory_order_acquire); }
 
     // Bytes the table has allocated (whole entry blocks, names, the index) and the part of
@@ -62,6 +65,7 @@ private:
     struct Entry {
         std::string text;
         bool ascii;
+        uint32_t hash;  // portable_hash
     };
     Entry* blocks_[MAX_ATOMS / BLOCK] = {};
     std::atomic<size_t> count_{0};

@@ -23,4 +23,10 @@ main() ->
     t(phash2_equal_terms, fun() -> {erlang:phash2(id(1)) =:= erlang:phash2(id(1.0)), erlang:phash2(id("ab")) =:= erlang:phash2(id([97, 98]))} end),
     t(phash, fun() -> [erlang:phash(X, 1 bsl 32) || X <- id([a, 1, "abc", {1, 2}, <<"bin">>, 1.0])] end),
     t(phash2_big_list, fun() -> erlang:phash2(lists:seq(1, 10000)) end),
+    %% Atoms hash by their name, latin-1 code points folded back to one byte each.
+    t(phash2_unicode_atoms, fun() -> [erlang:phash2(X) || X <- id(['héllo', 'ÿ', 'Ā', '日本語', 'a€b', list_to_atom([200, 300])])] end),
+    t(phash2_atoms_in_terms, fun() -> [erlang:phash2(X) || X <- id([{'héllo', [ok, '日本']}, #{'ÿ' => [a]}, [{k, v} || _ <- lists:seq(1, 3)]])] end),
+    %% Wider and deeper than the hash's work stack holds in place.
+    t(phash2_wide_tuple, fun() -> erlang:phash2(list_to_tuple([{I, [I, a]} || I <- lists:seq(1, 300)])) end),
+    t(phash2_deep, fun() -> erlang:phash2(lists:foldl(fun(I, A) -> {I, A, [b, I]} end, x, lists:seq(1, 500))) end),
     ok.
