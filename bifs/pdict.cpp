@@ -32,12 +32,16 @@ Term put_2(Process* p, const Term* a) {
         p->dictionary = cons_at(p->alloc(2), entry, p->dictionary);
         return am::undefined;
     }
-    // Replace at the same position, so get/0 keeps first-put order.
-    std::vector<Term> entries;
-    list_elements(p->dictionary, entries);
-    for (Term& e : entries)
-        if (e == old) e = entry;
-    p->dictionary = make_list_from(*p, entries.data(), entries.size());
+    // Replace at the same position, so get/0 keeps first-put order: the cells before the old
+    // entry are copied, the ones after it shared (rand keeps its seed here and puts it at
+    // every call: no copy of the whole dictionary, no vector).
+    size_t before = 0;
+    for (Term l = p->dictionary; head(l) != old; l = tail(l)) ++before;
+    Term* cells = p->alloc(2 * (before + 1));
+    Term l = p->dictionary;
+    for (size_t i = 0; i < before; ++i, l = tail(l)) cons_at(cells + 2 * i, head(l), make_list(cells + 2 * i + 2));
+    cons_at(cells + 2 * before, entry, tail(l));
+    p->dictionary = make_list(cells);
     return tuple_elem(old, 1);
 }
 

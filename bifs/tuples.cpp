@@ -5,6 +5,7 @@
 #include "bifs/bif_families.hpp"
 #include "bifs/bif_util.hpp"
 #include "vm/binary.hpp"
+#include "vm/copy_words.hpp"
 
 namespace beam {
 namespace {
@@ -77,7 +78,7 @@ Term append_element_2(Process* p, const Term* a) {
     if (SWord(n) + 1 > MAX_TUPLE_ARITY) return p->badarg();
     Term* hp = p->alloc(2 + n);
     hp[0] = make_header(Sub::Tuple, n + 1);
-    for (Word i = 0; i < n; ++i) hp[1 + i] = tuple_elem(a[0], i);
+    copy_words(hp + 1, tuple_elems(a[0]), n);
     hp[1 + n] = a[1];
     return make_boxed(hp);
 }

@@ -12,6 +12,11 @@ main() ->
     put({key, 7}, replaced),
     erase({key, 3}),
     check(after_replace_and_erase),
+    %% Replacing the newest, the oldest and a middle entry, by immediate and compound keys.
+    Olds = [put(K, {new, K}) || K <- ["string key", {key, 1}, {key, 20}, atom_key, {key, 3}]],
+    io:format("replaced: ~p~n", [Olds]),
+    io:format("after replacing: ~p~n", [[get(K) || K <- ["string key", {key, 1}, {key, 2}, {key, 20}, atom_key, {key, 3}]]]),
+    check(after_replacing_ends),
     Self = self(),
     Pid = spawn(fun() ->
                         [put(K, K) || K <- [c, a, b, {x, 1}, 2.5]],
