@@ -11,6 +11,7 @@
 #include "vm/binary.hpp"
 #include "vm/copy_words.hpp"
 #include "vm/gc_internal.hpp"
+#include "vm/inline_stack.hpp"
 
 namespace beam {
 
@@ -118,36 +119,10 @@ Term copy_into_bounded(Term t, Term* to, Term* limit, Term** offheap, Term** end
 }  // namespace
 
 namespace {
-// copy_size's work list: on the C++ stack until it outgrows INLINE entries, which a message
+// copy_size's work list: on the C++ stack until it outgrows 64 entries, which a message
 // rarely does (a gen_server call's {'$gen_call', {Pid, Tag}, Request} needs 2). With a
 // std::vector, malloc and free were 1.5% of bench/real/svc_genserver_ets (perf).
-class TodoStack {
-public:
-    void push(Term t) {
-        if (n_ < INLINE) slots_.inline_[n_++] = t;
-        else more_.push_back(t);
-    }
-    bool empty() const { return n_ == 0 && more_.empty(); }
-    Term pop() {
-        if (!more_.empty()) {
-            Term t = more_.back();
-            more_.pop_back();
-            return t;
-        }
-        return slots_.inline_[--n_];
-    }
-
-private:
-    static constexpr size_t INLINE = 64;
-    // Left uninitialised (an array of Term would set 64 words to the non-value on every
-    // call): only [0, n_) is read.
-    union Slots {
-        Slots() {}
-        Term inline_[INLINE];
-    } slots_;
-    size_t n_ = 0;
-    std::vector<Term> more_;
-};
+using TodoStack = InlineStack<Term, 64>;
 }  // namespace
 
 size_t copy_size(Term t) {

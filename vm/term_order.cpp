@@ -11,6 +11,7 @@
 #include "vm/binary.hpp"
 #include "vm/bignum.hpp"
 #include "vm/ext_ids.hpp"
+#include "vm/inline_stack.hpp"
 #include "vm/map.hpp"
 #include "vm/module.hpp"
 
@@ -187,37 +188,12 @@ struct Pending {
     Term a, b;
     bool exact;
 };
-// A stack that lives in place until it outgrows its first slots: most comparisons never
-// allocate.
-class Work {
-public:
-    void push_back(Pending x) {
-        if (n_ < INLINE) slots_.inline_[n_] = x;
-        else spill_.push_back(x);
-        ++n_;
-    }
-    Pending& back() { return n_ <= INLINE ? slots_.inline_[n_ - 1] : spill_.back(); }
-    void pop_back() {
-        if (n_ > INLINE) spill_.pop_back();
-        --n_;
-    }
-    bool empty() const { return n_ == 0; }
-
-private:
-    static constexpr size_t INLINE = 16;
-    // Left uninitialised: a slot is written before it is read. (An array of Pending would
-    // set its 32 Terms to the non-value on every comparison.)
-    union Slots {
-        Slots() {}
-        Pending inline_[INLINE];
-    } slots_;
-    size_t n_ = 0;
-    std::vector<Pending> spill_;
-};
+// Most comparisons never outgrow the stack's first slots, and so never allocate.
+using Work = InlineStack<Pending, 16>;
 
 // Pushes n pairs so that the first is compared first.
 void push_pairs(Work& work, const Term* a, const Term* b, size_t n, bool exact) {
-    for (size_t i = n; i-- > 0;) work.push_back({a[i], b[i], exact});
+    for (size_t i = n; i-- > 0;) work.push({a[i], b[i], exact});
 }
 
 // Local funs before export funs; then by module, index, uniq and free variables.
@@ -262,8 +238,8 @@ int compare_maps(Term a, Term b, bool exact, Work& work) {
         return 0;
     }
     auto pa = sorted_pairs(a), pb = sorted_pairs(b);
-    for (size_t i = n; i-- > 0;) work.push_back({pa[i].second, pb[i].second, exact});
-    for (size_t i = n; i-- > 0;) work.push_back({pa[i].first, pb[i].first, true});
+    for (size_t i = n; i-- > 0;) work.push({pa[i].second, pb[i].second, exact});
+    for (size_t i = n; i-- > 0;) work.push({pa[i].first, pb[i].first, true});
     return 0;
 }
 
@@ -305,10 +281,9 @@ template <int Depth>
 // itself pay for no stack frame of that size.
 [[gnu::noinline]] int compare_walk(Term a0, Term b0, bool exact0) {
     Work work;
-    work.push_back({a0, b0, exact0});
+    work.push({a0, b0, exact0});
     while (!work.empty()) {
-        Pending top = work.back();
-        work.pop_back();
+        Pending top = work.pop();
         Term a = top.a, b = top.b;
         bool exact = top.exact;
         for (;;) {
@@ -349,7 +324,7 @@ template <int Depth>
             }
             case LIST:
                 // The tail waits; the head is compared first, in this loop.
-                work.push_back({tail(a), tail(b), exact});
+                work.push({tail(a), tail(b), exact});
                 a = head(a);
                 b = head(b);
                 continue;
@@ -458,10 +433,9 @@ bool eq_exact(Term a0, Term b0) {
     if (a0 == b0) return true;
     if (is_immediate(a0) || is_immediate(b0)) return false;
     Work work;
-    work.push_back({a0, b0, true});
+    work.push({a0, b0, true});
     while (!work.empty()) {
-        Pending top = work.back();
-        work.pop_back();
+        Pending top = work.pop();
         Term a = top.a, b = top.b;
         for (;;) {
             if (a == b) break;
@@ -473,7 +447,7 @@ bool eq_exact(Term a0, Term b0) {
                 Term x = head(a), y = head(b);
                 if (x != y) {
                     if (is_immediate(x) || is_immediate(y)) return false;
-                    work.push_back({tail(a), tail(b), true});
+                    work.push({tail(a), tail(b), true});
                     a = x;
                     b = y;
                     continue;
@@ -496,7 +470,7 @@ bool eq_exact(Term a0, Term b0) {
                 Term x = ea[i], y = eb[i];
                 if (x == y) continue;
                 if (is_immediate(x) || is_immediate(y)) return false;
-                work.push_back({x, y, true});
+                work.push({x, y, true});
             }
             break;
         }
