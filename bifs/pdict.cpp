@@ -13,35 +13,41 @@
 namespace beam {
 namespace {
 
-// The {Key, Value} tuple for key (=:=), or NON_VALUE.
-Term find_entry(Term dict, Term key) {
-    if (is_immediate(key)) {  // most keys: =:= only to the same word
-        for (; is_list(dict); dict = tail(dict))
-            if (tuple_elem(head(dict), 0) == key) return head(dict);
-        return NON_VALUE;
+// The {Key, Value} tuple for key (=:=), or NON_VALUE; *before: how many entries come first.
+Term find_entry(Term dict, Term key, size_t* before = nullptr) {
+    for (size_t n = 0; is_list(dict); dict = tail(dict), ++n) {
+        if (eq_exact(tuple_elem(head(dict), 0), key)) {
+            if (before) *before = n;
+            return head(dict);
+        }
     }
-    for (; is_list(dict); dict = tail(dict))
-        if (eq_exact(tuple_elem(head(dict), 0), key)) return head(dict);
     return NON_VALUE;
 }
 
+// The dictionary with its entry after `before` others replaced by `entry`, or dropped when
+// entry is NON_VALUE: the cells before it are copied, the ones after it shared, so an entry
+// keeps its place (get/0's first-put order) and put/2 of a key near the front (rand keeps its
+// seed here and puts it at every call) copies little.
+Term with_entry_at(Process* p, size_t before, Term entry) {
+    size_t n = before + (is_value(entry) ? 1 : 0);
+    Term* cells = n ? p->alloc(2 * n) : nullptr;
+    Term l = p->dictionary;
+    for (size_t i = 0; i < before; ++i, l = tail(l)) cons_at(cells + 2 * i, head(l), make_list(cells + 2 * i + 2));
+    Term rest = is_value(entry) ? cons_at(cells + 2 * before, entry, tail(l)) : tail(l);
+    if (before == 0) return rest;
+    cells[2 * before - 1] = rest;  // the last copied cell's tail
+    return make_list(cells);
+}
+
 Term put_2(Process* p, const Term* a) {
-    Term old = find_entry(p->dictionary, a[0]);
+    size_t before;
+    Term old = find_entry(p->dictionary, a[0], &before);
     Term entry = make_tuple(*p, {a[0], a[1]});
     if (is_non_value(old)) {
         p->dictionary = cons_at(p->alloc(2), entry, p->dictionary);
         return am::undefined;
     }
-    // Replace at the same position, so get/0 keeps first-put order: the cells before the old
-    // entry are copied, the ones after it shared (rand keeps its seed here and puts it at
-    // every call: no copy of the whole dictionary, no vector).
-    size_t before = 0;
-    for (Term l = p->dictionary; head(l) != old; l = tail(l)) ++before;
-    Term* cells = p->alloc(2 * (before + 1));
-    Term l = p->dictionary;
-    for (size_t i = 0; i < before; ++i, l = tail(l)) cons_at(cells + 2 * i, head(l), make_list(cells + 2 * i + 2));
-    cons_at(cells + 2 * before, entry, tail(l));
-    p->dictionary = make_list(cells);
+    p->dictionary = with_entry_at(p, before, entry);
     return tuple_elem(old, 1);
 }
 
@@ -51,12 +57,10 @@ Term get_1(Process* p, const Term* a) {
 }
 
 Term erase_1(Process* p, const Term* a) {
-    Term old = find_entry(p->dictionary, a[0]);
+    size_t before;
+    Term old = find_entry(p->dictionary, a[0], &before);
     if (is_non_value(old)) return am::undefined;
-    std::vector<Term> entries;
-    list_elements(p->dictionary, entries);
-    entries.erase(std::find(entries.begin(), entries.end(), old));
-    p->dictionary = make_list_from(*p, entries.data(), entries.size());
+    p->dictionary = with_entry_at(p, before, NON_VALUE);
     return tuple_elem(old, 1);
 }
 

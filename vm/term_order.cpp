@@ -429,9 +429,7 @@ bool boxed_eq_exact(Term a, Term b) {
 
 }  // namespace
 
-bool eq_exact(Term a0, Term b0) {
-    if (a0 == b0) return true;
-    if (is_immediate(a0) || is_immediate(b0)) return false;
+bool eq_exact_compound(Term a0, Term b0) {
     Work work;
     work.push({a0, b0, true});
     while (!work.empty()) {

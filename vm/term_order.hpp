@@ -10,7 +10,15 @@ namespace beam {
 
 int compare_terms(Term a, Term b);        // -1, 0, 1 for <, ==, >  (arithmetic ==)
 int compare_terms_exact(Term a, Term b);  // as compare_terms, but 1 and 1.0 differ (map key order)
-bool eq_exact(Term a, Term b);            // =:=
+// =:= of two compound terms (lists or boxed), not the same word: eq_exact's walk.
+bool eq_exact_compound(Term a, Term b);
+// =:=. The same word, or an immediate against anything else, is answered here, inline in
+// every caller (lists:member, the process dictionary, is_eq_exact); the rest walks.
+inline bool eq_exact(Term a, Term b) {
+    if (a == b) return true;
+    if (is_immediate(a) || is_immediate(b)) return false;
+    return eq_exact_compound(a, b);
+}
 // The index of the first of n keys, sorted in exact order, that is not less than `key`;
 // *found tells whether it is =:= key. The comparison is inlined into the search (a flat map's
 // key lookup, vm/map.cpp).

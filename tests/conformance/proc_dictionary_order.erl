@@ -17,6 +17,10 @@ main() ->
     io:format("replaced: ~p~n", [Olds]),
     io:format("after replacing: ~p~n", [[get(K) || K <- ["string key", {key, 1}, {key, 2}, {key, 20}, atom_key, {key, 3}]]]),
     check(after_replacing_ends),
+    %% Erasing the newest, the oldest and a middle entry.
+    Erased = [erase(K) || K <- ["string key", {key, 1}, {key, 20}, {key, 999}]],
+    io:format("erased: ~p, left: ~p~n", [Erased, [get(K) || K <- ["string key", {key, 1}, {key, 2}, {key, 19}, {key, 21}, atom_key]]]),
+    check(after_erasing_ends),
     Self = self(),
     Pid = spawn(fun() ->
                         [put(K, K) || K <- [c, a, b, {x, 1}, 2.5]],
