@@ -9,11 +9,6 @@
 
 namespace beam {
 
-AtomTable& AtomTable::instance() {
-    static AtomTable table;
-    return table;
-}
-
 AtomTable::AtomTable() {
     static constexpr std::string_view predefined[] = {
 #define ATOM(id, text) text,
@@ -105,21 +100,6 @@ AtomTable::Memory AtomTable::memory() const {
     size_t node = sizeof(std::string_view) + sizeof(uint32_t) + 2 * sizeof(void*);
     size_t index = index_.bucket_count() * sizeof(void*) + index_.size() * node;
     return {blocks * BLOCK * sizeof(Entry) + name_bytes_ + index, n * sizeof(Entry) + name_bytes_ + index};
-}
-
-std::string_view AtomTable::name(Term atom) const {
-    uint32_t i = atom_index(atom);
-    return blocks_[i / BLOCK][i % BLOCK].text;
-}
-
-uint32_t AtomTable::portable_hash(Term atom) const {
-    uint32_t i = atom_index(atom);
-    return blocks_[i / BLOCK][i % BLOCK].hash;
-}
-
-bool AtomTable::is_ascii(Term atom) const {
-    uint32_t i = atom_index(atom);
-    return blocks_[i / BLOCK][i % BLOCK].ascii;
 }
 
 }  // namespace beam

@@ -32,7 +32,12 @@ inline constexpr size_t MAX_ATOMS = 1 << 20;
 
 class AtomTable {
 public:
-    static AtomTable& instance();
+    // Inline, as are the lookups by index below: term ordering compares atoms by name, and
+    // phash2 and term_to_binary read their hash and ASCII flag, at every atom they meet.
+    static AtomTable& instance() {
+        static AtomTable table;
+        return table;
+    }
 
     // Interns UTF-8 text. A new atom past limit() ends the VM as erts does ("no more index
     // entries in atom_tab", crash dump, status 1). Callers check the 255-character limit
@@ -44,12 +49,12 @@ public:
     size_t limit() const { return limit_.load(std::memory_order_relaxed); }
     // Looks up an existing atom without creating it.
     std::optional<Term> find(std::string_view utf8) const;
-    std::string_view name(Term atom) const;
+    std::string_view name(Term atom) const { return entry(atom).text; }
     // Whether the name is all ASCII (the external term format writes such a name as it is).
-    bool is_ascii(Term atom) const;
+    bool is_ascii(Term atom) const { return entry(atom).ascii; }
     // OTP's hash of the name (hashpjw, code points 0x80..0xFF folded back to latin-1), which
     // erlang:phash2/1,2 mixes in for an atom: computed once, when the atom is made.
-    uint32_t portable_hash(Term atom) const;
+    uint32_t portable_hash(Term atom) const { return entry(atom).hash; }
     size_t size() const { return count_.load(std::memory_order_acquire); }
 
     // Bytes the table has allocated (whole entry blocks, names, the index) and the part of
@@ -67,6 +72,10 @@ private:
         bool ascii;
         uint32_t hash;  // portable_hash
     };
+    const Entry& entry(Term atom) const {
+        uint32_t i = atom_index(atom);
+        return blocks_[i / BLOCK][i % BLOCK];
+    }
     Entry* blocks_[MAX_ATOMS / BLOCK] = {};
     std::atomic<size_t> count_{0};
     std::atomic<size_t> limit_{MAX_ATOMS};
