@@ -46,22 +46,33 @@ constexpr size_t MAPPED_CACHE_WORDS = size_t(8) << 20;      // 64 MB for the VM
 // blocks of varying sizes fragmented it: gc_10gb's peak RSS grew with the number of rounds
 // (110 MB at 40, 200 MB at 400). A mapping is returned to the system when freed. With
 // mimalloc as the executable's malloc (gc_heap_blocks_from_malloc), blocks under
-// HUGE_MIN_WORDS come from it instead (it reuses freed memory across threads without that
+// MAP_ALWAYS_WORDS come from it instead (it reuses freed memory across threads without that
 // fragmentation); they are still cached in the VM-wide cache from this size on.
 constexpr size_t MAP_MIN_WORDS = size_t(32) << 10;  // 256 KB
 
-// Blocks from this size on ask for transparent huge pages (granted when the system's THP mode
-// is "madvise" or "always"; this machine's is "madvise"): a large heap read at random, a map
-// of 100,000 keys say, otherwise misses the TLB at most accesses, and each 4 KB page costs a
-// fault when first written.
-constexpr size_t HUGE_MIN_WORDS = size_t(512) << 10;  // 4 MB
+// Blocks from this size on are always mapped (see MAP_MIN_WORDS), even with mimalloc.
+//
+// No block asks for transparent huge pages (MADV_HUGEPAGE), as OTP's heaps do not. They used
+// to from this size on, for the TLB reach, but on the virtual machines this project runs on a
+// huge page is slow to fault in whenever its memory is new to the process: the host backs a
+// guest page only when it is first touched and takes back free guest memory in 2 MB pieces
+// (virtio_balloon's free page reporting) seconds after it is freed. Measured (a C program
+// touching 180 MB, one run after another): 4 KB pages 72-90 ms every time; huge pages
+// 17-22 ms right after a run that freed them, 350-390 ms after a pause of 3 s or more. In
+// bench/real_run.sh's interleaved rounds, and at every fresh start, the pages are the slow
+// kind: real_parse spent 0.15 s of 0.41 in the kernel with huge pages and 0.06 of 0.33 without,
+// real_xmerl 0.23 of 0.56 and 0.15 of 0.48, real_compile 0.11 and 0.04 s. Their user times, and
+// maps_bench, list_sort and qsort_lc, were the same within the spread. What 4 KB pages cost is
+// a walk over a large heap: phash2 of 37,791 tokens took 4.6-4.9 ms instead of 3.9
+// (docs/benchmarks.md, "Session 34").
+constexpr size_t MAP_ALWAYS_WORDS = size_t(512) << 10;  // 4 MB
 
 // Words of heap blocks that exist (in use or cached) and that processes hold, for
 // erlang:memory/0,1 (vm/memory_stats.hpp). Relaxed: statistics only.
 std::atomic<size_t> words_allocated{0};
 std::atomic<size_t> words_in_use{0};
 
-// Blocks under HUGE_MIN_WORDS come from malloc, whatever their size (see
+// Blocks under MAP_ALWAYS_WORDS come from malloc, whatever their size (see
 // gc_heap_blocks_from_malloc). A block records how it was made (MAPPED_BIT), so the setting
 // may change while blocks exist.
 std::atomic<bool> mid_blocks_from_malloc{false};
@@ -76,12 +87,11 @@ size_t mapped_bytes(size_t words) { return (words + 1) * sizeof(Term); }
 Term* raw_alloc(size_t words) {
     void* m;
     if (mapped_bytes(words) > allocation_ceiling_bytes()) out_of_memory("eheap_alloc", "heap", mapped_bytes(words));
-    bool map = words >= HUGE_MIN_WORDS ||
+    bool map = words >= MAP_ALWAYS_WORDS ||
                (words >= MAP_MIN_WORDS && !mid_blocks_from_malloc.load(std::memory_order_relaxed));
     if (map) {
         m = mmap(nullptr, mapped_bytes(words), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
         if (m == MAP_FAILED) out_of_memory("eheap_alloc", "heap", mapped_bytes(words));
-        if (words >= HUGE_MIN_WORDS) madvise(m, mapped_bytes(words), MADV_HUGEPAGE);
     } else {
         m = std::malloc((words + 1) * sizeof(Term));
         if (!m) out_of_memory("eheap_alloc", "heap", mapped_bytes(words));
