@@ -71,6 +71,7 @@ constexpr size_t MAP_ALWAYS_WORDS = size_t(512) << 10;  // 4 MB
 // erlang:memory/0,1 (vm/memory_stats.hpp). Relaxed: statistics only.
 std::atomic<size_t> words_allocated{0};
 std::atomic<size_t> words_in_use{0};
+std::atomic<size_t> bytes_recycled{0};  // recycle_pages, for tests
 
 // Blocks under MAP_ALWAYS_WORDS come from malloc, whatever their size (see
 // gc_heap_blocks_from_malloc). A block records how it was made (MAPPED_BIT), so the setting
@@ -84,14 +85,58 @@ size_t capacity_of(Term* words) { return size_t(words[-1].raw & ~MAPPED_BIT); }
 bool is_mapped(Term* words) { return (words[-1].raw & MAPPED_BIT) != 0; }
 size_t mapped_bytes(size_t words) { return (words + 1) * sizeof(Term); }
 
+// Blocks from MAP_ALWAYS_WORDS on are mapped in whole granules, so that a freed one's pages can
+// be moved into a new block (recycle_pages). The tail past the block's capacity is address
+// space only unless a moved granule brings pages with it.
+constexpr size_t GRANULE = size_t(2) << 20;
+bool is_recyclable(size_t words) { return words >= MAP_ALWAYS_WORDS; }
+size_t mapping_length(size_t words) {
+    size_t b = mapped_bytes(words);
+    return is_recyclable(words) ? (b + GRANULE - 1) & ~(GRANULE - 1) : b;
+}
+
+Term* take_donor(size_t max_bytes);  // below, with the VM-wide cache
+
+// Fills the start of a fresh mapping of `length` bytes with the pages of cached blocks that a
+// larger block replaces: a growing heap's new to-space would otherwise fault in every page
+// (and the kernel clear it) while the pages of the smaller blocks it outgrew sit freed. mremap
+// moves a page table entry instead: 40 MB in 2 MB granules took 0.15 ms against 15.5 ms of
+// faults. Moved granule by granule because a block made of others is several mappings, and
+// mremap moves a range within one. Returns the bytes filled.
+size_t recycle_pages(char* dst, size_t length) {
+    size_t off = 0;
+    while (Term* d = take_donor(length - off)) {
+        size_t words = capacity_of(d);
+        size_t n = mapping_length(words);
+        char* src = reinterpret_cast<char*>(base_of(d));
+        words_allocated.fetch_sub(words, std::memory_order_relaxed);
+        for (size_t g = 0; g < n; g += GRANULE) {
+            if (mremap(src + g, GRANULE, GRANULE, MREMAP_MAYMOVE | MREMAP_FIXED, dst + off + g) != MAP_FAILED)
+                continue;
+            // Cannot happen short of the kernel's limit on mappings. Put fresh memory back where
+            // the move failed, give up the rest of the donor, and stop recycling.
+            munmap(src + g, n - g);
+            void* m = mmap(dst + off + g, length - off - g, PROT_READ | PROT_WRITE,
+                           MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+            if (m == MAP_FAILED) fatal_error("heap block: could not remap a failed page move");
+            return length;
+        }
+        off += n;
+        bytes_recycled.fetch_add(n, std::memory_order_relaxed);
+    }
+    return off;
+}
+
 Term* raw_alloc(size_t words) {
     void* m;
     if (mapped_bytes(words) > allocation_ceiling_bytes()) out_of_memory("eheap_alloc", "heap", mapped_bytes(words));
     bool map = words >= MAP_ALWAYS_WORDS ||
                (words >= MAP_MIN_WORDS && !mid_blocks_from_malloc.load(std::memory_order_relaxed));
     if (map) {
-        m = mmap(nullptr, mapped_bytes(words), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (m == MAP_FAILED) out_of_memory("eheap_alloc", "heap", mapped_bytes(words));
+        size_t length = mapping_length(words);
+        m = mmap(nullptr, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (m == MAP_FAILED) out_of_memory("eheap_alloc", "heap", length);
+        if (is_recyclable(words)) recycle_pages(static_cast<char*>(m), length);
     } else {
         m = std::malloc((words + 1) * sizeof(Term));
         if (!m) out_of_memory("eheap_alloc", "heap", mapped_bytes(words));
@@ -105,7 +150,7 @@ Term* raw_alloc(size_t words) {
 void raw_free(Term* block) {
     size_t words = capacity_of(block);
     words_allocated.fetch_sub(words, std::memory_order_relaxed);
-    if (is_mapped(block)) munmap(base_of(block), mapped_bytes(words));
+    if (is_mapped(block)) munmap(base_of(block), mapping_length(words));
     else std::free(base_of(block));
 }
 
@@ -151,6 +196,27 @@ public:
         return n;
     }
 
+    // Takes every block out; returns how many it put in `out` (room for MAX_BLOCKS).
+    size_t take_all(Term** out) {
+        size_t n = count_;
+        std::copy(blocks_, blocks_ + n, out);
+        count_ = 0;
+        total_ = 0;
+        return n;
+    }
+
+    // The largest cached block whose pages recycle_pages can move, whole granules of at most
+    // `max_bytes`, taken out of the cache; nullptr if none.
+    Term* take_recyclable(size_t max_bytes) {
+        size_t best = count_;
+        for (size_t i = 0; i < count_; ++i) {
+            size_t cap = capacity_of(blocks_[i]);
+            if (!is_mapped(blocks_[i]) || !is_recyclable(cap) || mapping_length(cap) > max_bytes) continue;
+            if (best == count_ || cap > capacity_of(blocks_[best])) best = i;
+        }
+        return best == count_ ? nullptr : remove(best);
+    }
+
 private:
     Term* remove(size_t i) {
         Term* b = blocks_[i];
@@ -192,6 +258,12 @@ Term* cache_take(size_t words) {
     return c.cache.take(words);
 }
 
+Term* take_donor(size_t max_bytes) {
+    SharedCache& c = shared();
+    std::lock_guard<std::mutex> g(c.lock);
+    return c.cache.take_recyclable(max_bytes);
+}
+
 void cache_put(Term* b) {
     Term* evicted[MAX_BLOCKS + 1];
     size_t n;
@@ -206,6 +278,18 @@ void cache_put(Term* b) {
 }
 
 }  // namespace
+
+void release_cached_blocks() {
+    Term* blocks[MAX_BLOCKS];
+    size_t n = t_small.take_all(blocks);
+    for (size_t i = 0; i < n; ++i) raw_free(blocks[i]);
+    SharedCache& c = shared();
+    {
+        std::lock_guard<std::mutex> g(c.lock);
+        n = c.cache.take_all(blocks);
+    }
+    for (size_t i = 0; i < n; ++i) raw_free(blocks[i]);
+}
 
 Term* alloc_block(size_t words) {
     if (words == 0) words = 1;
@@ -226,6 +310,7 @@ void free_block(Term* block) {
 }
 
 size_t heap_block_words_allocated() { return words_allocated.load(std::memory_order_relaxed); }
+size_t heap_block_bytes_recycled() { return bytes_recycled.load(std::memory_order_relaxed); }
 size_t heap_block_words_in_use() { return words_in_use.load(std::memory_order_relaxed); }
 
 }  // namespace beam::gc

@@ -27,6 +27,11 @@ void free_block(Term* block);     // null is ignored
 // The old heap's block. Taken from the cache like any other (a cached block is resident
 // already, and reusing it saves its page faults; see vm/gc_blocks.cpp).
 Term* alloc_fresh_block(size_t words);
+// Bytes of freed blocks' pages moved into new blocks so far (vm/gc_blocks.cpp, recycle_pages).
+size_t heap_block_bytes_recycled();
+// Frees every block the VM-wide cache and this thread's cache hold (the tests start from an
+// empty cache with it).
+void release_cached_blocks();
 void free_fragments(HeapFragment* f);
 // The smallest heap size in the growth sequence that holds `words`.
 size_t next_heap_size(size_t words);
