@@ -52,6 +52,9 @@ sending() ->
                                                  {R, mailbox()} end) end),
     t(send_3_bad_option, fun() -> erlang:send(self(), x, [bogus]) end),
     t(send_3_options_not_list, fun() -> erlang:send(self(), x, nosuspend) end),
+    t(send_3_bad_option_cause, fun() -> [try erlang:send(self(), x, O)
+                                         catch error:badarg:S -> [{_, _, _, I} | _] = S, proplists:get_value(error_info, I)
+                                         end || O <- [[bogus], nosuspend, [noconnect | bad], [{x}], [nosuspend, 1]]] end),
     t(send_to_registered, fun() ->
                                   in_fresh(fun() ->
                                                    register(proc_messages_me, self()),
