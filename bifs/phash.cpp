@@ -8,6 +8,8 @@
 #include "bifs/bif.hpp"
 #include "bifs/bif_families.hpp"
 #include "bifs/bif_util.hpp"
+#include "bifs/hash.hpp"
+#include "vm/atom_table.hpp"
 #include "vm/ext_ids.hpp"
 #include "vm/bignum.hpp"
 #include "vm/binary.hpp"
@@ -22,18 +24,9 @@ constexpr uint32_t FUNNY1 = 268440163, FUNNY2 = 268439161, FUNNY3 = 268435459, F
                    FUNNY10 = 268440479, FUNNY11 = 268440577, FUNNY12 = 268440581, FUNNY13 = 268440593,
                    FUNNY14 = 268440611;
 
-// make_hash2's full 32-bit value, taken from erlang:phash2/2 with range 2^32 (bifs/hash.cpp).
-// For a bare atom make_hash2 is the atom table's hash value, which make_hash mixes in too.
-uint32_t hash2_full(Term t) {
-    static const BifFn phash2 = [] {
-        for (const BifSpec& s : hash_bifs())
-            if (s.name == "phash2" && s.arity == 2) return s.fn;
-        return BifFn{nullptr};
-    }();
-    Term args[2] = {t, make_small(SWord{1} << 32)};
-    return uint32_t(small_value(phash2(nullptr, args)));
-}
-uint32_t atom_hvalue(Term atom) { return hash2_full(atom); }
+// An atom's hash value in the atom table (OTP's hashpjw of the name), which make_hash mixes in
+// as make_hash2 does.
+uint32_t atom_hvalue(Term atom) { return AtomTable::instance().portable_hash(atom); }
 
 // Four bytes of x, least significant first.
 void uint32_step(uint32_t& h, uint32_t x, uint32_t prime) {
@@ -128,7 +121,7 @@ uint32_t make_hash(Term top) {
         } else if (is_binary_obj(t)) {
             hash_binary(h, t);
         } else if (is_map(t)) {
-            h = h * FUNNY13 + FUNNY14 + hash2_full(t);
+            h = h * FUNNY13 + FUNNY14 + make_hash2(t);
         } else if (is_local_pid(t)) {
             uint32_step(h, uint32_t(pid_id(local_pid_number(t))), FUNNY5);
             h *= FUNNY6;

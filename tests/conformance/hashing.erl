@@ -22,6 +22,10 @@ main() ->
     t(phash2_bad_range, fun() -> erlang:phash2(id(a), 0) end),
     t(phash2_equal_terms, fun() -> {erlang:phash2(id(1)) =:= erlang:phash2(id(1.0)), erlang:phash2(id("ab")) =:= erlang:phash2(id([97, 98]))} end),
     t(phash, fun() -> [erlang:phash(X, 1 bsl 32) || X <- id([a, 1, "abc", {1, 2}, <<"bin">>, 1.0])] end),
+    %% phash/2 mixes in an atom's table hash (as phash2 does) and a map's phash2 value.
+    t(phash_atoms_maps_funs, fun() -> [erlang:phash(X, 1 bsl 32) || X <- id(['héllo', '日本語', [ok, error, 'ÿ'],
+                                                                          #{a => 1, "k" => [b]}, maps:from_list([{I, I} || I <- lists:seq(1, 40)]),
+                                                                          fun lists:map/2, {fun erlang:self/0, x}])] end),
     t(phash2_big_list, fun() -> erlang:phash2(lists:seq(1, 10000)) end),
     %% Atoms hash by their name, latin-1 code points folded back to one byte each.
     t(phash2_unicode_atoms, fun() -> [erlang:phash2(X) || X <- id(['héllo', 'ÿ', 'Ā', '日本語', 'a€b', list_to_atom([200, 300])])] end),
