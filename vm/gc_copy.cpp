@@ -51,7 +51,9 @@ bool Copier::in_fragment(const Term* p) const {
     return nullptr;  // old heap in a minor collection, or a literal: stays where it is
 }
 
-Term Copier::evacuate(Term t) {
+// The body of evacuate, inlined into scan_area: a call per pointer (four registers saved and
+// restored) was a third of a full sweep's time.
+[[gnu::always_inline]] inline Term Copier::evacuate_inline(Term t) {
     if (is_list(t)) {
         Term* cell = list_ptr(t);
         Term** dest = destination(cell);
@@ -80,6 +82,8 @@ Term Copier::evacuate(Term t) {
     return moved;
 }
 
+Term Copier::evacuate(Term t) { return evacuate_inline(t); }
+
 Term Copier::evacuate_literal(Term t) {
     const Term* src = is_list(t) ? list_ptr(t) : boxed_ptr(t);
     if (!plan_.literals->contains(src)) return t;
@@ -107,7 +111,7 @@ Term* Copier::scan_area(Term* s, Term* const& top) {
     while (s < top) {
         Term w = *s;
         if (!is_header(w)) {
-            if (is_pointer(w)) *s = evacuate(w);
+            if (is_pointer(w)) *s = evacuate_inline(w);
             ++s;
             continue;
         }

@@ -95,6 +95,7 @@ public:
 
 private:
     Term evacuate(Term t);
+    Term evacuate_inline(Term t);
     [[gnu::cold]] Term evacuate_literal(Term t);
     // Where an object at `p` is copied to, or null if `p` is not in from-space.
     Term** destination(const Term* p);
