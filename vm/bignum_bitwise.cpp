@@ -9,14 +9,13 @@ using namespace bigint;
 
 namespace {
 
-Limbs to_twos(const IntView& v, size_t width) {
-    Limbs r(width, 0);
+// `r` is zeroed and at least v.n + 1 limbs wide.
+void to_twos(const IntView& v, Limbs& r) {
     std::memcpy(r.data(), v.limbs, v.n * sizeof(uint64_t));
     if (v.neg) {
         for (uint64_t& l : r) l = ~l;
-        mpn_add_1(mp(r.data()), mp(r.data()), width, 1);
+        mpn_add_1(mp(r.data()), mp(r.data()), r.size(), 1);
     }
-    return r;
 }
 
 Term from_twos(TermAllocator& a, Limbs& r) {
@@ -33,7 +32,9 @@ enum class BitOp { And, Or, Xor };
 Term bitwise(TermAllocator& a, Term x, Term y, BitOp op) {
     IntView vx(x), vy(y);
     size_t width = (vx.n > vy.n ? vx.n : vy.n) + 1;
-    Limbs lx = to_twos(vx, width), ly = to_twos(vy, width);
+    Limbs lx(width), ly(width);
+    to_twos(vx, lx);
+    to_twos(vy, ly);
     for (size_t i = 0; i < width; ++i) {
         switch (op) {
         case BitOp::And: lx[i] &= ly[i]; break;
@@ -44,10 +45,20 @@ Term bitwise(TermAllocator& a, Term x, Term y, BitOp op) {
     return from_twos(a, lx);
 }
 
+// The low 64 bits of a bignum's two's complement form.
+uint64_t low_twos(Term big) {
+    uint64_t low = big_limbs(big)[0];
+    return big_is_negative(big) ? uint64_t(0) - low : low;
+}
+
 }  // namespace
 
 Term int_band(TermAllocator& a, Term x, Term y) {
     if (is_small(x) && is_small(y)) return make_small(small_value(x) & small_value(y));
+    // A non-negative small keeps only low bits of the other operand: the result is a small
+    // (hashes and pseudo-random sequences mask a bignum product so).
+    if (is_small(y) && small_value(y) >= 0) return make_small(SWord(low_twos(x) & uint64_t(small_value(y))));
+    if (is_small(x) && small_value(x) >= 0) return make_small(SWord(low_twos(y) & uint64_t(small_value(x))));
     return bitwise(a, x, y, BitOp::And);
 }
 

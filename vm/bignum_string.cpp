@@ -41,7 +41,7 @@ std::string int_to_string(Term x, unsigned base) {
         return out;
     }
     // mpn_get_str clobbers its input and wants room for every digit the magnitude can need.
-    Limbs work(v.limbs, v.limbs + v.n);
+    std::vector<uint64_t> work(v.limbs, v.limbs + v.n);
     work.push_back(0);  // GMP may use one limb past the operand for some bases
     size_t max_digits = v.n * 64 / floor_log2(base) + 2;
     std::string digits(max_digits, '\0');

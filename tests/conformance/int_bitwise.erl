@@ -42,4 +42,26 @@ main() ->
     t(bsl_float, fun() -> A bsl id(1.0) end),
     t(bnot_float, fun() -> bnot id(1.5) end),
     t(shift_roundtrip, fun() -> ((Big bsl 33) bsr 33) =:= Big end),
+    masks(),
+    wide(),
+    t(lcg, fun() -> lcg(id(1), 1000) end),
     ok.
+
+%% Bignums masked by smalls, either operand first: a non-negative small takes the bignum's low
+%% bits (its two's complement form for a negative one), a negative small the general path.
+masks() ->
+    Bigs = [1 bsl 59, 1 bsl 64, 1 bsl 64 - 1, 1 bsl 64 + 1, 1 bsl 127 + 16#ABCDEF, 1 bsl 600 + 12345],
+    Masks = [0, 1, 255, 16#7fffffff, 1 bsl 59 - 1, -1, -256, -(1 bsl 59)],
+    Rows = [{B, M, id(S * B) band id(M), id(M) band id(S * B), id(S * B) bor id(M), id(S * B) bxor id(M)}
+            || B <- Bigs, S <- [1, -1], M <- Masks],
+    erlang:display({masks, length(Rows), erlang:phash2(Rows)}),
+    [erlang:display(R) || R <- lists:sublist(Rows, 1, 24)].
+
+%% Operands wider than 512 bits (scratch limbs on the heap) in sums, products and bitwise ops.
+wide() ->
+    X = id(1 bsl 700 + 1 bsl 333 + 7), Y = id(-(1 bsl 650) - 99),
+    erlang:display({wide, X + Y, X - Y, X * Y, X band Y, X bor Y, X bxor Y, bnot Y, X div (Y bsr 300)}).
+
+lcg(X, 0) -> X;
+lcg(X, N) -> lcg((X * 1103515245 + 12345) band 16#7fffffff, N - 1).
+
