@@ -8,12 +8,9 @@
 // Sizing: the new block is first sized for the worst case (everything in from-space survives),
 // because a Cheney copy cannot overflow its to-space. When the result leaves the block more
 // than 3/4 full (too many collections ahead) or less than 1/4 full (memory held for nothing),
-// the young heap is resized to about twice the live data: growing takes effect at the next
-// collection (young_grow_step), which copies the live data anyway, unless the heap cannot hold
-// what the collection was asked to make room for (then it copies once more, now); shrinking
-// moves the stack down in the same block. The 1/4..3/4 band keeps sizes from oscillating.
-// Growing at once used to copy a large live set twice per full sweep: bench/gc_sweep.erl
-// 45 -> 23 ms a collection (41 MB of live data; OTP's interpreter 7.6 ms).
+// the young heap is resized to about twice the live data: growing copies it once more into a
+// bigger block, shrinking moves the stack down in the same block. Resizes are geometric, so
+// the extra copy is amortised; the 1/4..3/4 band keeps sizes from oscillating.
 // A minor collection never picks a smaller block than the current one (a block sized larger for
 // the worst case, heap fragments counted as if all survived, is kept: trimming it back to the
 // previous size made maps_bench collect twice as often, 7% more instructions in all), and a
@@ -28,7 +25,6 @@
 
 #include <algorithm>
 #include <cassert>
-#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -210,17 +206,6 @@ void resize_young(Process* p, Term* x, unsigned live, size_t need, bool full) {
         shrink_in_place(p, want);
         return;
     }
-    // Growing a heap whose live data still fits (with `need`) is left to the next collection,
-    // which copies the live data anyway (OTP does the same): growing now copied it twice.
-    if (used <= size) {
-        const std::vector<size_t>& steps = gc::heap_size_series();
-        auto it = std::lower_bound(steps.begin(), steps.end(), want);
-        size_t step = size_t(it - steps.begin());
-        if (it != steps.end() && *it == want && step < UINT8_MAX) {
-            p->young_grow_step = uint8_t(step + 1);
-            return;
-        }
-    }
     gc::CopyPlan plan;
     plan.young = {p->heap, p->htop};
     plan.promote_limit = p->heap;
@@ -276,8 +261,6 @@ void collect(Process* p, Term* x, unsigned live, size_t need, bool full, const L
     // A minor collection keeps the young heap's size (shrinking is resize_young's call): the
     // blocks then come in a few recurring sizes that the block cache can hand back.
     if (!full) size = std::max(size, size_t(p->hend - p->heap));
-    if (p->young_grow_step) size = std::max(size, gc::heap_size_series()[p->young_grow_step - 1]);
-    p->young_grow_step = 0;
     Term* old_to = full ? nullptr : p->old_htop;
     size_t collected = young_used + fragment_words + (full ? size_t(p->old_htop - p->old_heap) : 0);
     evacuate_into(p, std::move(plan), old_to, x, live, size, full);

@@ -51,8 +51,8 @@ bool Copier::in_fragment(const Term* p) const {
     return nullptr;  // old heap in a minor collection, or a literal: stays where it is
 }
 
-// The body of evacuate, inlined into scan_area: a call per pointer (four registers saved and
-// restored) was a third of a full sweep's time.
+// The body of evacuate, inlined into scan_area: a call per pointer saved and restored four
+// registers (docs/benchmarks.md, "Session 35").
 [[gnu::always_inline]] inline Term Copier::evacuate_inline(Term t) {
     if (is_list(t)) {
         Term* cell = list_ptr(t);

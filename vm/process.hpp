@@ -223,9 +223,6 @@ public:
     // heap had to grow back within the same cycle: this process does not shrink early again.
     bool shrunk_after_full = false;
     bool regrew_after_shrink = false;
-    // The next collection's young block is at least this step of the heap size series, plus
-    // one (0: no growth pending; vm/gc.cpp resize_young). A byte, in what was padding.
-    uint8_t young_grow_step = 0;
 
     // ---- heap options (spawn_opt, process_flag; process_info reports them) ----
     // min_heap_size (above) and min_bin_vheap_size hold OTP's rounded values.
