@@ -1,6 +1,9 @@
 // Integer <-> text in bases 2..36 (integer_to_list/2, list_to_integer/2, printing).
 #include "vm/bignum_internal.hpp"
 
+#include <string>
+#include <vector>
+
 namespace beam {
 
 using namespace bigint;

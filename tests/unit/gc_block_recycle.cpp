@@ -79,3 +79,24 @@ TEST_CASE("gc blocks: a block the cache holds is reused whole, not taken apart",
     gc::free_block(b);
     gc::release_cached_blocks();
 }
+
+TEST_CASE("gc blocks: a block larger than the cache keeps its first 64 MB cached", "[gc][blocks]") {
+    gc::release_cached_blocks();
+    // 80 MB, more than the VM-wide cache's bound (64 MB): freed, its first 64 MB stay cached
+    // with what they held, and the rest is unmapped.
+    Term* big = gc::alloc_block(80 * MB_WORDS);
+    fill(big, 80 * MB_WORDS, 5);
+    size_t allocated = gc::heap_block_words_allocated();
+    gc::free_block(big);
+    CHECK(gc::heap_block_words_allocated() == allocated - 80 * MB_WORDS + (64 * MB_WORDS - 1));
+    // The next block of that size is not held by the trimmed block (64 MB), so it is mapped and
+    // takes its pages: all 64 MB of them move, the first 64 MB less a word of contents with them.
+    size_t recycled = gc::heap_block_bytes_recycled();
+    Term* next = gc::alloc_block(80 * MB_WORDS);
+    CHECK(gc::heap_block_bytes_recycled() - recycled == 64 * MB_WORDS * sizeof(Term));
+    CHECK(words_tagged(next, 80 * MB_WORDS, 5) == 64 * MB_WORDS - 1);
+    fill(next, 80 * MB_WORDS, 6);
+    CHECK(holds(next, 80 * MB_WORDS, 6));
+    gc::free_block(next);
+    gc::release_cached_blocks();
+}
