@@ -277,7 +277,8 @@ Term* take_donor(size_t max_bytes) {
 Term* trim_for_cache(Term* b) {
     size_t words = capacity_of(b);
     constexpr size_t kept = MAPPED_CACHE_WORDS - 1;  // with the capacity word, whole granules
-    if (words <= MAPPED_CACHE_WORDS || !is_mapped(b) || !is_recyclable(words)) return b;
+    static_assert(MAPPED_CACHE_WORDS >= MAP_ALWAYS_WORDS, "a block larger than the cache is mapped in granules");
+    if (words <= MAPPED_CACHE_WORDS || !is_mapped(b)) return b;
     char* base = reinterpret_cast<char*>(base_of(b));
     munmap(base + mapped_bytes(kept), mapping_length(words) - mapped_bytes(kept));
     base_of(b)[0] = Term{Word(kept) | MAPPED_BIT};
