@@ -1,8 +1,6 @@
 // ets natives that read or write objects by key: insert, insert_new, lookup, lookup_element,
 // member, delete/2, delete_object, take, first/next/last/prev, slot, update_counter,
 // update_element, delete_all_objects (docs/ets.md).
-#include <array>
-#include <memory_resource>
 #include <vector>
 
 #include "bifs/arith.hpp"
@@ -246,9 +244,31 @@ struct CounterOp {
     Term incr, threshold = NON_VALUE, setvalue = NON_VALUE;
 };
 
-// The ops of one call live on the native's stack: a call has one op or a few, and a vector's
-// malloc and free per call showed in real_ets' profile.
-using CounterOps = std::pmr::vector<CounterOp>;
+// The ops of one call: a call has one op or a few, kept on the native's stack up to eight, in a
+// vector past that. (A vector per call, then a std::pmr arena on the stack, showed in
+// real_ets' profile: a malloc and a free, then the arena's set-up and release, per call.)
+class CounterOps {
+public:
+    void push_back(const CounterOp& op) {
+        if (n_ < INLINE) {
+            inline_[n_] = op;
+        } else {
+            if (n_ == INLINE) more_.assign(inline_, inline_ + INLINE);
+            more_.push_back(op);
+        }
+        ++n_;
+    }
+    size_t size() const { return n_; }
+    CounterOp* begin() { return n_ <= INLINE ? inline_ : more_.data(); }
+    CounterOp* end() { return begin() + n_; }
+    CounterOp& operator[](size_t i) { return begin()[i]; }
+
+private:
+    static constexpr size_t INLINE = 8;
+    CounterOp inline_[INLINE];
+    std::vector<CounterOp> more_;
+    size_t n_ = 0;
+};
 
 bool parse_counter_op(const EtsTable* t, Term op, CounterOps& out) {
     if (is_integer(op)) {
@@ -314,12 +334,7 @@ Term update_counter(Process* p, const Term* a, Term dflt) {
     TableRef t(table_for(p, a[0], Need::Write));
     if (!t) return no_table(p);
     if (t->type != EtsType::Set && t->type != EtsType::OrderedSet) return fail(p, "table_type");
-    // Aligned for CounterOp: a byte array alone may start anywhere, and an arena that cannot
-    // align the vector's eight ops passes the whole request on to the heap.
-    alignas(CounterOp) std::array<std::byte, 8 * sizeof(CounterOp)> stack_space;
-    std::pmr::monotonic_buffer_resource arena(stack_space.data(), stack_space.size());
-    CounterOps ops(&arena);
-    ops.reserve(8);
+    CounterOps ops;
     bool list = false;
     if (is_list(a[2]) || a[2] == NIL) {
         list = true;

@@ -50,6 +50,7 @@ inline size_t ets_object_words(const EtsObject* o) { return o->words + 4; }
 
 class EtsTable final : public MagicObject {
 public:
+    static constexpr char kind_tag = 0;  // magic_cast<EtsTable>
     EtsTable(EtsType type, uint32_t keypos);
     ~EtsTable() override;
 
