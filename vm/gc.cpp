@@ -8,9 +8,12 @@
 // Sizing: the new block is first sized for the worst case (everything in from-space survives),
 // because a Cheney copy cannot overflow its to-space. When the result leaves the block more
 // than 3/4 full (too many collections ahead) or less than 1/4 full (memory held for nothing),
-// the young heap is resized to about twice the live data: growing copies it once more into a
-// bigger block, shrinking moves the stack down in the same block. Resizes are geometric, so
-// the extra copy is amortised; the 1/4..3/4 band keeps sizes from oscillating.
+// the young heap is resized to about twice the live data: shrinking moves the stack down in the
+// same block; growing extends the block where it is when it has the room (a block of 4 MB or
+// more reserves as much address space again behind it, vm/gc_blocks.cpp), else copies the live
+// data once more into a bigger block. Resizes are geometric, so the extra copy is amortised;
+// the 1/4..3/4 band keeps sizes from oscillating. (The copy after a full sweep that kept most
+// of a large heap was a third of the time of bench/gc_sweep.erl; see extend_block.)
 // A minor collection never picks a smaller block than the current one (a block sized larger for
 // the worst case, heap fragments counted as if all survived, is kept: trimming it back to the
 // previous size made maps_bench collect twice as often, 7% more instructions in all), and a
@@ -141,9 +144,10 @@ void evacuate_into(Process* p, gc::CopyPlan plan, Term* old_to, Term* x, unsigne
     p->high_water = p->htop;  // everything now in the young heap has survived one collection
 }
 
-// Moves the stack down so that the young heap ends at heap + `words`; the block keeps its
-// capacity (freed whole at the next collection). Nothing is copied but the stack.
-void shrink_in_place(Process* p, size_t words) {
+// Moves the stack so that the young heap ends at heap + `words`, which the block holds. To shrink,
+// the block keeps its capacity (freed whole at the next collection); to grow, the block was
+// extended (gc::extend_block). Nothing is copied but the stack.
+void move_heap_end(Process* p, size_t words) {
     size_t stack_words = size_t(p->hend - p->stop);
     Term* new_hend = p->heap + words;
     Term* new_stop = new_hend - stack_words;
@@ -153,7 +157,8 @@ void shrink_in_place(Process* p, size_t words) {
 }
 
 // Brings the young block within the 1/4..3/4 band (see the file comment). A smaller size is
-// taken in place (the stack moves down); only growing copies the live data again.
+// taken in place (the stack moves down); growing too when the block has the room, else it
+// copies the live data again.
 void resize_young(Process* p, Term* x, unsigned live, size_t need, bool full) {
     size_t size = size_t(p->hend - p->heap);
     size_t used = size_t(p->htop - p->heap) + size_t(p->hend - p->stop) + need + S_RESERVED;
@@ -202,8 +207,8 @@ void resize_young(Process* p, Term* x, unsigned live, size_t need, bool full) {
     if (want == size) return;
     p->young_underused_gcs = 0;
     if (want > size && p->shrunk_after_full) p->regrew_after_shrink = true;
-    if (want < size) {
-        shrink_in_place(p, want);
+    if (want < size || gc::extend_block(p->heap, want)) {
+        move_heap_end(p, want);
         return;
     }
     gc::CopyPlan plan;

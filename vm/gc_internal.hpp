@@ -24,6 +24,9 @@ Term* alloc_words(size_t words);  // malloc'd; throws std::bad_alloc
 // block must be released with free_block (never std::free). Contents are uninitialised.
 Term* alloc_block(size_t words);  // throws std::bad_alloc
 void free_block(Term* block);     // null is ignored
+// Makes `block` hold `words` where it is, if it has the room: its capacity already, or the
+// address space a mapped block reserves behind it (vm/gc_blocks.cpp). False: nothing changed.
+bool extend_block(Term* block, size_t words);
 // The old heap's block. Taken from the cache like any other (a cached block is resident
 // already, and reusing it saves its page faults; see vm/gc_blocks.cpp).
 Term* alloc_fresh_block(size_t words);

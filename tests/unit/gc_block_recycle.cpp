@@ -88,15 +88,43 @@ TEST_CASE("gc blocks: a block larger than the cache keeps its first 64 MB cached
     fill(big, 80 * MB_WORDS, 5);
     size_t allocated = gc::heap_block_words_allocated();
     gc::free_block(big);
-    CHECK(gc::heap_block_words_allocated() == allocated - 80 * MB_WORDS + (64 * MB_WORDS - 1));
+    CHECK(gc::heap_block_words_allocated() == allocated - 80 * MB_WORDS + (64 * MB_WORDS - 2));
     // The next block of that size is not held by the trimmed block (64 MB), so it is mapped and
-    // takes its pages: all 64 MB of them move, the first 64 MB less a word of contents with them.
+    // takes its pages: all 64 MB of them move, with the contents of the first 64 MB less the
+    // block's two header words.
     size_t recycled = gc::heap_block_bytes_recycled();
     Term* next = gc::alloc_block(80 * MB_WORDS);
     CHECK(gc::heap_block_bytes_recycled() - recycled == 64 * MB_WORDS * sizeof(Term));
-    CHECK(words_tagged(next, 80 * MB_WORDS, 5) == 64 * MB_WORDS - 1);
+    CHECK(words_tagged(next, 80 * MB_WORDS, 5) == 64 * MB_WORDS - 2);
     fill(next, 80 * MB_WORDS, 6);
     CHECK(holds(next, 80 * MB_WORDS, 6));
     gc::free_block(next);
+    gc::release_cached_blocks();
+}
+
+TEST_CASE("gc blocks: a mapped block grows in place into the address space it reserves", "[gc][blocks]") {
+    gc::release_cached_blocks();
+    // 5 MB: a fresh mapping of 6 MB (whole granules) that reserves 24 MB.
+    Term* b = gc::alloc_block(5 * MB_WORDS);
+    fill(b, 5 * MB_WORDS, 7);
+    size_t allocated = gc::heap_block_words_allocated();
+    REQUIRE(gc::extend_block(b, 20 * MB_WORDS));
+    CHECK(gc::heap_block_words_allocated() == allocated + 15 * MB_WORDS);
+    CHECK(holds(b, 5 * MB_WORDS, 7));  // nothing moved
+    fill(b, 20 * MB_WORDS, 8);
+    CHECK(holds(b, 20 * MB_WORDS, 8));
+    CHECK_FALSE(gc::extend_block(b, 30 * MB_WORDS));  // past the reserve
+    CHECK(gc::heap_block_words_allocated() == allocated + 15 * MB_WORDS);
+    // Freed, it holds what it grew to: a request of 20 MB takes it back from the cache.
+    gc::free_block(b);
+    Term* again = gc::alloc_block(20 * MB_WORDS);
+    CHECK(again == b);
+    gc::free_block(again);
+
+    // A block under 4 MB reserves nothing: it holds its capacity and no more.
+    Term* small = gc::alloc_block(MB_WORDS);
+    CHECK(gc::extend_block(small, MB_WORDS));
+    CHECK_FALSE(gc::extend_block(small, 2 * MB_WORDS));
+    gc::free_block(small);
     gc::release_cached_blocks();
 }
