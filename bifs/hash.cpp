@@ -16,6 +16,7 @@
 #include "vm/jenkins_hash.hpp"
 #include "vm/binary.hpp"
 #include "vm/map.hpp"
+#include "vm/term_prefetch.hpp"
 #include "vm/module.hpp"
 
 namespace beam {
@@ -109,6 +110,7 @@ uint32_t make_hash2(Term top) {
             }
             if (c > 0) hash1(h, sh, hconst(4));
             if (is_list(t)) {
+                prefetch_target(tail(cell));
                 stack.push(tail(cell));
                 stack.push(head(cell));
             } else {
@@ -121,7 +123,10 @@ uint32_t make_hash2(Term top) {
         } else if (is_tuple(t)) {
             Word n = tuple_arity(t);
             hash1(h, uint32_t(n), hconst(9));
-            for (Word i = n; i-- > 0;) stack.push(tuple_elem(t, i));
+            for (Word i = n; i-- > 0;) {
+                prefetch_target(tuple_elem(t, i));
+                stack.push(tuple_elem(t, i));
+            }
         } else if (is_map(t)) {
             size_t n = map_size(t);
             hash1(h, uint32_t(n), hconst(16));

@@ -14,6 +14,7 @@
 #include "vm/inline_stack.hpp"
 #include "vm/map.hpp"
 #include "vm/module.hpp"
+#include "vm/term_prefetch.hpp"
 
 namespace beam {
 
@@ -445,6 +446,8 @@ bool eq_exact_compound(Term a0, Term b0) {
                 Term x = head(a), y = head(b);
                 if (x != y) {
                     if (is_immediate(x) || is_immediate(y)) return false;
+                    prefetch_target(tail(a));
+                    prefetch_target(tail(b));
                     work.push({tail(a), tail(b), true});
                     a = x;
                     b = y;
@@ -468,6 +471,8 @@ bool eq_exact_compound(Term a0, Term b0) {
                 Term x = ea[i], y = eb[i];
                 if (x == y) continue;
                 if (is_immediate(x) || is_immediate(y)) return false;
+                prefetch_target(x);
+                prefetch_target(y);
                 work.push({x, y, true});
             }
             break;
