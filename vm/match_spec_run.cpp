@@ -62,8 +62,22 @@ private:
             case MsNode::Exact: return eq_exact(n->term, t);
             case MsNode::Tuple:
                 if (!is_tuple(t) || tuple_arity(t) != n->kids.size()) return false;
-                for (size_t i = 0; i < n->kids.size(); ++i)
-                    if (!match(&n->kids[i], tuple_elem(t, i))) return false;
+                // '_', '$N' and constants, most of a table pattern's elements ({{C, '_'}, '_'}),
+                // are decided here rather than by a call each: a select_count of 2,048 objects
+                // spent half its time in this function's dispatch.
+                for (size_t i = 0; i < n->kids.size(); ++i) {
+                    const MsNode& k = n->kids[i];
+                    Term e = tuple_elem(t, i);
+                    switch (k.kind) {
+                    case MsNode::Any: break;
+                    case MsNode::Bind: slots_[k.slot] = e; break;
+                    case MsNode::Exact:
+                        if (k.term != e && (is_immediate(k.term) || !eq_exact(k.term, e))) return false;
+                        break;
+                    default:
+                        if (!match(&k, e)) return false;
+                    }
+                }
                 return true;
             case MsNode::List: {
                 size_t elems = n->kids.size() - 1;
