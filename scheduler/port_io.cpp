@@ -77,13 +77,21 @@ void PortSystem::start_io() {
     io_started_.store(true, std::memory_order_release);
 }
 
-void PortSystem::watch(int fd, uint64_t key, uint32_t events) {
+void PortSystem::watch(int fd, uint64_t key, uint32_t events, bool sched) {
     epoll_event ev{};
     ev.events = events;
     ev.data.u64 = key;
-    if (epoll_ctl(epoll_, EPOLL_CTL_ADD, fd, &ev) != 0 && errno == EPERM) {
-        always_ready_[fd] = {key, events};
-        wake();  // the I/O thread may be asleep in epoll_wait with no deadline
+    if (epoll_ctl(sched ? sched_epoll_ : epoll_, EPOLL_CTL_ADD, fd, &ev) != 0) {
+        if (errno == EPERM) {
+            always_ready_[fd] = {key, events};
+            wake();  // the I/O thread may be asleep in epoll_wait with no deadline
+        }
+        return;
+    }
+    if (sched) {
+        sched_fds_.insert(fd);
+        // The first descriptor in the set: the I/O thread looks again (as register_watcher).
+        if (sched_watchers_.fetch_add(1, std::memory_order_relaxed) == 0) wake();
     }
 }
 
@@ -96,12 +104,14 @@ void PortSystem::rewatch(int fd, uint64_t key, uint32_t events) {
         if (events) wake();
         return;
     }
-    epoll_ctl(epoll_, EPOLL_CTL_MOD, fd, &ev);
+    epoll_ctl(sched_fds_.count(fd) ? sched_epoll_ : epoll_, EPOLL_CTL_MOD, fd, &ev);
 }
 
 void PortSystem::unwatch(int fd) {
     if (always_ready_.erase(fd)) return;
-    epoll_ctl(epoll_, EPOLL_CTL_DEL, fd, nullptr);
+    bool sched = sched_fds_.erase(fd) != 0;
+    epoll_ctl(sched ? sched_epoll_ : epoll_, EPOLL_CTL_DEL, fd, nullptr);
+    if (sched) sched_watchers_.fetch_sub(1, std::memory_order_relaxed);
 }
 
 IoHandle PortSystem::register_watcher(int fd, std::shared_ptr<IoWatcher> w, bool level, bool sched) {
@@ -183,7 +193,22 @@ void PortSystem::poll_now() {
     if (sched_watchers_.load(std::memory_order_relaxed) == 0) return;
     epoll_event evs[64];
     int n = epoll_wait(sched_epoll_, evs, 64, 0);
-    if (n > 0) dispatch_watchers(evs, n);
+    if (n > 0) {
+        dispatch_watchers(evs, n);
+        read_polled_ports(evs, n);
+    }
+}
+
+void PortSystem::read_polled_ports(const epoll_event* evs, int n) {
+    for (int i = 0; i < n; ++i) {
+        uint64_t key = evs[i].data.u64;
+        if (key >> 62 != 1) continue;
+        uint64_t id = key & ((1ull << 62) - 1);
+        LockedPort p = lock_port_number(id);
+        std::lock_guard lock(mu);
+        // Level-triggered, so two pollers may both be told: the second read finds nothing.
+        if (p) on_readable(p.get());
+    }
 }
 
 void PortSystem::hand_to_io_thread() {

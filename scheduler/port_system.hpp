@@ -190,7 +190,9 @@ public:
 
     // I/O thread side (port_io.cpp), all with `mu` held (and the port's lock for a port's).
     void start_io();
-    void watch(int fd, uint64_t key, uint32_t events);
+    // `sched`: in the scheduler pollset, whose pollers (schedulers, or this thread while they
+    // all sleep) take its events in poll_now: the output pipes of OS-process ports.
+    void watch(int fd, uint64_t key, uint32_t events, bool sched = false);
     void rewatch(int fd, uint64_t key, uint32_t events);
     void unwatch(int fd);
     void try_write(Port* p);
@@ -258,8 +260,13 @@ private:
     int epoll_ = -1;
     int sched_epoll_ = -1;  // the scheduler pollset
     // Descriptors in the scheduler pollset (register_watcher with `sched`, until
-    // forget_watcher): poll_now makes no system call while there are none.
+    // forget_watcher; watch with `sched`, until unwatch): poll_now makes no system call while
+    // there are none.
     std::atomic<long> sched_watchers_{0};
+    std::set<int> sched_fds_;  // those of watch's, with `mu`
+    // The scheduler pollset's events that are a port's output (key_read), on whichever
+    // thread polled: each under its port's lock and `mu`, as handle_port_events does.
+    void read_polled_ports(const struct epoll_event* evs, int n);
     int wake_fd_ = -1;
     // Descriptors epoll refuses (regular files, /dev/null: EPERM) are always ready: fd ->
     // {key, events}; run() polls instead of sleeping while one of them is wanted.
