@@ -1,9 +1,10 @@
 // The VM's one I/O poller (design notes §12): every descriptor the VM waits on (socket ports,
 // prim_socket sockets, port pipes, enif_select, later tty_sl) is watched by one thread per VM
 // in one epoll set. A descriptor that is not ready costs nothing: the thread sleeps in
-// epoll_wait. Sockets sit in a second set inside the first, the scheduler pollset, which awake
-// schedulers poll without blocking between processes; the thread watches it only while every
-// scheduler sleeps (scheduler/scheduler.hpp), so a busy VM's packets wake no thread.
+// epoll_wait. Sockets and spawned ports' output pipes (scheduler/ports.cpp) sit in a second set
+// inside the first, the scheduler pollset, which awake schedulers poll without blocking
+// between processes; the thread watches it only while every scheduler sleeps
+// (scheduler/scheduler.hpp), so a busy VM's packets wake no thread.
 //
 // Interest is one-shot, as enif_select's: io_arm(h, EPOLLIN) asks for one event; when it has
 // fired (on_io), the descriptor is disarmed until it is armed again. A watcher that wants
