@@ -98,11 +98,11 @@ size_t mapped_bytes(size_t words) { return (words + HEADER_WORDS) * sizeof(Term)
 
 // Blocks from MAP_ALWAYS_WORDS on are mapped in whole granules, so that a freed one's pages can
 // be moved into a new block (recycle_pages). The tail past the block's capacity is address
-// space only unless a moved granule brings pages with it. Such a block's mapping reserves
-// three times as much again behind it, address space (no pages until written) that
-// extend_block hands to a young heap that grows: to about twice its live data, rounded up to
-// the next size of the series, which a reserve of only twice the block missed (bench/gc_sweep:
-// a block of 5.16 M words growing to 10.7 M).
+// space only unless a moved granule brings pages with it. Such a block reserves three times its
+// mapping again behind it, as inaccessible address space (PROT_NONE, no pages and no commit
+// charge) that extend_block maps for a young heap that grows: to about twice its live data,
+// rounded up to the next size of the series, which a reserve of only twice the block missed
+// (bench/gc_sweep: a block of 5.16 M words growing to 10.7 M).
 constexpr size_t RESERVE_FACTOR = 4;
 constexpr size_t GRANULE = size_t(2) << 20;
 bool is_recyclable(size_t words) { return words >= MAP_ALWAYS_WORDS; }
@@ -152,11 +152,18 @@ Term* raw_alloc(size_t words) {
     size_t reserved = 0;
     if (map) {
         size_t length = mapping_length(words);
-        reserved = is_recyclable(words) ? RESERVE_FACTOR * length : length;
-        m = mmap(nullptr, reserved, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-        if (m == MAP_FAILED && reserved > length) {  // no address space for the reserve
+        m = MAP_FAILED;
+        if (is_recyclable(words)) {
+            reserved = RESERVE_FACTOR * length;
+            void* r = mmap(nullptr, reserved, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+            if (r != MAP_FAILED) {
+                m = mmap(r, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+                if (m == MAP_FAILED) munmap(r, reserved);
+            }
+        }
+        if (m == MAP_FAILED) {  // under 4 MB, or no room for the reserve
             reserved = length;
-            m = mmap(nullptr, reserved, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+            m = mmap(nullptr, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
         }
         if (m == MAP_FAILED) out_of_memory("eheap_alloc", "heap", length);
         if (is_recyclable(words)) recycle_pages(static_cast<char*>(m), length);
@@ -289,9 +296,9 @@ Term* take_donor(size_t max_bytes) {
 
 // A mapped block larger than the whole cache keeps its first MAPPED_CACHE_WORDS words (its
 // heap grew from the start, so they hold most of the pages it touched), and the pages of the
-// rest go back to the system. A process whose live data is larger than the bound alternates between two
-// block sizes, and every second collection used to fault in its whole to-space: the next large
-// block takes these pages (recycle_pages). bench/gc_sweep.erl (100 full sweeps of 41 MB of
+// rest go back to the system. A process whose live data is larger than the bound alternates
+// between two block sizes, and every second collection used to fault in its whole to-space:
+// the next large block takes these pages (recycle_pages). bench/gc_sweep.erl (100 full sweeps of 41 MB of
 // live data), with evacuate inlined into the scan: 1,032,276 -> 36,120 page faults, 40.4 ->
 // 13.3 ms a collection (OTP's interpreter 7.6).
 Term* trim_for_cache(Term* b) {
@@ -299,9 +306,11 @@ Term* trim_for_cache(Term* b) {
     constexpr size_t kept = MAPPED_CACHE_WORDS - HEADER_WORDS;  // with the header, whole granules
     static_assert(MAPPED_CACHE_WORDS >= MAP_ALWAYS_WORDS, "a block larger than the cache is mapped in granules");
     if (words <= MAPPED_CACHE_WORDS || !is_mapped(b)) return b;
-    // The pages go; the address space stays reserved, for extend_block.
+    // The pages go; the address space stays reserved (inaccessible again), for extend_block.
     char* base = reinterpret_cast<char*>(base_of(b));
-    madvise(base + mapped_bytes(kept), mapping_length(words) - mapped_bytes(kept), MADV_DONTNEED);
+    if (mmap(base + mapped_bytes(kept), mapping_length(words) - mapped_bytes(kept), PROT_NONE,
+             MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0) == MAP_FAILED)
+        return b;  // kept whole: the cache passes it on to be freed
     set_header(base_of(b), reserved_of(b), kept, true);
     words_allocated.fetch_sub(words - kept, std::memory_order_relaxed);
     return b;
@@ -353,9 +362,15 @@ bool extend_block(Term* block, size_t words) {
     if (!is_mapped(block) || mapping_length(words) > reserved_of(block) ||
         mapped_bytes(words) > allocation_ceiling_bytes())
         return false;
-    // The new part takes the pages of cached blocks first, as a new block would.
+    // The new part is mapped where the reserve was, then takes the pages of cached blocks
+    // first, as a new block would.
     size_t have = mapping_length(cap), need = mapping_length(words);
-    if (need > have) recycle_pages(reinterpret_cast<char*>(base_of(block)) + have, need - have);
+    if (need > have) {
+        char* at = reinterpret_cast<char*>(base_of(block)) + have;
+        void* m = mmap(at, need - have, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+        if (m == MAP_FAILED) return false;
+        recycle_pages(at, need - have);
+    }
     set_header(base_of(block), reserved_of(block), words, true);
     words_allocated.fetch_add(words - cap, std::memory_order_relaxed);
     words_in_use.fetch_add(words - cap, std::memory_order_relaxed);
