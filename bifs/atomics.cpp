@@ -18,7 +18,7 @@ namespace {
 
 constexpr uint64_t OPT_SIGNED = 1;
 
-class AtomicsArray final : public MagicObject {
+class AtomicsArray final : public MagicKind<AtomicsArray> {
 public:
     AtomicsArray(size_t size, bool is_signed)
         : is_signed(is_signed), size(size), values(std::make_unique<std::atomic<uint64_t>[]>(size)) {

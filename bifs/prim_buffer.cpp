@@ -19,7 +19,7 @@ namespace beam {
 
 namespace {
 
-class ByteBuffer final : public MagicObject {
+class ByteBuffer final : public MagicKind<ByteBuffer> {
 public:
     size_t byte_size() const override { return sizeof(*this) + bytes.capacity(); }
     size_t size() const { return bytes.size() - head; }

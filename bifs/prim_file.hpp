@@ -26,7 +26,7 @@ namespace beam {
 
 // An open file descriptor. The descriptor is closed by close_nif/1 or, failing that, when
 // the last reference to the handle is garbage collected (the owner died or dropped it).
-class FileHandle final : public MagicObject {
+class FileHandle final : public MagicKind<FileHandle> {
 public:
     FileHandle(int fd, unsigned modes) : fd(fd), modes(modes) {}
     ~FileHandle() override;

@@ -27,7 +27,7 @@ struct alignas(CACHE_LINE) Line {
     std::atomic<int64_t> v[PER_LINE];
 };
 
-class StripedCounters final : public MagicObject {
+class StripedCounters final : public MagicKind<StripedCounters> {
 public:
     StripedCounters(size_t size, size_t stripes)
         : size(size), stripes(stripes), lines_per_stripe((size + PER_LINE - 1) / PER_LINE),

@@ -13,7 +13,7 @@ namespace beam {
 
 namespace {
 
-class CompiledMs final : public MagicObject {
+class CompiledMs final : public MagicKind<CompiledMs> {
 public:
     explicit CompiledMs(std::unique_ptr<MatchSpec> ms) : ms(std::move(ms)) {}
     std::unique_ptr<MatchSpec> ms;

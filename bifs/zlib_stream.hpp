@@ -23,7 +23,7 @@
 
 namespace beam {
 
-class ZStream final : public MagicObject {
+class ZStream final : public MagicKind<ZStream> {
 public:
     enum class State { None, Deflate, Inflate, Closed };
     // What inflate does with input that follows the end of a compressed stream

@@ -69,7 +69,7 @@ void ets_object_free(EtsObject* o) {
     std::free(o);
 }
 
-EtsTable::EtsTable(EtsType type, uint32_t keypos) : MagicObject(&kind_tag), type(type), keypos(keypos), tree_() {
+EtsTable::EtsTable(EtsType type, uint32_t keypos) : type(type), keypos(keypos), tree_() {
     if (type != EtsType::OrderedSet) buckets_.assign(256, nullptr);
     bucket_count_.store(buckets_.size(), std::memory_order_relaxed);
 }

@@ -48,9 +48,8 @@ inline Term ets_copy_out(const EtsObject* o, TermAllocator& a) { return copy_fla
 void ets_object_free(EtsObject* o);
 inline size_t ets_object_words(const EtsObject* o) { return o->words + 4; }
 
-class EtsTable final : public MagicObject {
+class EtsTable final : public MagicKind<EtsTable> {
 public:
-    static constexpr char kind_tag = 0;  // magic_cast<EtsTable>
     EtsTable(EtsType type, uint32_t keypos);
     ~EtsTable() override;
 

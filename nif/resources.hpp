@@ -52,7 +52,7 @@ namespace beam::nif {
 
 class ResourceMonitors;  // nif/resource_monitors.hpp
 
-class ResourceObject final : public MagicObject {
+class ResourceObject final : public MagicKind<ResourceObject> {
 public:
     static ResourceObject* create(ErlNifResourceType* type, size_t size, VM* vm);
     static ResourceObject* of(void* data) {

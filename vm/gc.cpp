@@ -10,8 +10,8 @@
 // than 3/4 full (too many collections ahead) or less than 1/4 full (memory held for nothing),
 // the young heap is resized to about twice the live data: shrinking moves the stack down in the
 // same block; growing extends the block where it is when it has the room (a block of 4 MB or
-// more reserves as much address space again behind it, vm/gc_blocks.cpp), else copies the live
-// data once more into a bigger block. Resizes are geometric, so the extra copy is amortised;
+// more reserves three times its length again as address space, vm/gc_blocks.cpp), else copies
+// the live data once more into a bigger block. Resizes are geometric, so the extra copy is amortised;
 // the 1/4..3/4 band keeps sizes from oscillating. (The copy after a full sweep that kept most
 // of a large heap was a third of the time of bench/gc_sweep.erl; see extend_block.)
 // A minor collection never picks a smaller block than the current one (a block sized larger for

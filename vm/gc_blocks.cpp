@@ -298,9 +298,9 @@ Term* take_donor(size_t max_bytes) {
 // heap grew from the start, so they hold most of the pages it touched), and the pages of the
 // rest go back to the system. A process whose live data is larger than the bound alternates
 // between two block sizes, and every second collection used to fault in its whole to-space:
-// the next large block takes these pages (recycle_pages). bench/gc_sweep.erl (100 full sweeps of 41 MB of
-// live data), with evacuate inlined into the scan: 1,032,276 -> 36,120 page faults, 40.4 ->
-// 13.3 ms a collection (OTP's interpreter 7.6).
+// the next large block takes these pages (recycle_pages). bench/gc_sweep.erl (100 full sweeps
+// of 41 MB of live data), with evacuate inlined into the scan: 1,032,276 -> 36,120 page
+// faults, 40.4 -> 13.3 ms a collection (OTP's interpreter 7.6).
 Term* trim_for_cache(Term* b) {
     size_t words = capacity_of(b);
     constexpr size_t kept = MAPPED_CACHE_WORDS - HEADER_WORDS;  // with the header, whole granules

@@ -101,7 +101,7 @@ struct Counters {
 
 class SocketLink;
 
-class Socket final : public MagicObject {
+class Socket final : public MagicKind<Socket> {
 public:
     Socket(VM& vm, int fd, int domain, int type, int protocol);
     ~Socket() override;

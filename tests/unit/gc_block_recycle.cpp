@@ -83,7 +83,7 @@ TEST_CASE("gc blocks: a block the cache holds is reused whole, not taken apart",
 TEST_CASE("gc blocks: a block larger than the cache keeps its first 64 MB cached", "[gc][blocks]") {
     gc::release_cached_blocks();
     // 80 MB, more than the VM-wide cache's bound (64 MB): freed, its first 64 MB stay cached
-    // with what they held, and the rest is unmapped.
+    // with what they held, and the pages of the rest go back to the system.
     Term* big = gc::alloc_block(80 * MB_WORDS);
     fill(big, 80 * MB_WORDS, 5);
     size_t allocated = gc::heap_block_words_allocated();
