@@ -48,9 +48,11 @@ size_t emit_call(std::string base, std::vector<Arg> before, const std::vector<Ge
 }
 
 // test_arity at code[j] followed by one or two reads of the same tuple (the first not
-// overwriting it): test_arity_get or test_arity_get_two. Returns the instructions taken, 0 if
-// the shape does not fit.
-size_t emit_arity_gets(const std::vector<GenericInstr>& code, size_t j, Emitter& em, LiteralArea& literals) {
+// overwriting it): test_arity_get or test_arity_get_two. With `not_tuple` (the label of an
+// is_tuple before it that fails elsewhere), is_tuple_arity_get or is_tuple_arity_get_two.
+// Returns the instructions from code[j] on taken, 0 if the shape does not fit.
+size_t emit_arity_gets(const std::vector<GenericInstr>& code, size_t j, Emitter& em, LiteralArea& literals,
+                       const Arg* not_tuple = nullptr) {
     if (j + 1 >= code.size()) return 0;
     const GenericInstr& t = code[j];
     const GenericInstr& g1 = code[j + 1];
@@ -63,12 +65,14 @@ size_t emit_arity_gets(const std::vector<GenericInstr>& code, size_t j, Emitter&
         if (g2.opcode == op_get_tuple_element && same_operand(g2.args[0], t.args[1]) &&
             !same_operand(g1.args[2], t.args[1])) {
             Arg d2 = src_arg(g2.args[2], literals);
-            if (is_reg(d2) &&
-                em.try_emit("test_arity_get_two", {fail, src, arity, p1, d1, ux(Word(g2.args[1].value)), d2}))
-                return 3;
+            std::vector<Arg> ops{fail, src, arity, p1, d1, ux(Word(g2.args[1].value)), d2};
+            if (not_tuple) ops.insert(ops.begin(), *not_tuple);
+            if (is_reg(d2) && em.try_emit(not_tuple ? "is_tuple_arity_get_two" : "test_arity_get_two", ops)) return 3;
         }
     }
-    return em.try_emit("test_arity_get", {fail, src, arity, p1, d1}) ? 2 : 0;
+    std::vector<Arg> ops{fail, src, arity, p1, d1};
+    if (not_tuple) ops.insert(ops.begin(), *not_tuple);
+    return em.try_emit(not_tuple ? "is_tuple_arity_get" : "test_arity_get", ops) ? 2 : 0;
 }
 
 // fmove's shapes (transform.cpp): fload unboxes into a float register, fstore boxes one.
@@ -286,6 +290,11 @@ size_t emit_superinstruction(const std::vector<GenericInstr>& code, size_t i, Em
                        ? 2
                        : 0;
         }
+        if (size_t c = call_index(code, i + 1, is_call)) {
+            Arg t = src(a.args[0]), d = src(a.args[2]);
+            if (!is_reg(t) || !is_reg(d)) return 0;
+            return emit_call("get_tuple_element_call", {t, ux(Word(a.args[1].value)), d}, code, i, c, em, on_line);
+        }
         return 0;
     case op_test_arity: return emit_arity_gets(code, i, em, literals);
     case op_is_tuple:
@@ -294,6 +303,16 @@ size_t emit_superinstruction(const std::vector<GenericInstr>& code, size_t i, Em
             if (size_t n = emit_arity_gets(code, i + 1, em, literals)) return 1 + n;
             em.emit("test_arity", {lbl(uint32_t(b.args[0].value)), src(b.args[1]), ux(Word(b.args[2].value))});
             return 2;
+        }
+        // With its own failure label, the is_tuple goes into the test_arity's instruction.
+        if (b.opcode == op_test_arity && same_operand(a.args[1], b.args[1])) {
+            Arg not_tuple = lbl(uint32_t(a.args[0].value)), t = src(b.args[1]);
+            if (size_t n = emit_arity_gets(code, i + 1, em, literals, &not_tuple)) return 1 + n;
+            if (!is_reg(t)) return 0;
+            return em.try_emit("is_tuple_test_arity",
+                               {not_tuple, lbl(uint32_t(b.args[0].value)), t, ux(Word(b.args[2].value))})
+                       ? 2
+                       : 0;
         }
         // select_tuple_arity tests for a tuple itself: with the same failure label, the
         // is_tuple before it (the compiler's shape for a case on tuple size) is left out.
