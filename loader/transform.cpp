@@ -238,8 +238,12 @@ void Transformer::instr(const GenericInstr& gi) {
         if (is_small_constant(S(2)) && em_.try_emit("is_ge_small", {L(0), S(1), S(2)})) break;
         if (!em_.try_emit("is_ge", {L(0), S(1), S(2)})) em_.emit("is_ge_any", {L(0), S(1), S(2)});
         break;
-    case op_is_eq: em_.emit("is_eq", {L(0), S(1), S(2)}); break;
-    case op_is_ne: em_.emit("is_ne", {L(0), S(1), S(2)}); break;
+    case op_is_eq:
+        if (!em_.try_emit("is_eq", {L(0), S(1), S(2)})) em_.emit("is_eq_any", {L(0), S(1), S(2)});
+        break;
+    case op_is_ne:
+        if (!em_.try_emit("is_ne", {L(0), S(1), S(2)})) em_.emit("is_ne_any", {L(0), S(1), S(2)});
+        break;
     case op_is_eq_exact:
         if (is_immediate_constant(S(2)) && em_.try_emit("is_eq_exact_imm", {L(0), S(1), S(2)})) break;
         if (!em_.try_emit("is_eq_exact", {L(0), S(1), S(2)})) em_.emit("is_eq_exact_any", {L(0), S(1), S(2)});
