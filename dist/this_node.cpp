@@ -31,10 +31,6 @@ void DistSystem::this_node_alive(Term name, uint32_t creation, Term net_kernel) 
     vm.node.set(name, creation);
     net_kernel_gone_.store(false);
     node_event(name, false, ~uint32_t(0), true, NIL);
-    if (Process* nk = vm.procs.lookup(net_kernel)) {
-        nk->sched.ends_distribution.store(true, std::memory_order_relaxed);
-        ProcessTable::release(nk);
-    }
     if (native_monitor(vm, net_kernel, std::make_shared<NetKernelWatch>(*this)) == 0)
         net_kernel_exited(atom("noproc"));
 }

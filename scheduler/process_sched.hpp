@@ -75,11 +75,6 @@ struct ProcessSched {
     bool waiting = false;           // stopped in a receive with nothing to match
     bool hibernating = false;       // in erlang:hibernate/3, waiting for any message
     bool timer_set = false;         // a receive ... after timer is running for this wait
-    // erts' F_DISTRIBUTION: net_kernel of a live node (dist/this_node.cpp). Its native watches
-    // fire before its links hear of its exit: every connection then ends with
-    // net_kernel_terminated, not with the reason its linked connection processes die of.
-    // (Here, it fills the padding before timer_id: Process stays within 768 bytes.)
-    std::atomic<bool> ends_distribution{false};
     uint64_t timer_id = 0;
 
     // Owner-only, except under info_mutex for process_info from other processes.

@@ -18,6 +18,7 @@
 #include "vm/map.hpp"
 #include "vm/seq_trace.hpp"
 #include "vm/gc.hpp"
+#include "vm/heap_offheap.hpp"
 #include "vm/literal_release.hpp"
 #include "vm/system_flags.hpp"
 #include "vm/term_print.hpp"
@@ -557,8 +558,22 @@ void exit_process(VM& vm, Process* p, Term reason) {
         vm.scheds->release_wall_time(p->pid);
     }
     ets_owner_exited(vm, p);  // its tables go to their heirs or are deleted (ets/ets_registry.hpp)
-    if (ps.ends_distribution.load(std::memory_order_relaxed)) [[unlikely]]
-        fire_native_monitors(p, reason);  // (the call below then finds none)
+    // Natives watching it first (sockets it owned close, its waits on others end, NIF
+    // resources' down callbacks run), before links and monitors hear of the exit: a
+    // distribution connection it ends is down before its EXIT signals go.
+    fire_native_monitors(p, reason);
+    // Then its off-heap objects (binaries, atomics and counters arrays, NIF resources) are let
+    // go, before any process hears of the exit: whoever gets its DOWN finds an atomics array
+    // only it held gone (binary_to_term of a reference to it gives one that atomics:get
+    // refuses), as in erl. Left to the freeing of its heap, which waits for every scheduler
+    // to pass a quiescent point (scheduler/quiescence.hpp), such an array was now and then
+    // still alive (conformance.atomics_counters). Nothing reads the heap's terms after this
+    // but the code below, which copies the reason: it takes a copy of its own first. No
+    // borrower looks at a process that exits.
+    MessageBuffer own_reason = copy_to_buffer(reason);
+    reason = own_reason.term;
+    offheap_release_list(p->offheap);
+    p->offheap = nullptr;
     for (Term linked : ps.links) {
         if (p->seq_trace) [[unlikely]] seq_link_exit(p, linked, reason);  // with its token
         else send_exit_signal(vm, p->pid, linked, reason, true);
@@ -581,7 +596,6 @@ void exit_process(VM& vm, Process* p, Term reason) {
         ps.monitored_by.clear();
     }
     alias_drop_all(p);
-    fire_native_monitors(p, reason);  // sockets it owned close, its waits on others end
     release_suspensions(vm, p);
     std::vector<Signal*> late;
     ps.inbox.close(late);
@@ -605,6 +619,7 @@ void exit_process(VM& vm, Process* p, Term reason) {
         std::fprintf(stderr, "beamvm: init exited: %s\n", display_string(reason).c_str());
         vm.scheds->halt(1);
     }  // drops the table's reference; the scheduler drops its own after
+    discard_buffer(own_reason);
     if (user && vm.scheds) vm.scheds->user_process_ended();
 }
 
