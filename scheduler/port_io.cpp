@@ -173,7 +173,7 @@ void PortSystem::forget_watcher(IoHandle h) {
 void PortSystem::dispatch_watchers(const epoll_event* evs, int n) {
     for (int i = 0; i < n; ++i) {
         uint64_t key = evs[i].data.u64;
-        if (key == KEY_WAKE || (key >> 62) != 0) continue;
+        if (key == KEY_WAKE || key_kind(key) != 0) continue;
         std::shared_ptr<IoWatcher> w;
         {
             std::lock_guard lock(watch_mu_);
@@ -202,9 +202,8 @@ void PortSystem::poll_now() {
 void PortSystem::read_polled_ports(const epoll_event* evs, int n) {
     for (int i = 0; i < n; ++i) {
         uint64_t key = evs[i].data.u64;
-        if (key >> 62 != 1) continue;
-        uint64_t id = key & ((1ull << 62) - 1);
-        LockedPort p = lock_port_number(id);
+        if (key_kind(key) != 1) continue;
+        LockedPort p = lock_port_number(key_id(key));
         std::lock_guard lock(mu);
         // Level-triggered, so two pollers may both be told: the second read finds nothing.
         if (p) on_readable(p.get());
@@ -299,7 +298,7 @@ void PortSystem::handle_port_events(const epoll_event* evs, int n) {
     }
     for (const epoll_event& ev : ready) {
         uint64_t key = ev.data.u64;
-        uint64_t kind = key >> 62, id = key & ((1ull << 62) - 1);
+        uint64_t kind = key_kind(key), id = key_id(key);
         if (key == KEY_SCHED) {
             // The schedulers were all asleep: this thread serves the set until one is awake
             // (the messages posted here wake one), then it is theirs again.

@@ -225,6 +225,9 @@ public:
     static uint64_t key_read(uint64_t n) { return (1ull << 62) | n; }
     static uint64_t key_write(uint64_t n) { return (2ull << 62) | n; }
     static uint64_t key_child(int pidfd) { return (3ull << 62) | static_cast<uint64_t>(pidfd); }
+    // A key's kind (0 a watcher's or KEY_WAKE, 1 read, 2 write, 3 child) and its number.
+    static uint64_t key_kind(uint64_t key) { return key >> 62; }
+    static uint64_t key_id(uint64_t key) { return key & ((1ull << 62) - 1); }
 
 private:
     void run();

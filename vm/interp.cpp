@@ -397,15 +397,6 @@ inline bool less_than(Term a, Term b) {
     return compare_terms(a, b) < 0;
 }
 
-// Term equality `a == b`: equal words are equal terms, and two different immediates are
-// different terms (a small integer equals only a float, which is boxed); the rest is compared
-// in full.
-inline bool equal_terms(Term a, Term b) {
-    if (a == b) return true;
-    if (is_immediate(a) && is_immediate(b)) return false;
-    return compare_terms(a, b) == 0;
-}
-
 // The arguments of a trapping BIF into x0..; returns how many.
 inline unsigned take_trap(Process* p, Term* x) {
     for (uint32_t i = 0; i < p->trap_arity; ++i) x[i] = p->trap_args[i];

@@ -72,7 +72,7 @@ private:
                     case MsNode::Any: break;
                     case MsNode::Bind: slots_[k.slot] = e; break;
                     case MsNode::Exact:
-                        if (k.term != e && (is_immediate(k.term) || !eq_exact(k.term, e))) return false;
+                        if (!eq_exact(k.term, e)) return false;
                         break;
                     default:
                         if (!match(&k, e)) return false;
