@@ -83,9 +83,7 @@ Term read_file_nif_1(Process* p, const Term* a) {
                 if (got < size) bin = got <= HEAP_BIN_LIMIT ? make_binary(*p, data, got) : make_sub_binary(*p, bin, 0, got * 8);
                 result = make_tuple(*p, {am::ok, bin});
             }
-            p->reductions += int64_t(got / 4096);
-            p->vheap_bytes += got;
-            p->note_growth_outside_heap();
+            p->reductions += int64_t(got / 4096);  // (the binary counted in vheap_words when made)
         } else {
             std::string buf;
             char chunk[16384];

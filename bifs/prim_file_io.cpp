@@ -66,10 +66,7 @@ Term read_binary(Process* p, int fd, size_t want, int64_t offset) {
     if (bin == NON_VALUE || got * 2 < budget) bin = make_binary(*p, data, got);
     else if (got < budget) bin = make_sub_binary(*p, bin, 0, got * 8);
     p->reductions += int64_t(got / 4096);
-    if (got > HEAP_BIN_LIMIT) {
-        p->vheap_bytes += got;
-        p->note_growth_outside_heap();
-    }
+    // A sub-binary of the read buffer: the buffer's RefcBin was counted whole when made.
     return make_tuple(*p, {am::ok, bin});
 }
 

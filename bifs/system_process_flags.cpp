@@ -97,7 +97,7 @@ Term process_flag_2(Process* p, const Term* a) {
         if (!parse_heap_option(a[1], DEFAULT_MIN_BIN_VHEAP, &words)) return p->badarg();
         Term old = make_small(SWord(p->min_bin_vheap_size));
         std::lock_guard lock(p->sched.info_mutex);
-        p->min_bin_vheap_size = words;
+        p->set_min_bin_vheap_size(words);
         return old;
     }
     if (a[0] == atom("max_heap_size")) {

@@ -183,11 +183,10 @@ void write_process_info(DumpOutput& out, VM& vm, const DumpedProcess& d) {
     out.printf("OldHeap: %zu\n", old);
     out.printf("Heap unused: %zu\n", size_t(p->stop - p->htop));
     out.printf("OldHeap unused: %zu\n", size_t(p->old_hend - p->old_htop));
-    // beamvm counts binary bytes per collection, not a virtual heap per generation.
-    out.printf("BinVHeap: %zu\n", p->vheap_bytes / sizeof(Term));
-    out.printf("OldBinVHeap: 0\n");
-    out.printf("BinVHeap unused: %zu\n", p->vheap_limit > p->vheap_bytes ? (p->vheap_limit - p->vheap_bytes) / sizeof(Term) : 0);
-    out.printf("OldBinVHeap unused: %zu\n", p->min_bin_vheap_size);
+    out.printf("BinVHeap: %u\n", p->vheap_words);
+    out.printf("OldBinVHeap: %u\n", p->old_vheap_words);
+    out.printf("BinVHeap unused: %u\n", p->vheap_limit > p->vheap_words ? p->vheap_limit - p->vheap_words : 0u);
+    out.printf("OldBinVHeap unused: %u\n", p->old_vheap_limit > p->old_vheap_words ? p->old_vheap_limit - p->old_vheap_words : 0u);
     size_t memory = sizeof(Process) + (young + old + p->fragment_words + p->mailbox.size()) * sizeof(Term);
     out.printf("Memory: %zu\n", memory);
     if (out.crash_dumping()) {

@@ -17,14 +17,6 @@ namespace {
 
 BinaryBlob* blob_of(const ErlNifBinary* bin) { return static_cast<BinaryBlob*>(bin->ref_bin); }
 
-// Large binaries a NIF makes count toward the caller's binary virtual heap, so a loop that makes
-// them collects its garbage as it goes (Process::vheap_bytes).
-void count_offheap(ErlNifEnv* env, size_t bytes) {
-    if (!env->proc || bytes <= HEAP_BIN_LIMIT) return;
-    env->proc->vheap_bytes += bytes;
-    env->proc->note_growth_outside_heap();
-}
-
 // An ErlNifBinary is written field by field, size, data and ref_bin only, never as a whole
 // struct: a library built against an API older than 2.7 (nif_SUITE's 2.0 and 2.4 variants)
 // has a 32-byte ErlNifBinary (size, data, bin_term, ref_bin) where today's header has 40
@@ -100,7 +92,6 @@ ERL_NIF_TERM enif_make_binary(ErlNifEnv* env, ErlNifBinary* bin) {
         return N(t);
     }
     blob->size = bin->size;
-    count_offheap(env, bin->size);
     bin->ref_bin = nullptr;  // the term owns it now
     return N(make_binary_from_blob(a, blob));
 }
@@ -108,7 +99,6 @@ ERL_NIF_TERM enif_make_binary(ErlNifEnv* env, ErlNifBinary* bin) {
 unsigned char* enif_make_new_binary(ErlNifEnv* env, size_t size, ERL_NIF_TERM* termp) {
     uint8_t* data;
     *termp = N(make_binary_uninit(nif::heap(env), size, &data));
-    count_offheap(env, size);
     return data;
 }
 

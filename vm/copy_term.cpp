@@ -201,8 +201,7 @@ namespace {
 void take_message_offheap(Process* p, Term* list) {
     while (Term* pb = list) {
         list = gc::offheap_next(pb);
-        if (header_sub(pb[0]) == Sub::RefcBin) p->vheap_bytes += size_t(pb[1].raw);
-        p->link_offheap(pb);
+        p->link_offheap(pb);  // counts it in vheap_words
     }
 }
 }  // namespace

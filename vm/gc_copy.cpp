@@ -20,7 +20,8 @@ constexpr Term CONS_MOVED = make_header(Sub::Tuple, 0);
 }  // namespace
 
 Copier::Copier(CopyPlan plan, Term* young_to, Term* old_to)
-    : plan_(std::move(plan)), young_top_(young_to), old_top_(old_to), young_scan_(young_to), old_scan_(old_to) {
+    : plan_(std::move(plan)), young_top_(young_to), old_base_(old_to), old_top_(old_to), young_scan_(young_to),
+      old_scan_(old_to) {
     for (const Range& r : plan_.fragments) {
         if (!fragment_span_.lo || r.lo < fragment_span_.lo) fragment_span_.lo = r.lo;
         if (r.hi > fragment_span_.hi) fragment_span_.hi = r.hi;
@@ -156,12 +157,14 @@ Term* Copier::sweep_offheap(Term* list) {
         if (destination(e)) {
             if (is_boxed(e[0])) {
                 keep = boxed_ptr(e[0]);
+                if (keep >= old_base_ && keep < old_top_) promoted_offheap_words_ += offheap_words(keep);
             } else {
                 offheap_release(e);
                 keep = nullptr;
             }
         }
         if (keep) {
+            kept_offheap_words_ += offheap_words(keep);
             if (last) set_offheap_next(last, keep);
             else first = keep;
             last = keep;

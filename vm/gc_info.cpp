@@ -5,13 +5,15 @@
 #include <iterator>
 
 #include "vm/gc.hpp"
+#include "vm/heap_offheap.hpp"
 
 namespace beam {
 
+// Off-heap words on the young heap: the whole list's, less the old generation's share.
 size_t gc_bin_vheap_words(const Process* q) {
-    size_t bytes = 0;
-    for (Term* b = q->offheap; b; b = reinterpret_cast<Term*>(b[3].raw)) bytes += size_t(b[1].raw);
-    return (bytes + sizeof(Term) - 1) / sizeof(Term);
+    size_t words = 0;
+    for (Term* b = q->offheap; b; b = offheap_next(b)) words += offheap_words(b);
+    return words > q->old_vheap_words ? words - q->old_vheap_words : 0;
 }
 
 Term gc_info_list(TermAllocator& a, const Process* q) {
@@ -22,7 +24,7 @@ Term gc_info_list(TermAllocator& a, const Process* q) {
         hp[2] = make_small(SWord(v));
         return make_boxed(hp);
     };
-    size_t vheap_block = std::max<size_t>(q->min_bin_vheap_size, gc_bin_vheap_words(q));
+    size_t vheap_block = q->vheap_limit;
     Term items[] = {
         pair("old_heap_block_size", size_t(q->old_hend - q->old_heap)),
         pair("heap_block_size", size_t(q->hend - q->heap)),
@@ -33,8 +35,8 @@ Term gc_info_list(TermAllocator& a, const Process* q) {
         pair("heap_size", size_t(q->htop - q->heap)),
         pair("bin_vheap_size", gc_bin_vheap_words(q)),
         pair("bin_vheap_block_size", vheap_block),
-        pair("bin_old_vheap_size", 0),
-        pair("bin_old_vheap_block_size", q->min_bin_vheap_size),
+        pair("bin_old_vheap_size", q->old_vheap_words),
+        pair("bin_old_vheap_block_size", q->old_vheap_limit),
     };
     Term list = NIL;
     for (size_t i = std::size(items); i-- > 0;) list = cons_at(a.alloc(2), items[i], list);

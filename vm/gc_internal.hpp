@@ -88,6 +88,12 @@ public:
     // after sweep_offheap (they hold a reference of their own to their blob).
     const std::vector<Term*>& literal_refc_copies() const { return literal_refc_; }
 
+    // Words of off-heap data (binary bytes, magic objects' sizes) whose objects sweep_offheap
+    // found promoted to the old heap.
+    size_t promoted_offheap_words() const { return promoted_offheap_words_; }
+    // Words of off-heap data on the list sweep_offheap returned.
+    size_t kept_offheap_words() const { return kept_offheap_words_; }
+
     Term* young_top() const { return young_top_; }
     Term* old_top() const { return old_top_; }
 
@@ -109,11 +115,14 @@ private:
     Range fragment_span_;  // from the lowest fragment's start to the highest end: a quick no
     mutable Range last_fragment_;  // where in_fragment last found a pointer
     Term* young_top_;
+    Term* old_base_;
     Term* old_top_;
     Term* young_scan_;
     Term* old_scan_;
     std::unordered_map<const Term*, Term> literal_copies_;  // keeps sharing within the process
     std::vector<Term*> literal_refc_;
+    size_t promoted_offheap_words_ = 0;
+    size_t kept_offheap_words_ = 0;
 };
 
 }  // namespace beam::gc

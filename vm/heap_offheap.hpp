@@ -23,6 +23,10 @@ inline bool is_offheap_header(Term h) {
     return header_sub(h) == Sub::RefcBin || (header_sub(h) == Sub::Ref && header_arity(h) == 5);
 }
 
+// The memory the object holds outside the heap, in words rounded up: a RefcBin's byte size, a
+// magic object's byte_size(). What OTP's binary virtual heaps count.
+size_t offheap_words(const Term* obj);
+
 // A new copy of the object holds a count of its own (message copies, literal copies).
 void offheap_retain(const Term* obj);
 // Drops the count this copy holds.

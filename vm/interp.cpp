@@ -376,7 +376,7 @@ namespace {
 
 // Heap fragments (BIF overflow, received messages) are merged by the next GC; collecting as
 // soon as any exists would mean one GC per received message.
-// So are off-heap binaries past the binary virtual heap's limit (Process::vheap_bytes).
+// So are off-heap binaries past the binary virtual heap's limit (Process::vheap_words).
 inline bool fragments_due(const Process* p) { return p->gc_due; }
 
 // The cons cell [h | t] at the heap top (its room checked before), the top moved past it.

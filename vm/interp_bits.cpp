@@ -120,6 +120,7 @@ uint8_t* refc_bytes(Term bin) { return reinterpret_cast<BinaryBlob*>(boxed_ptr(b
 // The last byte's bits past the new end read as zero, as in every bitstring built here.
 Term append_to_writable(Process* p, Term acc, size_t acc_bits, size_t bytes) {
     BinaryBlob* blob = nullptr;
+    bool reused = false;
     const Term* a = boxed_ptr(acc);
     if (header_sub(a[0]) == Sub::SubBin && a[2].raw == 0) a = boxed_ptr(a[1]);
     size_t acc_bytes = (acc_bits + 7) / 8;
@@ -128,6 +129,7 @@ Term append_to_writable(Process* p, Term acc, size_t acc_bits, size_t bytes) {
         size_t expect = acc_bytes;
         if (bytes <= cand->capacity && std::atomic_ref<size_t>(cand->size).compare_exchange_strong(expect, bytes)) {
             blob = cand;
+            reused = true;
             blob->retain();
             blob->data[bytes - 1] = 0;
         }
@@ -145,7 +147,11 @@ Term append_to_writable(Process* p, Term acc, size_t acc_bits, size_t bytes) {
     hp[1] = Term{Word(bytes)};
     hp[2] = Term{reinterpret_cast<Word>(blob)};
     hp[3] = Term{0};
-    p->link_offheap(hp);
+    // A blob made here counts in the binary virtual heap; one grown in place was counted when
+    // made (its capacity doubles, so the counts of a binary built by appends add up to about
+    // twice its size, not to the sum of every step's size).
+    if (reused) p->link_offheap_counted(hp);
+    else p->link_offheap(hp);
     return make_boxed(hp);
 }
 

@@ -89,6 +89,11 @@ Term* Process::alloc_slow(size_t words) {
 }
 
 void Process::link_offheap(Term* procbin) {
+    link_offheap_counted(procbin);
+    add_vheap(offheap_words(procbin));
+}
+
+void Process::link_offheap_counted(Term* procbin) {
     gc::set_offheap_next(procbin, offheap);
     offheap = procbin;
 }

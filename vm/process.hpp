@@ -10,6 +10,7 @@
 // is stop[i] and the return address of the frame sits at stop[N].
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <deque>
 #include <memory>
@@ -70,7 +71,10 @@ public:
     // alloc (vm/heap.hpp) bumps the gap between htop and stop; when it is too small, the words
     // come from a heap fragment (no GC inside a BIF, so raw pointers a BIF holds stay valid).
     // The next GC merges fragments.
+    // Links an off-heap object made for this process and counts it in vheap_words.
     void link_offheap(Term* procbin) override;
+    // Links one whose memory is already counted (a new RefcBin on a blob this process grew).
+    void link_offheap_counted(Term* procbin);
     size_t heap_free() const { return size_t(stop - htop); }
 
     // ---- exceptions: every path returns NON_VALUE after setting these ----
@@ -108,19 +112,38 @@ public:
 
     HeapFragment* fragments = nullptr;
     size_t fragment_words = 0;  // total words in fragments, to decide when to collect
-    // A binary virtual heap, as OTP's, fed by file reads (bifs/prim_file_io.cpp) and received
-    // messages' binaries (adopt_buffer): bytes taken in since the last collection. Past
-    // vheap_limit the next heap check or call collects, so a read loop frees its garbage as
-    // it goes instead of at whatever collection its small heap happens to need. (Counting in
-    // link_offheap would also count each step of a growing writable binary: a GC storm.)
-    size_t vheap_bytes = 0;
-    size_t vheap_limit = DEFAULT_MIN_BIN_VHEAP * sizeof(Term);
-    Term* offheap = nullptr;    // first RefcBin this process references; linked via word 3
-    // Fragments past half the heap's size, or vheap_bytes past vheap_limit: the next heap
+    // Binary virtual heaps, as OTP's bin_vheap and bin_old_vheap, in words of off-heap data (a
+    // RefcBin's bytes, a magic object's byte_size(), rounded up; vm/heap_offheap.hpp):
+    // - vheap_words: taken in since the last collection: binaries and magic objects this
+    //   process made (link_offheap), received in messages (adopt_buffer) or read from files.
+    //   Past vheap_limit the next heap check or call collects, so a loop that makes large
+    //   binaries frees the dead ones as it goes, not at whatever collection its heap's words
+    //   happen to need. The limit follows what each collection keeps (vm/gc.cpp).
+    // - old_vheap_words: promoted to the old heap since the last full sweep. Past
+    //   old_vheap_limit the next collection is a full sweep.
+    // All saturate (add_vheap).
+    uint32_t vheap_words = 0;
+    uint32_t vheap_limit = uint32_t(DEFAULT_MIN_BIN_VHEAP);
+    uint32_t old_vheap_words = 0;
+    uint32_t old_vheap_limit = uint32_t(DEFAULT_MIN_BIN_VHEAP);
+    void add_vheap(size_t words) {
+        vheap_words = uint32_t(std::min<size_t>(size_t(vheap_words) + words, UINT32_MAX));
+        note_growth_outside_heap();
+    }
+    void add_vheap_bytes(size_t bytes) { add_vheap((bytes + sizeof(Term) - 1) / sizeof(Term)); }
+    // min_bin_vheap_size, which both limits never go below.
+    void set_min_bin_vheap_size(size_t words) {
+        min_bin_vheap_size = words;
+        uint32_t floor = uint32_t(std::min<size_t>(words, UINT32_MAX));
+        vheap_limit = std::max(vheap_limit, floor);
+        old_vheap_limit = std::max(old_vheap_limit, floor);
+    }
+    Term* offheap = nullptr;    // first off-heap object this process references (vm/heap_offheap.hpp)
+    // Fragments past half the heap's size, or vheap_words past vheap_limit: the next heap
     // check or call collects. One flag (gc_due, below, in padding), so that every call tests
     // a single byte; kept here where those counts grow, cleared by the collection.
     void note_growth_outside_heap() {
-        gc_due = (fragments && fragment_words > size_t(hend - heap) / 2) || vheap_bytes > vheap_limit;
+        gc_due = (fragments && fragment_words > size_t(hend - heap) / 2) || vheap_words > vheap_limit;
     }
 
     // ---- exception state (fclass is below, with the flags, to save padding) ----
@@ -226,7 +249,7 @@ public:
 
     // ---- heap options (spawn_opt, process_flag; process_info reports them) ----
     // min_heap_size (above) and min_bin_vheap_size hold OTP's rounded values.
-    size_t min_bin_vheap_size = DEFAULT_MIN_BIN_VHEAP;  // words; sets vheap_limit at each GC
+    size_t min_bin_vheap_size = DEFAULT_MIN_BIN_VHEAP;  // words; the young vheap's limit
     MaxHeapSize max_heap;                                // enforced by the GC (vm/gc.cpp)
     uint32_t fullsweep_after = DEFAULT_FULLSWEEP_AFTER;  // OTP keeps 16 bits of it
     bool message_queue_off_heap = false;                 // messages stay as fragments (else taken onto the heap)

@@ -34,7 +34,7 @@ Process* VM::new_process(Namespace& ns, size_t min_heap, Term group_leader, bool
     auto* p = new Process(this, &ns, make_local_pid(next_pid()), min_heap);
     p->sched.refc.store(2, std::memory_order_relaxed);  // the table's and the caller's
     p->group_leader = group_leader;
-    p->min_bin_vheap_size = system_flags(*this).min_bin_vheap_size.load(std::memory_order_relaxed);
+    p->set_min_bin_vheap_size(system_flags(*this).min_bin_vheap_size.load(std::memory_order_relaxed));
     // Not runnable until start_process: signals sent meanwhile only mark it PENDING.
     p->sched.state.store(run_state::RUNNING, std::memory_order_relaxed);
     *--p->stop = Term{reinterpret_cast<Word>(exit_code())};

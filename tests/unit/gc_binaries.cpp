@@ -157,3 +157,42 @@ TEST_CASE("gc: a match state's binary is a root, its positions are raw", "[gc][b
     CHECK(bytes_of(m[1]) == "0123456789");
     CHECK(in_young(*p, m[1]));
 }
+
+TEST_CASE("gc: RefcBins made count in the young virtual heap until the next collection", "[gc][binary]") {
+    auto p = new_process();
+    std::vector<Term> x{make_binary(*p, LONG)};
+    CHECK(p->vheap_words == (LONG.size() + 7) / 8);
+    CHECK(!p->gc_due);
+    gc(*p, x);
+    CHECK(p->vheap_words == 0);
+    CHECK(p->vheap_limit == p->min_bin_vheap_size);  // what it kept is far below a quarter
+    // Past the limit the next heap check collects.
+    p->vheap_limit = 50;
+    x.push_back(make_binary(*p, LONG));
+    x.push_back(make_binary(*p, LONG));
+    CHECK(!p->gc_due);
+    x.push_back(make_binary(*p, LONG));  // 75 words
+    CHECK(p->gc_due);
+}
+
+TEST_CASE("gc: promoted RefcBins fill the old virtual heap; past its limit the next collection is full",
+          "[gc][binary]") {
+    auto p = new_process();
+    std::vector<Term> x{make_binary(*p, LONG), make_binary(*p, LONG), make_binary(*p, LONG)};
+    BinaryBlob* blob = blob_of(x[0]);
+    blob->retain();
+    gc(*p, x);
+    CHECK(p->old_vheap_words == 0);
+    gc(*p, x);  // promoted
+    REQUIRE(in_old(*p, x[0]));
+    CHECK(p->old_vheap_words == 3 * ((LONG.size() + 7) / 8));
+    p->old_vheap_limit = 50;  // 75 words are over it
+    x.clear();
+    gc(*p, x);  // a full sweep, not a minor that would leave them on the old heap
+    CHECK(blob->refc.load() == 1);
+    CHECK(p->offheap == nullptr);
+    CHECK(p->old_heap == nullptr);
+    CHECK(p->old_vheap_words == 0);
+    CHECK(p->old_vheap_limit == p->min_bin_vheap_size);
+    blob->release();
+}

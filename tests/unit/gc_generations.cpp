@@ -45,8 +45,9 @@ TEST_CASE("gc: a full sweep brings the old generation back and frees the old hea
     CHECK(p->htop - p->heap == 200 + 2);
 }
 
-TEST_CASE("gc: old-heap garbage is reclaimed by the periodic full sweep", "[gc]") {
+TEST_CASE("gc: old-heap garbage is reclaimed by the full sweep after fullsweep_after minors", "[gc]") {
     auto p = new_process();
+    p->fullsweep_after = 64;
     std::vector<Term> x{int_list(*p, 1, 1000)};
     gc(*p, x);
     gc(*p, x);
