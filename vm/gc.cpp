@@ -127,7 +127,7 @@ void evacuate_into(Process* p, gc::CopyPlan plan, Term* old_to, Term* x, unsigne
     assert(c.young_top() <= new_stop && "to-space overflow: from-space was under-counted");
     assert(!old_to || c.old_top() <= p->old_hend);
     // The sweep reads forwarding words in from-space, so it runs before anything is freed.
-    p->offheap = c.sweep_offheap(p->offheap);
+    p->offheap = c.sweep_offheap(p->offheap, drop_old_heap ? gc::Range{} : gc::Range{p->old_heap, p->old_htop});
     for (Term* bin : c.literal_refc_copies()) {
         gc::set_offheap_next(bin, p->offheap);
         p->offheap = bin;
@@ -142,15 +142,13 @@ void evacuate_into(Process* p, gc::CopyPlan plan, Term* old_to, Term* x, unsigne
         gc::free_block(p->old_heap);
         p->old_heap = p->old_htop = p->old_hend = nullptr;
         p->old_vheap_words = 0;
-        p->old_vheap_limit = next_vheap_limit(p, p->old_vheap_limit, c.kept_offheap_words());
+        p->old_vheap_limit = next_vheap_limit(p, p->old_vheap_limit, c.young_kept_offheap_words());
     } else if (old_to) {
         p->old_htop = c.old_top();
         p->old_vheap_words = uint32_t(std::min<size_t>(size_t(p->old_vheap_words) + c.promoted_offheap_words(), UINT32_MAX));
     }
-    // What the young generation kept: the list's words less the old generation's share.
-    size_t young_kept = c.kept_offheap_words() - std::min<size_t>(c.kept_offheap_words(), p->old_vheap_words);
     p->vheap_words = 0;
-    p->vheap_limit = next_vheap_limit(p, p->vheap_limit, young_kept);
+    p->vheap_limit = next_vheap_limit(p, p->vheap_limit, c.young_kept_offheap_words());
     p->heap = block;
     p->htop = c.young_top();
     p->stop = new_stop;

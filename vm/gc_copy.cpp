@@ -148,31 +148,47 @@ void Copier::scan() {
     }
 }
 
-Term* Copier::sweep_offheap(Term* list) {
-    Term* first = nullptr;
-    Term* last = nullptr;
+Term* Copier::sweep_offheap(Term* list, Range old_heap) {
+    // Two lists, spliced at the end in front of the old tail: young survivors, then what was
+    // promoted. The list then reads young to old, the order the next minor relies on.
+    Term* young_first = nullptr;
+    Term* young_last = nullptr;
+    Term* promoted_first = nullptr;
+    Term* promoted_last = nullptr;
+    auto append = [](Term*& first, Term*& last, Term* obj) {
+        if (last) set_offheap_next(last, obj);
+        else first = obj;
+        last = obj;
+    };
+    Term* old_tail = nullptr;
     for (Term* e = list; e;) {
-        Term* next = offheap_next(e);
-        Term* keep = e;
-        if (destination(e)) {
-            if (is_boxed(e[0])) {
-                keep = boxed_ptr(e[0]);
-                if (keep >= old_base_ && keep < old_top_) promoted_offheap_words_ += offheap_words(keep);
-            } else {
-                offheap_release(e);
-                keep = nullptr;
-            }
+        if (old_heap.contains(e)) {  // from here on the list is the old heap's
+            old_tail = e;
+            break;
         }
-        if (keep) {
-            kept_offheap_words_ += offheap_words(keep);
-            if (last) set_offheap_next(last, keep);
-            else first = keep;
-            last = keep;
+        Term* next = offheap_next(e);
+        if (!destination(e)) {  // not in from-space (nothing but the heaps links here): kept
+            young_kept_offheap_words_ += offheap_words(e);
+            append(young_first, young_last, e);
+        } else if (is_boxed(e[0])) {
+            Term* moved = boxed_ptr(e[0]);
+            if (moved >= old_base_ && moved < old_top_) {
+                promoted_offheap_words_ += offheap_words(moved);
+                append(promoted_first, promoted_last, moved);
+            } else {
+                young_kept_offheap_words_ += offheap_words(moved);
+                append(young_first, young_last, moved);
+            }
+        } else {
+            offheap_release(e);
         }
         e = next;
     }
-    if (last) set_offheap_next(last, nullptr);
-    return first;
+    if (promoted_last) set_offheap_next(promoted_last, old_tail);
+    else promoted_first = old_tail;
+    if (young_last) set_offheap_next(young_last, promoted_first);
+    else young_first = promoted_first;
+    return young_first;
 }
 
 }  // namespace beam::gc

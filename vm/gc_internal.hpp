@@ -81,8 +81,13 @@ public:
     // Copies everything reachable from the roots given so far (Cheney scan of both to-spaces).
     void scan();
     // The new off-heap list: survivors (at their new address) and entries outside from-space;
-    // blobs of RefcBins that were not copied are released.
-    Term* sweep_offheap(Term* list);
+    // blobs of RefcBins that were not copied are released. The list runs from the youngest
+    // objects to the old heap's: new ones are linked in front, and each collection puts what
+    // it promoted between the young survivors and the old tail. So the walk stops at the
+    // first object in `old_heap` (the old heap a minor collection leaves where it is; empty
+    // for a full sweep): a minor pays for the young generation's objects, not for every
+    // binary the process ever kept (real_ext_term's term holds 2,400 in its old heap).
+    Term* sweep_offheap(Term* list, Range old_heap);
 
     // RefcBins copied out of `plan.literals`: the caller links them into the off-heap list
     // after sweep_offheap (they hold a reference of their own to their blob).
@@ -91,8 +96,8 @@ public:
     // Words of off-heap data (binary bytes, magic objects' sizes) whose objects sweep_offheap
     // found promoted to the old heap.
     size_t promoted_offheap_words() const { return promoted_offheap_words_; }
-    // Words of off-heap data on the list sweep_offheap returned.
-    size_t kept_offheap_words() const { return kept_offheap_words_; }
+    // Words of off-heap data that sweep_offheap kept in the young generation.
+    size_t young_kept_offheap_words() const { return young_kept_offheap_words_; }
 
     Term* young_top() const { return young_top_; }
     Term* old_top() const { return old_top_; }
@@ -122,7 +127,7 @@ private:
     std::unordered_map<const Term*, Term> literal_copies_;  // keeps sharing within the process
     std::vector<Term*> literal_refc_;
     size_t promoted_offheap_words_ = 0;
-    size_t kept_offheap_words_ = 0;
+    size_t young_kept_offheap_words_ = 0;
 };
 
 }  // namespace beam::gc

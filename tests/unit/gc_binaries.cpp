@@ -196,3 +196,45 @@ TEST_CASE("gc: promoted RefcBins fill the old virtual heap; past its limit the n
     CHECK(p->old_vheap_limit == p->min_bin_vheap_size);
     blob->release();
 }
+
+TEST_CASE("gc: the off-heap list runs young to old, and a minor stops at the old heap", "[gc][binary]") {
+    auto p = new_process();
+    auto young_then_old = [&] {
+        bool seen_old = false;
+        for (Term* e = p->offheap; e; e = reinterpret_cast<Term*>(e[3].raw)) {
+            bool old = p->old_heap && e >= p->old_heap && e < p->old_htop;
+            if (seen_old && !old) return false;
+            seen_old = seen_old || old;
+        }
+        return true;
+    };
+    std::vector<Term> x{make_binary(*p, LONG)};  // x[0]: promoted below
+    BinaryBlob* a = blob_of(x[0]);
+    a->retain();
+    gc(*p, x);
+    x.push_back(make_binary(*p, LONG));  // x[1]: young at the next collection
+    gc(*p, x);
+    REQUIRE(in_old(*p, x[0]));
+    REQUIRE(in_young(*p, x[1]));
+    CHECK(young_then_old());
+    CHECK(offheap_length(*p) == 2);
+    Term dead = make_binary(*p, LONG);  // linked in front, dropped
+    BinaryBlob* d = blob_of(dead);
+    d->retain();
+    x.push_back(make_binary(*p, LONG));  // x[2]
+    gc(*p, x);  // x[1] promoted now, x[2] stays young, dead released
+    CHECK(d->refc.load() == 1);
+    CHECK(a->refc.load() == 2);
+    CHECK(in_old(*p, x[1]));
+    CHECK(in_young(*p, x[2]));
+    CHECK(offheap_length(*p) == 3);
+    CHECK(young_then_old());
+    x.erase(x.begin());  // the old one dies: a minor leaves it, a full sweep frees it
+    gc(*p, x);
+    CHECK(a->refc.load() == 2);
+    gc_full(*p, x);
+    CHECK(a->refc.load() == 1);
+    CHECK(offheap_length(*p) == 2);
+    a->release();
+    d->release();
+}
