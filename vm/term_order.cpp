@@ -189,8 +189,28 @@ struct Pending {
     Term a, b;
     bool exact;
 };
-// Most comparisons never outgrow the stack's first slots, and so never allocate.
-using Work = InlineStack<Pending, 16>;
+// Most comparisons never outgrow the stack's first slots, and so never allocate. A pair goes
+// on as three words, pushed and popped one by one: a stack of Pending structs was written
+// field by field and read back with one 16-byte load, which the CPU cannot forward from the
+// narrower stores (see eq_exact_compound, which keeps two words a pair).
+class Work {
+public:
+    void push(const Pending& p) {
+        words_.push(p.a);
+        words_.push(p.b);
+        words_.push(Term{Word(p.exact)});
+    }
+    Pending pop() {
+        bool exact = words_.pop().raw != 0;
+        Term b = words_.pop();
+        Term a = words_.pop();
+        return {a, b, exact};
+    }
+    bool empty() const { return words_.empty(); }
+
+private:
+    InlineStack<Term, 48> words_;
+};
 
 // Pushes n pairs so that the first is compared first.
 void push_pairs(Work& work, const Term* a, const Term* b, size_t n, bool exact) {
