@@ -13,58 +13,70 @@ static Error at(const ByteReader& r, size_t offset, std::string_view why) {
     return make_error(fmt::format("at offset {}: {}", offset, why));
 }
 
-Result<RawCompact> read_compact_raw(ByteReader& r) {
+// Fills `out`, or sets *err and returns false. Inlined into read_operand (below) with `out` in
+// its frame: as a Result (a std::variant) the operand was stored field by field and then
+// copied out with 16-byte loads the CPU could not forward from those stores, two thirds of
+// read_operand's samples in the PGO build (module loading is part of every real workload's
+// timed run: read_operand was about 1% of real_xmerl's and svc_genserver_ets').
+[[gnu::always_inline]] inline bool read_raw(ByteReader& r, RawCompact& out, Error* err) {
     size_t start = r.file_offset();
     uint8_t b = 0;
-    if (!r.u8(b)) return at(r, start, "truncated operand");
-    RawCompact out;
+    if (!r.u8(b)) return (*err = at(r, start, "truncated operand"), false);
     out.tag = CompactTag(b & 7);
     if (out.tag == CompactTag::z) {
-        if (b & 0x08) return at(r, start, fmt::format("bad extended tag byte 0x{:02x}", b));
+        if (b & 0x08) return (*err = at(r, start, fmt::format("bad extended tag byte 0x{:02x}", b)), false);
         out.value = b >> 4;
-        return out;
+        return true;
     }
     if (!(b & 0x08)) {
         out.value = b >> 4;
-        return out;
+        return true;
     }
     if (!(b & 0x10)) {
         uint8_t lo = 0;
-        if (!r.u8(lo)) return at(r, start, "truncated operand");
+        if (!r.u8(lo)) return (*err = at(r, start, "truncated operand"), false);
         out.value = int64_t((b >> 5) << 8 | lo);
-        return out;
+        return true;
     }
     uint64_t n = (b >> 5) + 2;
     if ((b >> 5) == 7) {
         // Nested length: a u-tagged number, itself never nested in practice (OTP writes it short).
         size_t len_at = r.file_offset();
         uint8_t lb = 0;
-        if (!r.u8(lb)) return at(r, len_at, "truncated operand length");
-        if ((lb & 7) != 0 || (lb & 0x18) == 0x18) return at(r, len_at, "bad operand length encoding");
+        if (!r.u8(lb)) return (*err = at(r, len_at, "truncated operand length"), false);
+        if ((lb & 7) != 0 || (lb & 0x18) == 0x18) return (*err = at(r, len_at, "bad operand length encoding"), false);
         uint64_t extra = lb >> 4;
         if (lb & 0x08) {
             uint8_t lo = 0;
-            if (!r.u8(lo)) return at(r, len_at, "truncated operand length");
+            if (!r.u8(lo)) return (*err = at(r, len_at, "truncated operand length"), false);
             extra = uint64_t((lb >> 5) << 8 | lo);
         }
         n = extra + 9;
     }
     std::span<const uint8_t> bytes;
-    if (!r.bytes(n, bytes)) return at(r, start, fmt::format("operand of {} bytes exceeds the chunk", n));
+    if (!r.bytes(n, bytes)) return (*err = at(r, start, fmt::format("operand of {} bytes exceeds the chunk", n)), false);
     if (n > 8) {
         out.big = bytes;
-        return out;
+        return true;
     }
     uint64_t v = 0;
     for (uint8_t byte : bytes) v = v << 8 | byte;
     if (n < 8 && (bytes[0] & 0x80)) v |= ~uint64_t(0) << (8 * n);  // sign-extend
     out.value = int64_t(v);
+    return true;
+}
+
+Result<RawCompact> read_compact_raw(ByteReader& r) {
+    RawCompact out;
+    Error err;
+    if (!read_raw(r, out, &err)) return err;
     return out;
 }
 
 Result<uint64_t> read_compact_unsigned(ByteReader& r, uint64_t limit) {
     size_t start = r.file_offset();
-    RawCompact raw = BEAM_TRY(read_compact_raw(r));
+    RawCompact raw;
+    if (Error err; !read_raw(r, raw, &err)) return err;
     if (raw.tag != CompactTag::u) return at(r, start, "expected an untagged number");
     if (!raw.big.empty() || raw.value < 0 || uint64_t(raw.value) > limit)
         return at(r, start, fmt::format("number out of range (limit {})", limit));
@@ -158,7 +170,8 @@ static Result<Operand> read_extended(ByteReader& r, const CompactContext& ctx, i
 
 static Result<Operand> read_operand(ByteReader& r, const CompactContext& ctx, int depth) {
     size_t start = r.file_offset();
-    RawCompact raw = BEAM_TRY(read_compact_raw(r));
+    RawCompact raw;
+    if (Error err; !read_raw(r, raw, &err)) return err;
     if (raw.tag == CompactTag::z) return read_extended(r, ctx, depth, start, raw.value);
 
     if (raw.tag == CompactTag::i) {
