@@ -145,7 +145,7 @@ void evacuate_into(Process* p, gc::CopyPlan plan, Term* old_to, Term* x, unsigne
         p->old_vheap_limit = next_vheap_limit(p, p->old_vheap_limit, c.young_kept_offheap_words());
     } else if (old_to) {
         p->old_htop = c.old_top();
-        p->old_vheap_words = uint32_t(std::min<size_t>(size_t(p->old_vheap_words) + c.promoted_offheap_words(), UINT32_MAX));
+        p->old_vheap_words = Process::add_saturating(p->old_vheap_words, c.promoted_offheap_words());
     }
     p->vheap_words = 0;
     p->vheap_limit = next_vheap_limit(p, p->vheap_limit, c.young_kept_offheap_words());

@@ -90,7 +90,8 @@ Term* Process::alloc_slow(size_t words) {
 
 void Process::link_offheap(Term* procbin) {
     link_offheap_counted(procbin);
-    add_vheap(offheap_words(procbin));
+    vheap_words = add_saturating(vheap_words, offheap_words(procbin));
+    note_growth_outside_heap();
 }
 
 void Process::link_offheap_counted(Term* procbin) {

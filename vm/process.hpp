@@ -121,16 +121,14 @@ public:
     //   happen to need. The limit follows what each collection keeps (vm/gc.cpp).
     // - old_vheap_words: promoted to the old heap since the last full sweep. Past
     //   old_vheap_limit the next collection is a full sweep.
-    // All saturate (add_vheap).
+    // The counts saturate (add_saturating).
     uint32_t vheap_words = 0;
     uint32_t vheap_limit = uint32_t(DEFAULT_MIN_BIN_VHEAP);
     uint32_t old_vheap_words = 0;
     uint32_t old_vheap_limit = uint32_t(DEFAULT_MIN_BIN_VHEAP);
-    void add_vheap(size_t words) {
-        vheap_words = uint32_t(std::min<size_t>(size_t(vheap_words) + words, UINT32_MAX));
-        note_growth_outside_heap();
+    static uint32_t add_saturating(uint32_t count, size_t words) {
+        return uint32_t(std::min<size_t>(size_t(count) + words, UINT32_MAX));
     }
-    void add_vheap_bytes(size_t bytes) { add_vheap((bytes + sizeof(Term) - 1) / sizeof(Term)); }
     // min_bin_vheap_size, which both limits never go below.
     void set_min_bin_vheap_size(size_t words) {
         min_bin_vheap_size = words;

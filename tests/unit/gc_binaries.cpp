@@ -7,6 +7,7 @@
 
 #include "tests/unit/gc_test_util.hpp"
 #include "vm/binary.hpp"
+#include "vm/gc.hpp"
 
 using namespace beam;
 using namespace beam::gctest;
@@ -186,6 +187,16 @@ TEST_CASE("gc: promoted RefcBins fill the old virtual heap; past its limit the n
     gc(*p, x);  // promoted
     REQUIRE(in_old(*p, x[0]));
     CHECK(p->old_vheap_words == 3 * ((LONG.size() + 7) / 8));
+    // garbage_collection_info reports the counts: 75 promoted, none young.
+    Term info = gc_info_list(*p, p.get());
+    auto item = [&](const char* key) {
+        for (Term l = info; is_list(l); l = tail(l))
+            if (tuple_elem(head(l), 0) == atom(key)) return small_value(tuple_elem(head(l), 1));
+        return SWord(-1);
+    };
+    CHECK(item("bin_old_vheap_size") == 75);
+    CHECK(item("bin_old_vheap_block_size") == SWord(p->old_vheap_limit));
+    CHECK(item("bin_vheap_size") == 0);
     p->old_vheap_limit = 50;  // 75 words are over it
     x.clear();
     gc(*p, x);  // a full sweep, not a minor that would leave them on the old heap
